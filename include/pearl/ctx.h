@@ -1,0 +1,62 @@
+/*
+ * pearl/ctx.h - the context every Pearl object lives in.
+ *
+ * A pearl_ctx wraps one isl_ctx (owned or borrowed), the operations quota that
+ * bounds isl's work, and the message of the last error.  Library functions
+ * never exit or abort: they return pearl_stat_error (or NULL) and leave a
+ * message here, which the caller reads with pearl_ctx_last_error().
+ *
+ * Ownership follows isl's conventions: __isl_give returns a new reference the
+ * caller must free, __isl_take consumes the argument, __isl_keep borrows it.
+ */
+#ifndef PEARL_CTX_H
+#define PEARL_CTX_H
+
+#include <isl/ctx.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { pearl_stat_error = -1, pearl_stat_ok = 0 } pearl_stat;
+
+typedef struct pearl_ctx pearl_ctx;
+
+/* A new context with its own isl_ctx, set to ISL_ON_ERROR_CONTINUE.
+ * Returns NULL if memory is exhausted. */
+pearl_ctx *pearl_ctx_alloc(void);
+
+/* A context borrowing an existing isl_ctx (e.g. a Polly Scop's); the isl_ctx
+ * must outlive the pearl_ctx and is not freed by pearl_ctx_free. Its error
+ * mode is switched to ISL_ON_ERROR_CONTINUE for the lifetime of the pearl_ctx. */
+pearl_ctx *pearl_ctx_alloc_borrowing(isl_ctx *isl);
+
+/* Frees the context; an owned isl_ctx is freed too (isl warns on stderr if
+ * some isl object still references it, i.e. on a leak). Accepts NULL. */
+void pearl_ctx_free(pearl_ctx *ctx);
+
+/* The wrapped isl_ctx (__isl_keep). */
+isl_ctx *pearl_ctx_get_isl(pearl_ctx *ctx);
+
+/* Bounds the isl operations of the next computations (0: unbounded) and
+ * restarts the count. Call before analysing each region. */
+void pearl_ctx_set_max_operations(pearl_ctx *ctx, unsigned long max_ops);
+void pearl_ctx_reset_operations(pearl_ctx *ctx);
+
+/* Records a printf-style message as the last error; returns pearl_stat_error. */
+pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Records "what: <isl's last error>" (or "isl operations quota exceeded")
+ * and resets isl's error state; returns pearl_stat_error. */
+pearl_stat pearl_ctx_isl_error(pearl_ctx *ctx, const char *what);
+
+/* The last error message ("" if none) (__isl_keep) and a reset. */
+const char *pearl_ctx_last_error(pearl_ctx *ctx);
+void pearl_ctx_clear_error(pearl_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

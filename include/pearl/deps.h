@@ -1,0 +1,67 @@
+/*
+ * pearl/deps.h - memory-based dependences of a program and loop parallelism.
+ *
+ * Dependences are computed with isl's dataflow analysis over the original
+ * schedule, one relation per kind between statement instances:
+ *   RAW (flow)   write -> later read of the same cell,
+ *   WAR (anti)   read  -> later write,
+ *   WAW (output) write -> later write.
+ * They are memory-based (every earlier conflicting access, not only the last
+ * one), which is what the legality of a reordering needs.
+ */
+#ifndef PEARL_DEPS_H
+#define PEARL_DEPS_H
+
+#include <isl/ctx.h> /* first: defines the annotations the others use */
+#include <isl/schedule_node.h>
+#include <isl/union_map.h>
+
+#include "pearl/program.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pearl_dep_kind { pearl_dep_raw, pearl_dep_war, pearl_dep_waw };
+#define PEARL_DEP_KINDS 3
+
+/* "RAW", "WAR" or "WAW". */
+const char *pearl_dep_kind_name(enum pearl_dep_kind kind);
+
+typedef struct pearl_deps pearl_deps;
+
+/* The dependences of `prog` under its schedule. NULL on error (message in
+ * the program's context), e.g. when the isl operations quota runs out. */
+pearl_deps *pearl_deps_compute(pearl_program *prog);
+pearl_deps *pearl_deps_free(pearl_deps *deps);
+
+/* The relation of one kind / of all kinds (__isl_give). */
+__isl_give isl_union_map *pearl_deps_get(pearl_deps *deps,
+					 enum pearl_dep_kind kind);
+__isl_give isl_union_map *pearl_deps_get_all(pearl_deps *deps);
+
+/* What the dependences say about one loop: member `member` of the band node
+ * `band`, in the schedule the node belongs to (the original or a transformed
+ * one). Only dependences between instances in the band's subtree that agree
+ * on every outer loop are considered.
+ *   parallel:  no such dependence has a nonzero distance at this loop;
+ *   carried:   bit (1 << kind) set if a dependence of that kind has a
+ *              positive distance here;
+ *   distances: the distance vectors over (outer loops..., this loop) of all
+ *              those dependences (__isl_give, the caller frees it), or NULL
+ *              when there are none. */
+struct pearl_loop_deps {
+	int parallel;
+	unsigned carried;
+	isl_set *distances;
+};
+
+pearl_stat pearl_deps_analyze_loop(pearl_deps *deps,
+				   __isl_keep isl_schedule_node *band, int member,
+				   struct pearl_loop_deps *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

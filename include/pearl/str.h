@@ -1,0 +1,40 @@
+/*
+ * pearl/str.h - a growable string used to build printed output.
+ *
+ * Memory exhaustion makes the string "failed": later appends are ignored and
+ * pearl_str_take returns NULL, so callers check once at the end.
+ */
+#ifndef PEARL_STR_H
+#define PEARL_STR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pearl_str {
+	char *buf;
+	size_t len;
+	size_t cap;
+	int failed;
+} pearl_str;
+
+#define PEARL_STR_INIT { NULL, 0, 0, 0 }
+
+void pearl_str_append(pearl_str *s, const char *text);
+void pearl_str_printf(pearl_str *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends `text` and frees it (accepts NULL, which marks the string failed). */
+void pearl_str_append_take(pearl_str *s, char *text);
+void pearl_str_indent(pearl_str *s, int n);
+/* Returns the built string, caller frees with free(); NULL on failure.
+ * The pearl_str is reset either way. */
+char *pearl_str_take(pearl_str *s);
+void pearl_str_clear(pearl_str *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,208 @@
+/* Memory-based dependences (isl dataflow) and per-loop parallelism. */
+#include "pearl/deps.h"
+
+#include <isl/aff.h>
+#include <isl/flow.h>
+#include <isl/space.h>
+#include <isl/set.h>
+#include <isl/union_set.h>
+#include <stdlib.h>
+
+struct pearl_deps {
+	pearl_ctx *ctx;
+	isl_union_map *rel[PEARL_DEP_KINDS];
+};
+
+const char *pearl_dep_kind_name(enum pearl_dep_kind kind)
+{
+	static const char *names[] = { "RAW", "WAR", "WAW" };
+	return kind >= 0 && kind < PEARL_DEP_KINDS ? names[kind] : "?";
+}
+
+/* May-dependences from `source` accesses to later `sink` accesses. */
+static __isl_give isl_union_map *flow(__isl_take isl_union_map *sink,
+				      __isl_take isl_union_map *source,
+				      __isl_take isl_schedule *schedule)
+{
+	isl_union_access_info *info;
+	isl_union_flow *flow;
+	isl_union_map *dep;
+
+	info = isl_union_access_info_from_sink(sink);
+	info = isl_union_access_info_set_may_source(info, source);
+	info = isl_union_access_info_set_schedule(info, schedule);
+	flow = isl_union_access_info_compute_flow(info);
+	dep = isl_union_flow_get_may_dependence(flow);
+	isl_union_flow_free(flow);
+	return isl_union_map_coalesce(dep);
+}
+
+pearl_deps *pearl_deps_compute(pearl_program *prog)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(prog);
+	isl_schedule *sched = pearl_program_peek_schedule(prog);
+	isl_union_map *reads, *writes;
+	pearl_deps *deps;
+	int k;
+
+	if (!sched) {
+		pearl_ctx_error(ctx, "dependences: program has no schedule");
+		return NULL;
+	}
+	deps = calloc(1, sizeof(*deps));
+	if (!deps) {
+		pearl_ctx_error(ctx, "out of memory");
+		return NULL;
+	}
+	deps->ctx = ctx;
+	reads = pearl_program_get_reads(prog);
+	writes = pearl_program_get_writes(prog);
+	deps->rel[pearl_dep_raw] = flow(isl_union_map_copy(reads),
+					isl_union_map_copy(writes),
+					isl_schedule_copy(sched));
+	deps->rel[pearl_dep_war] = flow(isl_union_map_copy(writes), reads,
+					isl_schedule_copy(sched));
+	deps->rel[pearl_dep_waw] = flow(isl_union_map_copy(writes), writes,
+					isl_schedule_copy(sched));
+	for (k = 0; k < PEARL_DEP_KINDS; ++k)
+		if (!deps->rel[k]) {
+			pearl_ctx_isl_error(ctx, "dependence analysis");
+			return pearl_deps_free(deps);
+		}
+	return deps;
+}
+
+pearl_deps *pearl_deps_free(pearl_deps *deps)
+{
+	int k;
+
+	if (!deps)
+		return NULL;
+	for (k = 0; k < PEARL_DEP_KINDS; ++k)
+		isl_union_map_free(deps->rel[k]);
+	free(deps);
+	return NULL;
+}
+
+__isl_give isl_union_map *pearl_deps_get(pearl_deps *deps,
+					 enum pearl_dep_kind kind)
+{
+	if (kind < 0 || kind >= PEARL_DEP_KINDS)
+		return NULL;
+	return isl_union_map_copy(deps->rel[kind]);
+}
+
+__isl_give isl_union_map *pearl_deps_get_all(pearl_deps *deps)
+{
+	isl_union_map *all = isl_union_map_copy(deps->rel[0]);
+	int k;
+
+	for (k = 1; k < PEARL_DEP_KINDS; ++k)
+		all = isl_union_map_union(all, isl_union_map_copy(deps->rel[k]));
+	return isl_union_map_coalesce(all);
+}
+
+/* The schedule of the instances under `band` up to and including `member`:
+ * { S[i] -> [outer loops..., member] } (__isl_give). */
+static __isl_give isl_union_map *prefix_through(
+    __isl_keep isl_schedule_node *band, int member)
+{
+	isl_union_map *prefix;
+	isl_multi_union_pw_aff *partial;
+	isl_size n = isl_schedule_node_band_n_member(band);
+
+	if (n < 0)
+		return NULL;
+	prefix = isl_schedule_node_get_prefix_schedule_union_map(band);
+	partial = isl_schedule_node_band_get_partial_schedule(band);
+	partial = isl_multi_union_pw_aff_drop_dims(partial, isl_dim_set,
+						   member + 1, n - member - 1);
+	prefix = isl_union_map_flat_range_product(
+	    prefix, isl_union_map_from_multi_union_pw_aff(partial));
+	return isl_union_map_intersect_domain(
+	    prefix, isl_schedule_node_get_domain(band));
+}
+
+/* The distance vectors of `dep` (taken) in the space of `prefix` (kept),
+ * limited to pairs inside the band. NULL on error; an empty set if none. */
+static __isl_give isl_set *distances(__isl_take isl_union_map *dep,
+				     __isl_keep isl_union_map *prefix,
+				     int dim)
+{
+	isl_union_set *deltas;
+	isl_ctx *ctx = isl_union_map_get_ctx(prefix);
+	isl_space *space;
+	isl_set *set;
+
+	dep = isl_union_map_apply_domain(dep, isl_union_map_copy(prefix));
+	dep = isl_union_map_apply_range(dep, isl_union_map_copy(prefix));
+	deltas = isl_union_map_deltas(dep);
+	space = isl_space_set_alloc(ctx, 0, dim);
+	space = isl_space_align_params(space, isl_union_set_get_space(deltas));
+	set = isl_union_set_extract_set(deltas, space);
+	isl_union_set_free(deltas);
+	return isl_set_coalesce(set);
+}
+
+/* Distances whose first `outer` components are all zero. */
+static __isl_give isl_set *same_outer(__isl_take isl_set *d, int outer)
+{
+	int i;
+
+	for (i = 0; i < outer; ++i)
+		d = isl_set_fix_si(d, isl_dim_set, i, 0);
+	return d;
+}
+
+pearl_stat pearl_deps_analyze_loop(pearl_deps *deps,
+				   __isl_keep isl_schedule_node *band, int member,
+				   struct pearl_loop_deps *out)
+{
+	isl_union_map *prefix;
+	isl_set *all = NULL;
+	int depth, k;
+
+	out->parallel = 1;
+	out->carried = 0;
+	out->distances = NULL;
+	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
+	    member < 0 || member >= isl_schedule_node_band_n_member(band))
+		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	depth = isl_schedule_node_get_schedule_depth(band) + member;
+	prefix = prefix_through(band, member);
+	for (k = 0; k < PEARL_DEP_KINDS; ++k) {
+		isl_set *d, *here;
+		isl_bool nonzero, positive;
+
+		d = distances(isl_union_map_copy(deps->rel[k]), prefix,
+			      depth + 1);
+		isl_set *zero;
+
+		here = same_outer(isl_set_copy(d), depth);
+		zero = isl_set_fix_si(isl_set_copy(here), isl_dim_set, depth, 0);
+		nonzero = isl_bool_not(isl_set_is_subset(here, zero));
+		isl_set_free(zero);
+		here = isl_set_lower_bound_si(here, isl_dim_set, depth, 1);
+		positive = isl_bool_not(isl_set_is_empty(here));
+		isl_set_free(here);
+		if (nonzero < 0 || positive < 0 || !d) {
+			isl_set_free(d);
+			isl_set_free(all);
+			isl_union_map_free(prefix);
+			return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+		}
+		if (nonzero)
+			out->parallel = 0;
+		if (positive)
+			out->carried |= 1u << k;
+		all = all ? isl_set_union(all, d) : d;
+	}
+	isl_union_map_free(prefix);
+	all = isl_set_coalesce(all);
+	if (!all)
+		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+	if (isl_set_is_empty(all) == isl_bool_true)
+		all = isl_set_free(all);
+	out->distances = all;
+	return pearl_stat_ok;
+}

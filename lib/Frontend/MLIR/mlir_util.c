@@ -1,0 +1,85 @@
+#include "mlir_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/str.h"
+
+static MlirStringRef op_name(MlirOperation op)
+{
+	return mlirIdentifierStr(mlirOperationGetName(op));
+}
+
+int pearl_mlir_op_is(MlirOperation op, const char *name)
+{
+	MlirStringRef s = op_name(op);
+	return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
+}
+
+int pearl_mlir_op_in_dialect(MlirOperation op, const char *prefix)
+{
+	MlirStringRef s = op_name(op);
+	size_t n = strlen(prefix);
+	return s.length > n && memcmp(s.data, prefix, n) == 0;
+}
+
+void pearl_mlir_op_name(MlirOperation op, char *buf, size_t size)
+{
+	MlirStringRef s = op_name(op);
+	size_t n = s.length < size - 1 ? s.length : size - 1;
+
+	memcpy(buf, s.data, n);
+	buf[n] = '\0';
+}
+
+MlirAttribute pearl_mlir_attr(MlirOperation op, const char *name)
+{
+	return mlirOperationGetAttributeByName(op,
+					       mlirStringRefCreateFromCString(name));
+}
+
+static void append_ref(MlirStringRef ref, void *user)
+{
+	pearl_str *s = user;
+	char *tmp = malloc(ref.length + 1);
+
+	if (!tmp) {
+		s->failed = 1;
+		return;
+	}
+	memcpy(tmp, ref.data, ref.length);
+	tmp[ref.length] = '\0';
+	pearl_str_append(s, tmp);
+	free(tmp);
+}
+
+char *pearl_mlir_type_str(MlirType type)
+{
+	pearl_str s = PEARL_STR_INIT;
+
+	mlirTypePrint(type, append_ref, &s);
+	return pearl_str_take(&s);
+}
+
+char *pearl_mlir_value_str(MlirValue value, MlirAsmState state)
+{
+	pearl_str s = PEARL_STR_INIT;
+
+	mlirValuePrintAsOperand(value, state, append_ref, &s);
+	return pearl_str_take(&s);
+}
+
+MlirBlock pearl_mlir_body(MlirOperation op, int region)
+{
+	return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
+}
+
+int pearl_mlir_is_within(MlirOperation op, MlirOperation ancestor)
+{
+	while (!mlirOperationIsNull(op)) {
+		if (mlirOperationEqual(op, ancestor))
+			return 1;
+		op = mlirOperationGetParentOperation(op);
+	}
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* Small helpers over the MLIR C API shared by the MLIR frontend. */
+#ifndef PEARL_MLIR_UTIL_H
+#define PEARL_MLIR_UTIL_H
+
+#include <mlir-c/IR.h>
+#include <stddef.h>
+
+/* 1 if `op` is named exactly `name` (e.g. "affine.for"). */
+int pearl_mlir_op_is(MlirOperation op, const char *name);
+/* 1 if `op`'s name starts with `prefix` (e.g. "arith."). */
+int pearl_mlir_op_in_dialect(MlirOperation op, const char *prefix);
+/* The op name copied into buf (NUL-terminated, truncated to size). */
+void pearl_mlir_op_name(MlirOperation op, char *buf, size_t size);
+/* The attribute `name` of `op`, null if absent. */
+MlirAttribute pearl_mlir_attr(MlirOperation op, const char *name);
+/* The type / value as text (malloc'd; caller frees; NULL if OOM). */
+char *pearl_mlir_type_str(MlirType type);
+char *pearl_mlir_value_str(MlirValue value, MlirAsmState state);
+/* The body block of the first region of op (for affine.for). */
+MlirBlock pearl_mlir_body(MlirOperation op, int region);
+/* 1 if `op` is nested (at any depth) inside `ancestor`, or is it. */
+int pearl_mlir_is_within(MlirOperation op, MlirOperation ancestor);
+
+#endif

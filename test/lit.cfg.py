@@ -1,0 +1,30 @@
+# lit configuration of Pearl's test suite (after MLIR's standalone example).
+import os
+
+import lit.formats
+
+config.name = "Pearl"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pearl_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.pearl_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# Deterministic diagnostics ordering and no colour codes.
+config.environment.pop("MLIR_ENABLE_DUMP", None)
+
+mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+if config.pearl_sanitize:
+    # mlir-opt is not instrumented: load the sanitizer runtimes first so the
+    # instrumented plugin can run inside it. LLVM's own allocations at exit
+    # are not ours to report, so leak checking stays with pearl-opt and the
+    # unit tests.
+    mlir_opt = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
+        ":".join(config.pearl_sanitizer_runtimes), mlir_opt)
+
+config.substitutions.append(("%pearl_plugin", config.pearl_plugin))
+config.substitutions.append(
+    ("%mlir_opt_pearl", "%s --load-pass-plugin=%s" % (mlir_opt, config.pearl_plugin)))
+config.substitutions.append(("%pearl_opt", os.path.join(config.pearl_bin_dir, "pearl-opt")))
