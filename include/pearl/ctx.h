@@ -47,13 +47,17 @@ void pearl_ctx_reset_operations(pearl_ctx *ctx);
 pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Records "what: <isl's last error>" (or "isl operations quota exceeded")
+/* Records "what: isl error: <isl's message>" (or, when the operations quota
+ * ran out, "isl operations quota exceeded in what")
  * and resets isl's error state; returns pearl_stat_error. */
 pearl_stat pearl_ctx_isl_error(pearl_ctx *ctx, const char *what);
 
 /* The last error message ("" if none) (__isl_keep) and a reset. */
 const char *pearl_ctx_last_error(pearl_ctx *ctx);
 void pearl_ctx_clear_error(pearl_ctx *ctx);
+/* 1 if an error since the last pearl_ctx_clear_error was isl running out of
+ * its operations quota: the work was too big, not the input wrong. */
+int pearl_ctx_quota_exceeded(pearl_ctx *ctx);
 
 #ifdef __cplusplus
 }

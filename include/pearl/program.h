@@ -73,8 +73,9 @@ int pearl_program_stmt_n_op(pearl_program *prog, int i);
 /* Name and count of the k-th operation kind of statement i (__isl_keep). */
 const char *pearl_program_stmt_op_name(pearl_program *prog, int i, int k);
 int pearl_program_stmt_op_count(pearl_program *prog, int i, int k);
-/* 1 if statement i reads exactly the cells it writes (an update such as
- * C[i][j] += ...), 0 if not, -1 on error. */
+/* 1 if statement i is a reduction: it reads exactly the cell it writes and
+ * several of its instances write the same cell (C[i][j] += ... inside a k
+ * loop), 0 if not (e.g. C[i][j] *= beta over i, j), -1 on error. */
 int pearl_program_stmt_is_reduction(pearl_program *prog, int i);
 
 /* Union of all domains / reads / writes / the schedule (__isl_give). */

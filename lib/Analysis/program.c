@@ -102,6 +102,9 @@ int pearl_program_add_stmt(pearl_program *prog, __isl_take isl_set *domain,
 		pearl_ctx_error(prog->ctx, "statement domain has no tuple id");
 		goto error;
 	}
+	/* Same statement tuple; parameters may differ and are aligned. */
+	domain = isl_set_align_params(domain, isl_map_get_space(write));
+	write = isl_map_align_params(write, isl_set_get_space(domain));
 	wdom = isl_map_domain(isl_map_copy(write));
 	ok = isl_set_has_equal_space(domain, wdom);
 	isl_set_free(wdom);
@@ -155,6 +158,9 @@ pearl_stat pearl_program_add_read(pearl_program *prog, int stmt,
 		return read ? pearl_stat_error
 			    : pearl_ctx_isl_error(prog->ctx, "read access");
 	}
+	read = isl_map_align_params(read, isl_set_get_space(s->domain));
+	if (!read)
+		return pearl_ctx_isl_error(prog->ctx, "read access");
 	reads = realloc(s->reads, (s->n_read + 1) * sizeof(*reads));
 	if (!reads) {
 		isl_map_free(read);
@@ -290,6 +296,8 @@ int pearl_program_stmt_op_count(pearl_program *prog, int i, int k)
 int pearl_program_stmt_is_reduction(pearl_program *prog, int i)
 {
 	struct pearl_stmt *s = get_stmt(prog, i);
+	isl_map *write;
+	isl_bool injective;
 	int r;
 
 	if (!s)
@@ -299,9 +307,15 @@ int pearl_program_stmt_is_reduction(pearl_program *prog, int i)
 		if (eq < 0)
 			return -1;
 		if (eq)
-			return 1;
+			break;
 	}
-	return 0;
+	if (r == s->n_read)
+		return 0;
+	write = isl_map_intersect_domain(isl_map_copy(s->write),
+					 isl_set_copy(s->domain));
+	injective = isl_map_is_injective(write);
+	isl_map_free(write);
+	return injective < 0 ? -1 : !injective;
 }
 
 __isl_give isl_union_set *pearl_program_get_domain(pearl_program *prog)

@@ -9,6 +9,7 @@ struct pearl_ctx {
 	isl_ctx *isl;
 	int owns_isl;
 	int saved_on_error; /* error mode of a borrowed isl_ctx */
+	int quota_exceeded; /* since the last pearl_ctx_clear_error */
 	char msg[1024];
 };
 
@@ -94,9 +95,10 @@ pearl_stat pearl_ctx_isl_error(pearl_ctx *ctx, const char *what)
 		return pearl_stat_error;
 	err = isl_ctx_last_error(ctx->isl);
 	msg = isl_ctx_last_error_msg(ctx->isl);
-	if (err == isl_error_quota)
-		pearl_ctx_error(ctx, "%s: isl operations quota exceeded", what);
-	else if (msg)
+	if (err == isl_error_quota) {
+		ctx->quota_exceeded = 1;
+		pearl_ctx_error(ctx, "isl operations quota exceeded in %s", what);
+	} else if (msg)
 		pearl_ctx_error(ctx, "%s: isl error: %s", what, msg);
 	else
 		pearl_ctx_error(ctx, "%s: isl error", what);
@@ -111,6 +113,13 @@ const char *pearl_ctx_last_error(pearl_ctx *ctx)
 
 void pearl_ctx_clear_error(pearl_ctx *ctx)
 {
-	if (ctx)
-		ctx->msg[0] = '\0';
+	if (!ctx)
+		return;
+	ctx->msg[0] = '\0';
+	ctx->quota_exceeded = 0;
+}
+
+int pearl_ctx_quota_exceeded(pearl_ctx *ctx)
+{
+	return ctx && ctx->quota_exceeded;
 }

@@ -35,6 +35,9 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 	if (deps && opts->print_model)
 		text = pearl_program_to_str(prog, deps);
 	if (!prog || !deps || (opts->print_model && !text)) {
+		/* An exhausted quota is the region's size, not an operation. */
+		if (pearl_ctx_quota_exceeded(ctx))
+			where = mlirOperationGetLocation(region->first);
 		remark_skip(where, pearl_ctx_last_error(ctx), NULL);
 	} else if (text) {
 		/* One write, so models of functions processed in parallel

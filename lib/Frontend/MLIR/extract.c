@@ -60,9 +60,18 @@ static void fail(struct extractor *ex, MlirOperation op, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pearl_ctx_error(ex->ctx, "%s", msg);
 	ex->failed = 1;
 	ex->where = op;
+	switch (isl_ctx_last_error(ex->isl)) {
+	case isl_error_none:
+		pearl_ctx_error(ex->ctx, "%s", msg);
+		break;
+	case isl_error_quota:
+		pearl_ctx_isl_error(ex->ctx, "model extraction");
+		break;
+	default:
+		pearl_ctx_isl_error(ex->ctx, msg);
+	}
 }
 
 /* The ancestor of `op` that is a top-level operation of the region, or a
@@ -211,8 +220,7 @@ static int map_results(struct extractor *ex, MlirOperation op,
 		for (i = 0; i < n_out; ++i)
 			isl_pw_aff_free(results[i]);
 		free(results);
-		fail(ex, op, "affine map of %s is not representable: %s",
-		     attr_name, pearl_ctx_last_error(ex->ctx));
+		fail(ex, op, "affine map %s is not representable", attr_name);
 		return -1;
 	}
 	*out = results;
@@ -558,8 +566,7 @@ static void walk_value(struct extractor *ex, struct slice *sl, MlirValue v,
 		if (!ex->failed &&
 		    pearl_program_add_read(prog, stmt,
 					   access(ex, def, 0, space)) < 0)
-			fail(ex, def, "read access: %s",
-			     pearl_ctx_last_error(ex->ctx));
+			fail(ex, def, "read access");
 		return;
 	}
 	if (pearl_mlir_op_is(def, "arith.constant") ||
@@ -592,7 +599,7 @@ static void add_stmt(struct extractor *ex, MlirOperation store)
 	write = dom ? access(ex, store, 1, space) : NULL;
 	type = pearl_mlir_type_str(mlirValueGetType(value));
 	if (ex->failed || !dom || !write || !type) {
-		fail(ex, store, "statement: %s", pearl_ctx_last_error(ex->ctx));
+		fail(ex, store, "statement");
 		isl_set_free(dom);
 		isl_map_free(write);
 		goto done;
