@@ -665,6 +665,7 @@ pearl_program *pearl_mlir_extract(pearl_ctx *ctx, MlirOperation func,
 				  MlirLocation *where)
 {
 	MlirAttribute sym = pearl_mlir_attr(func, "sym_name");
+	MlirOpPrintingFlags flags;
 	struct extractor ex = { 0 };
 	pearl_program *prog = NULL;
 	char fname[256] = "?";
@@ -681,8 +682,9 @@ pearl_program *pearl_mlir_extract(pearl_ctx *ctx, MlirOperation func,
 	ex.ctx = ctx;
 	ex.isl = pearl_ctx_get_isl(ctx);
 	ex.region = region;
-	ex.asm_state = mlirAsmStateCreateForOperation(
-	    func, mlirOpPrintingFlagsCreate());
+	flags = mlirOpPrintingFlagsCreate();
+	ex.asm_state = mlirAsmStateCreateForOperation(func, flags);
+	mlirOpPrintingFlagsDestroy(flags);
 	ex.b = pearl_builder_alloc(ctx, fname);
 	if (!ex.b)
 		fail(&ex, region->first, "out of memory");
