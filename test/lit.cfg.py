@@ -25,6 +25,7 @@ if config.pearl_sanitize:
         ":".join(config.pearl_sanitizer_runtimes), mlir_opt)
 
 config.substitutions.append(("%pearl_plugin", config.pearl_plugin))
+config.substitutions.append(("%pearl_src", config.pearl_src_root))
 config.substitutions.append(
     ("%mlir_opt_pearl", "%s --load-pass-plugin=%s" % (mlir_opt, config.pearl_plugin)))
 config.substitutions.append(("%pearl_opt", os.path.join(config.pearl_bin_dir, "pearl-opt")))

@@ -701,7 +701,7 @@ pearl_program *pearl_mlir_extract(pearl_ctx *ctx, MlirOperation func,
 			     pearl_ctx_last_error(ctx));
 	}
 	if (!ex.failed && pearl_program_n_stmt(prog) == 0)
-		fail(&ex, region->first, "region has no statement");
+		fail(&ex, region->first, "no affine.store to schedule");
 	if (ex.failed) {
 		prog = pearl_program_free(prog);
 		*where = mlirOperationGetLocation(ex.where);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 
 #include "mlir_util.h"
 #include "pearl/mlir_frontend.h"
@@ -18,6 +19,27 @@ static int is_modeled_value_op(MlirOperation op)
 	       pearl_mlir_op_is(op, "affine.max") ||
 	       pearl_mlir_op_in_dialect(op, "arith.") ||
 	       pearl_mlir_op_in_dialect(op, "math.");
+}
+
+/* Operations that may sit between two nests of one region: statements,
+ * loads and value computations. An index computation breaks the region, so
+ * that a loop bound defined between two nests becomes a parameter of the
+ * second region. */
+static int is_region_filler(MlirOperation op)
+{
+	intptr_t i;
+
+	if (!is_modeled_value_op(op) || pearl_mlir_op_is(op, "affine.apply") ||
+	    pearl_mlir_op_is(op, "affine.min") ||
+	    pearl_mlir_op_is(op, "affine.max"))
+		return 0;
+	if (pearl_mlir_op_is(op, "arith.constant"))
+		return 1;
+	for (i = 0; i < mlirOperationGetNumResults(op); ++i)
+		if (mlirTypeIsAIndex(mlirValueGetType(
+			mlirOperationGetResult(op, i))))
+			return 0;
+	return 1;
 }
 
 /* Why `op` (inside a nest) cannot be modeled, written to buf; *bad is set to
@@ -83,6 +105,9 @@ static int check_op(MlirOperation op, char *buf, size_t size,
 	else if (pearl_mlir_op_in_dialect(op, "scf.") ||
 		 pearl_mlir_op_in_dialect(op, "cf."))
 		snprintf(buf, size, "non-affine control flow (%s)", name);
+	else if (pearl_mlir_op_is(op, "affine.vector_load") ||
+		 pearl_mlir_op_is(op, "affine.vector_store"))
+		snprintf(buf, size, "vector accesses (%s) are not modeled", name);
 	else if (pearl_mlir_op_is(op, "affine.parallel"))
 		snprintf(buf, size, "affine.parallel loops are not modeled");
 	else
@@ -141,7 +166,7 @@ static void scan_block(struct finder *f, MlirBlock block)
 				f->skip(mlirOperationGetLocation(bad), reason,
 					f->user);
 		} else if (!mlirOperationIsNull(first) &&
-			   is_modeled_value_op(op)) {
+			   is_region_filler(op)) {
 			continue; /* may sit between two nests */
 		} else {
 			scan_op_regions(f, op);
