@@ -28,7 +28,8 @@ pearl_ctx *pearl_ctx_alloc(void);
 
 /* A context borrowing an existing isl_ctx (e.g. a Polly Scop's); the isl_ctx
  * must outlive the pearl_ctx and is not freed by pearl_ctx_free. Its error
- * mode is switched to ISL_ON_ERROR_CONTINUE for the lifetime of the pearl_ctx. */
+ * mode is ISL_ON_ERROR_CONTINUE while the pearl_ctx lives; pearl_ctx_free
+ * restores its error mode and operations quota. */
 pearl_ctx *pearl_ctx_alloc_borrowing(isl_ctx *isl);
 
 /* Frees the context; an owned isl_ctx is freed too (isl warns on stderr if

@@ -8,6 +8,8 @@
 #include <isl/union_set.h>
 #include <stdlib.h>
 
+#include "pearl/schedule.h"
+
 struct pearl_deps {
 	pearl_ctx *ctx;
 	isl_union_map *rel[PEARL_DEP_KINDS];
@@ -102,46 +104,16 @@ __isl_give isl_union_map *pearl_deps_get_all(pearl_deps *deps)
 	return isl_union_map_coalesce(all);
 }
 
-/* The schedule of the instances under `band` up to and including `member`:
- * { S[i] -> [outer loops..., member] } (__isl_give). */
-static __isl_give isl_union_map *prefix_through(
-    __isl_keep isl_schedule_node *band, int member)
-{
-	isl_union_map *prefix;
-	isl_multi_union_pw_aff *partial;
-	isl_size n = isl_schedule_node_band_n_member(band);
-
-	if (n < 0)
-		return NULL;
-	prefix = isl_schedule_node_get_prefix_schedule_union_map(band);
-	partial = isl_schedule_node_band_get_partial_schedule(band);
-	partial = isl_multi_union_pw_aff_drop_dims(partial, isl_dim_set,
-						   member + 1, n - member - 1);
-	prefix = isl_union_map_flat_range_product(
-	    prefix, isl_union_map_from_multi_union_pw_aff(partial));
-	return isl_union_map_intersect_domain(
-	    prefix, isl_schedule_node_get_domain(band));
-}
-
 /* The distance vectors of `dep` (taken) in the space of `prefix` (kept),
  * limited to pairs inside the band. NULL on error; an empty set if none. */
 static __isl_give isl_set *distances(__isl_take isl_union_map *dep,
 				     __isl_keep isl_union_map *prefix,
 				     int dim)
 {
-	isl_union_set *deltas;
-	isl_ctx *ctx = isl_union_map_get_ctx(prefix);
-	isl_space *space;
-	isl_set *set;
-
 	dep = isl_union_map_apply_domain(dep, isl_union_map_copy(prefix));
 	dep = isl_union_map_apply_range(dep, isl_union_map_copy(prefix));
-	deltas = isl_union_map_deltas(dep);
-	space = isl_space_set_alloc(ctx, 0, dim);
-	space = isl_space_align_params(space, isl_union_set_get_space(deltas));
-	set = isl_union_set_extract_set(deltas, space);
-	isl_union_set_free(deltas);
-	return isl_set_coalesce(set);
+	return isl_set_coalesce(pearl_union_set_unnamed_set(
+	    isl_union_map_deltas(dep), dim));
 }
 
 /* Distances whose first `outer` components are all zero. */
@@ -168,8 +140,8 @@ pearl_stat pearl_deps_analyze_loop(pearl_deps *deps,
 	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
 	    member < 0 || member >= isl_schedule_node_band_n_member(band))
 		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
-	depth = isl_schedule_node_get_schedule_depth(band) + member;
-	prefix = prefix_through(band, member);
+	depth = pearl_band_prefix_dim(band, member) - 1;
+	prefix = pearl_band_prefix_schedule(band, member);
 	for (k = 0; k < PEARL_DEP_KINDS; ++k) {
 		isl_set *d, *here;
 		isl_bool nonzero, positive;

@@ -6,6 +6,8 @@
 #include <isl/union_set.h>
 #include <stdlib.h>
 
+#include "pearl/schedule.h"
+
 struct walk {
 	pearl_program *prog;
 	pearl_loop_tree *tree;
@@ -43,25 +45,17 @@ static int new_node(struct walk *w, enum pearl_node_kind kind, int parent)
 	return t->n_nodes++;
 }
 
-/* The iterations of the schedule space up to `member` of `band`. */
+/* The iterations of (outer loops..., this loop) for member `member` of
+ * `band`. */
 static __isl_give isl_set *loop_range(__isl_keep isl_schedule_node *band,
 				      int member)
 {
-	isl_union_map *prefix;
-	isl_multi_union_pw_aff *partial;
-	isl_union_set *range;
-	isl_size n = isl_schedule_node_band_n_member(band);
-	isl_set *set;
+	isl_union_set *range = isl_union_set_apply(
+	    isl_schedule_node_get_domain(band),
+	    pearl_band_prefix_schedule(band, member));
 
-	prefix = isl_schedule_node_get_prefix_schedule_union_map(band);
-	partial = isl_schedule_node_band_get_partial_schedule(band);
-	partial = isl_multi_union_pw_aff_drop_dims(partial, isl_dim_set,
-						   member + 1, n - member - 1);
-	prefix = isl_union_map_flat_range_product(
-	    prefix, isl_union_map_from_multi_union_pw_aff(partial));
-	range = isl_union_set_apply(isl_schedule_node_get_domain(band), prefix);
-	set = isl_set_from_union_set(range);
-	return isl_set_coalesce(set);
+	return isl_set_coalesce(pearl_union_set_unnamed_set(
+	    range, pearl_band_prefix_dim(band, member)));
 }
 
 static void walk_node(struct walk *w, __isl_take isl_schedule_node *node,

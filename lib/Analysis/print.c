@@ -9,12 +9,18 @@
 #include "pearl/loop_tree.h"
 #include "pearl/str.h"
 
+/* The parameters of the domains and accesses, in isl's order. */
 static void print_params(pearl_str *out, pearl_program *prog)
 {
 	isl_union_set *dom = pearl_program_get_domain(prog);
+	isl_union_map *reads = pearl_program_get_reads(prog);
 	isl_space *space = isl_union_set_get_space(dom);
-	isl_size n = isl_space_dim(space, isl_dim_param);
+	isl_size n;
 	int i;
+
+	space = isl_space_align_params(space, isl_union_map_get_space(reads));
+	n = isl_space_dim(space, isl_dim_param);
+	isl_union_map_free(reads);
 
 	pearl_str_append(out, "  parameters: [");
 	for (i = 0; i < n; ++i)

@@ -10,6 +10,7 @@ struct pearl_op_count {
 };
 
 struct pearl_stmt {
+	isl_id *id; /* the domain's tuple id */
 	isl_set *domain;
 	isl_map *write;
 	isl_map **reads;
@@ -50,6 +51,7 @@ static void free_stmt(struct pearl_stmt *s)
 {
 	int i;
 
+	isl_id_free(s->id);
 	isl_set_free(s->domain);
 	isl_map_free(s->write);
 	for (i = 0; i < s->n_read; ++i)
@@ -121,11 +123,14 @@ int pearl_program_add_stmt(pearl_program *prog, __isl_take isl_set *domain,
 	prog->stmts = stmts;
 	s = &prog->stmts[prog->n_stmt];
 	memset(s, 0, sizeof(*s));
+	s->id = isl_set_get_tuple_id(domain);
 	s->domain = domain;
 	s->write = write;
 	s->type = strdup(elem_type ? elem_type : "?");
 	s->user = user;
-	if (!s->type) {
+	if (!s->type || !s->id) {
+		s->id = isl_id_free(s->id);
+		free(s->type);
 		s->domain = NULL;
 		s->write = NULL;
 		pearl_ctx_error(prog->ctx, "out of memory");
@@ -215,28 +220,16 @@ int pearl_program_find_stmt(pearl_program *prog, __isl_keep isl_id *id)
 {
 	int i;
 
-	for (i = 0; i < prog->n_stmt; ++i) {
-		isl_id *sid = isl_set_get_tuple_id(prog->stmts[i].domain);
-		int same = sid == id;
-
-		isl_id_free(sid);
-		if (same)
+	for (i = 0; i < prog->n_stmt; ++i)
+		if (prog->stmts[i].id == id)
 			return i;
-	}
 	return -1;
 }
 
 __isl_keep isl_id *pearl_program_stmt_id(pearl_program *prog, int i)
 {
 	struct pearl_stmt *s = get_stmt(prog, i);
-	isl_id *id;
-
-	if (!s)
-		return NULL;
-	/* The domain holds a reference, so the borrowed id stays valid. */
-	id = isl_set_get_tuple_id(s->domain);
-	isl_id_free(id);
-	return id;
+	return s ? s->id : NULL;
 }
 
 __isl_keep isl_set *pearl_program_stmt_domain(pearl_program *prog, int i)

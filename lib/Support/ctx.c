@@ -8,7 +8,8 @@
 struct pearl_ctx {
 	isl_ctx *isl;
 	int owns_isl;
-	int saved_on_error; /* error mode of a borrowed isl_ctx */
+	int saved_on_error;           /* error mode of a borrowed isl_ctx */
+	unsigned long saved_max_ops;  /* and its operations quota */
 	int quota_exceeded; /* since the last pearl_ctx_clear_error */
 	char msg[1024];
 };
@@ -28,6 +29,7 @@ static pearl_ctx *alloc_ctx(isl_ctx *isl, int owns)
 	ctx->isl = isl;
 	ctx->owns_isl = owns;
 	ctx->saved_on_error = isl_options_get_on_error(isl);
+	ctx->saved_max_ops = isl_ctx_get_max_operations(isl);
 	isl_options_set_on_error(isl, ISL_ON_ERROR_CONTINUE);
 	return ctx;
 }
@@ -54,6 +56,7 @@ void pearl_ctx_free(pearl_ctx *ctx)
 		isl_ctx_free(ctx->isl);
 	} else {
 		isl_options_set_on_error(ctx->isl, ctx->saved_on_error);
+		isl_ctx_set_max_operations(ctx->isl, ctx->saved_max_ops);
 	}
 	free(ctx);
 }

@@ -73,13 +73,3 @@ MlirBlock pearl_mlir_body(MlirOperation op, int region)
 {
 	return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
 }
-
-int pearl_mlir_is_within(MlirOperation op, MlirOperation ancestor)
-{
-	while (!mlirOperationIsNull(op)) {
-		if (mlirOperationEqual(op, ancestor))
-			return 1;
-		op = mlirOperationGetParentOperation(op);
-	}
-	return 0;
-}

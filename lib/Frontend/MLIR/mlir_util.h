@@ -18,7 +18,5 @@ char *pearl_mlir_type_str(MlirType type);
 char *pearl_mlir_value_str(MlirValue value, MlirAsmState state);
 /* The body block of the first region of op (for affine.for). */
 MlirBlock pearl_mlir_body(MlirOperation op, int region);
-/* 1 if `op` is nested (at any depth) inside `ancestor`, or is it. */
-int pearl_mlir_is_within(MlirOperation op, MlirOperation ancestor);
 
 #endif
