@@ -1,0 +1,107 @@
+/*
+ * pearl/transform.h - Pearl's actions on the isl schedule tree of a program,
+ * each checked for legality against the program's dependences.
+ *
+ * A pearl_sched holds the schedule being transformed. Its loops are the
+ * members of its band nodes; bands are kept single-member, so that every
+ * loop is one band node. A branch is the path from the root to one
+ * statement (branch k leads to the k-th statement of the loop tree in
+ * pre-order); its levels are the loops on that path, outermost = 0. Actions
+ * name a branch and levels; an action on a loop shared by several branches
+ * acts on all of them.
+ *
+ * Each action either applies completely or leaves the schedule unchanged and
+ * returns pearl_stat_error with the reason in the context, e.g.
+ *   "level 3 does not exist in branch 0 (2 loops)",
+ *   "violates RAW dependence S0[0, 1] -> S0[1, 0]",
+ *   "loop L1 carries a dependence (RAW) and cannot run in parallel",
+ *   "loops 0..1 of branch 0 are not permutable (a dependence distance is
+ *    negative), tiling them is illegal",
+ *   "tile size 64 is larger than loop 1 (32 iterations)".
+ * Loops marked parallel stay parallel: an action that would make one of them
+ * carry a dependence is refused.
+ */
+#ifndef PEARL_TRANSFORM_H
+#define PEARL_TRANSFORM_H
+
+#include <isl/ctx.h>
+#include <isl/ast.h>
+#include <isl/schedule.h>
+
+#include "pearl/deps.h"
+#include "pearl/program.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pearl_action_kind {
+	pearl_action_interchange, /* I(l1,l2): swap two loops */
+	pearl_action_reverse,     /* R(l): run a loop backwards */
+	pearl_action_skew,        /* S(l,l+1[,a,b]): (i,j) -> (a*i+b*j, ...) */
+	pearl_action_tile,        /* T(l,l+1,s1,s2) / T(l,l+1,l+2,s1,s2,s3) */
+	pearl_action_unroll,      /* U(f): unroll the innermost loop by f */
+	pearl_action_parallel,    /* P(l): run a loop in parallel */
+	pearl_action_next         /* N: move on to the next branch */
+};
+
+#define PEARL_MAX_TILE_DIMS 3
+
+struct pearl_action {
+	enum pearl_action_kind kind;
+	int level[PEARL_MAX_TILE_DIMS]; /* levels (consecutive for T, S) */
+	int n_level;
+	int size[PEARL_MAX_TILE_DIMS];  /* tile sizes */
+	int factor[2];  /* skew factors (both 0: chosen by the solver);
+			 * factor[0] is the unroll factor for U */
+};
+
+typedef struct pearl_sched pearl_sched;
+
+/* A schedule to transform, starting from the program's schedule; `prog`
+ * and `deps` are kept and must outlive it. NULL on error (message in the
+ * program's context). */
+pearl_sched *pearl_sched_alloc(pearl_program *prog, pearl_deps *deps);
+pearl_sched *pearl_sched_free(pearl_sched *sched);
+pearl_sched *pearl_sched_copy(pearl_sched *sched);
+
+/* The current schedule (__isl_keep). Parallel loops have their band member
+ * marked coincident; unrolled loops have the isl_ast_loop_unroll type. */
+__isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched);
+
+/* Number of branches, and the number of loops of branch `b` (-1 if none). */
+int pearl_sched_n_branch(pearl_sched *sched);
+int pearl_sched_branch_depth(pearl_sched *sched, int b);
+
+/* Applies `action` to branch `b`. pearl_stat_ok if it was legal and
+ * applied; otherwise the schedule is unchanged and the reason is in the
+ * program's context. */
+pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
+			     const struct pearl_action *action);
+
+/* The name of the mark node that wraps parallel loops in generated ASTs. */
+#define PEARL_PARALLEL_MARK "parallel"
+
+/* The isl AST of the current schedule (__isl_give; NULL with an error in
+ * the context): parallel loops are wrapped in a mark node named
+ * PEARL_PARALLEL_MARK, unrolled loops are expanded by isl. */
+__isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched);
+/* The same AST as C-like text (malloc'd; caller frees), for printing. */
+char *pearl_sched_ast_to_str(pearl_sched *sched);
+
+/* The action in Pearl's notation, e.g. "T(0,1,32,32)", into buf. */
+void pearl_action_format(const struct pearl_action *action, char *buf,
+			 size_t size);
+
+/* Parses a schedule in Pearl's notation: actions separated by spaces, e.g.
+ * "I(0,1) T(0,1,32,32) P(0) U(4) N R(0)", where N moves to the next
+ * branch. Returns the number of actions with a malloc'd array in *actions
+ * (caller frees), or -1 with the reason in `ctx`. */
+int pearl_actions_parse(pearl_ctx *ctx, const char *text,
+			struct pearl_action **actions);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

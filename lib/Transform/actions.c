@@ -1,0 +1,516 @@
+/* Pearl's actions on the schedule tree (see pearl/transform.h). */
+#include <isl/aff.h>
+#include <isl/ast_type.h>
+#include <isl/ilp.h>
+#include <isl/local_space.h>
+#include <isl/schedule_node.h>
+#include <isl/space.h>
+#include <isl/val.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/deps.h"
+#include "sched_internal.h"
+
+/* One loop (a single-member band) detached from the tree. */
+struct loop_desc {
+	isl_multi_union_pw_aff *mupa;
+	isl_bool coincident;
+	enum isl_ast_loop_type type;
+};
+
+static void free_descs(struct loop_desc *d, int n)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		d[i].mupa = isl_multi_union_pw_aff_free(d[i].mupa);
+}
+
+/* The band node of loop `level` of branch `b`, after checking that loops
+ * level..level+n-1 exist and are perfectly nested (each band's child is the
+ * next band). */
+static __isl_give isl_schedule_node *get_chain(pearl_sched *sched, int b,
+					       int level, int n)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_schedule_node *node, *cur;
+	int depth = pearl_sched_branch_depth(sched, b), i;
+
+	if (depth >= 0 && level + n > depth) {
+		pearl_ctx_error(ctx, "level %d does not exist in branch %d "
+				"(%d loops)", level + n - 1, b, depth);
+		return NULL;
+	}
+	node = pearl_sched_branch_loop(sched, b, level, NULL);
+	cur = isl_schedule_node_copy(node);
+	for (i = 1; cur && i < n; ++i) {
+		cur = isl_schedule_node_child(cur, 0);
+		if (isl_schedule_node_get_type(cur) != isl_schedule_node_band) {
+			pearl_ctx_error(ctx, "loops %d..%d of branch %d are not "
+					"perfectly nested", level, level + n - 1, b);
+			node = isl_schedule_node_free(node);
+		}
+	}
+	isl_schedule_node_free(cur);
+	return node;
+}
+
+/* Detaches the n bands from `node` down; returns the node that takes their
+ * place. */
+static __isl_give isl_schedule_node *take_chain(
+    __isl_take isl_schedule_node *node, int n, struct loop_desc *d)
+{
+	int i;
+
+	for (i = 0; i < n && node; ++i) {
+		d[i].mupa = isl_schedule_node_band_get_partial_schedule(node);
+		d[i].coincident =
+		    isl_schedule_node_band_member_get_coincident(node, 0);
+		d[i].type = isl_schedule_node_band_member_get_ast_loop_type(
+		    node, 0);
+		node = isl_schedule_node_delete(node);
+	}
+	return node;
+}
+
+/* Inserts bands d[0] (outermost) .. d[n-1] above `node`; returns the
+ * outermost. The partial schedules are taken. */
+static __isl_give isl_schedule_node *put_chain(
+    __isl_take isl_schedule_node *node, int n, struct loop_desc *d)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; --i) {
+		node = isl_schedule_node_insert_partial_schedule(node, d[i].mupa);
+		d[i].mupa = NULL;
+		node = isl_schedule_node_band_member_set_coincident(
+		    node, 0, d[i].coincident == isl_bool_true);
+		node = isl_schedule_node_band_member_set_ast_loop_type(
+		    node, 0, d[i].type);
+	}
+	return node;
+}
+
+static __isl_give isl_schedule *schedule_of(__isl_take isl_schedule_node *node)
+{
+	isl_schedule *s = isl_schedule_node_get_schedule(node);
+
+	isl_schedule_node_free(node);
+	return s;
+}
+
+static pearl_stat interchange(pearl_sched *sched, int b, int l1, int l2)
+{
+	struct loop_desc d[PEARL_MAX_DEPTH] = { { 0 } };
+	struct loop_desc tmp;
+	isl_schedule_node *node;
+	int n;
+
+	if (l1 > l2) {
+		n = l1;
+		l1 = l2;
+		l2 = n;
+	}
+	n = l2 - l1 + 1;
+	if (l1 == l2)
+		return pearl_ctx_error(pearl_sched_ctx(sched),
+				       "interchange needs two distinct loops");
+	node = get_chain(sched, b, l1, n);
+	if (!node)
+		return pearl_stat_error;
+	node = take_chain(node, n, d);
+	tmp = d[0];
+	d[0] = d[n - 1];
+	d[n - 1] = tmp;
+	node = put_chain(node, n, d);
+	free_descs(d, n);
+	return pearl_sched_commit(sched, schedule_of(node));
+}
+
+static pearl_stat reverse(pearl_sched *sched, int b, int l)
+{
+	struct loop_desc d[1] = { { 0 } };
+	isl_schedule_node *node = get_chain(sched, b, l, 1);
+
+	if (!node)
+		return pearl_stat_error;
+	node = take_chain(node, 1, d);
+	d[0].mupa = isl_multi_union_pw_aff_neg(d[0].mupa);
+	node = put_chain(node, 1, d);
+	return pearl_sched_commit(sched, schedule_of(node));
+}
+
+/* x, y with a*x + b*y = gcd(a, b). */
+static long ext_gcd(long a, long b, long *x, long *y)
+{
+	long g, x1, y1;
+
+	if (b == 0) {
+		*x = a >= 0 ? 1 : -1;
+		*y = 0;
+		return a >= 0 ? a : -a;
+	}
+	g = ext_gcd(b, a % b, &x1, &y1);
+	*x = y1;
+	*y = x1 - (a / b) * y1;
+	return g;
+}
+
+static __isl_give isl_multi_union_pw_aff *combine(
+    __isl_keep isl_multi_union_pw_aff *m0, long f0,
+    __isl_keep isl_multi_union_pw_aff *m1, long f1)
+{
+	isl_ctx *ctx = isl_multi_union_pw_aff_get_ctx(m0);
+	isl_union_pw_aff *u0 = isl_multi_union_pw_aff_get_at(m0, 0);
+	isl_union_pw_aff *u1 = isl_multi_union_pw_aff_get_at(m1, 0);
+
+	u0 = isl_union_pw_aff_scale_val(u0, isl_val_int_from_si(ctx, f0));
+	u1 = isl_union_pw_aff_scale_val(u1, isl_val_int_from_si(ctx, f1));
+	return isl_multi_union_pw_aff_from_union_pw_aff(
+	    isl_union_pw_aff_add(u0, u1));
+}
+
+/* The schedule with loops (i, j) = l, l+1 of branch b mapped to
+ * (a*i + b*j, c*i + d*j), a unimodular matrix completing (a, b); NULL with an
+ * error if gcd(a, b) != 1 or the loops are not perfectly nested. */
+static __isl_give isl_schedule *skewed(pearl_sched *sched, int b, int l,
+				       long fa, long fb)
+{
+	struct loop_desc d[2] = { { 0 } }, e[2];
+	isl_schedule_node *node;
+	long x, y, c, dd;
+
+	if (ext_gcd(fa, fb, &x, &y) != 1) {
+		pearl_ctx_error(pearl_sched_ctx(sched), "skew factors %ld, %ld "
+				"are not coprime", fa, fb);
+		return NULL;
+	}
+	/* The inner row (c, d) completes (a, b) to a unimodular matrix
+	 * (determinant +-1): the inner loop stays j when a = 1, becomes i when
+	 * b = +-1, and otherwise (-y, x) with a*x + b*y = 1. */
+	if (fa == 1) {
+		c = 0;
+		dd = 1;
+	} else if (fb == 1 || fb == -1) {
+		c = 1;
+		dd = 0;
+	} else {
+		c = -y;
+		dd = x;
+	}
+	node = get_chain(sched, b, l, 2);
+	if (!node)
+		return NULL;
+	node = take_chain(node, 2, d);
+	e[0] = d[0];
+	e[1] = d[1];
+	e[0].mupa = combine(d[0].mupa, fa, d[1].mupa, fb);
+	e[1].mupa = combine(d[0].mupa, c, d[1].mupa, dd);
+	free_descs(d, 2);
+	node = put_chain(node, 2, e);
+	return schedule_of(node);
+}
+
+/* 1 if loop `level` of branch `b` of `schedule` is parallel, 0 if not,
+ * -1 on error. */
+static int loop_is_parallel(pearl_sched *sched, __isl_keep isl_schedule *cand,
+			    int b, int level)
+{
+	pearl_sched *tmp = pearl_sched_copy(sched);
+	isl_schedule_node *node;
+	struct pearl_loop_deps ld;
+	int r = -1;
+
+	if (!tmp)
+		return -1;
+	isl_schedule_free(tmp->schedule);
+	tmp->schedule = isl_schedule_copy(cand);
+	node = pearl_sched_branch_loop(tmp, b, level, NULL);
+	if (node && pearl_deps_analyze_loop(sched->deps, node, 0, &ld) == 0) {
+		r = ld.parallel;
+		isl_set_free(ld.distances);
+	}
+	isl_schedule_node_free(node);
+	pearl_sched_free(tmp);
+	return r;
+}
+
+/* Small coprime factor pairs, simplest first. */
+static const int skew_candidates[][2] = {
+	{ 1, 1 }, { 1, -1 }, { 1, 2 }, { 2, 1 }, { 1, -2 }, { 2, -1 },
+	{ 1, 3 }, { 3, 1 }, { 1, -3 }, { 3, -1 }, { 2, 3 }, { 3, 2 },
+	{ 2, -3 }, { 3, -2 },
+};
+
+/* Chooses skew factors: the simplest legal pair that makes the outer loop
+ * parallel, else the simplest that makes the inner loop parallel. */
+static pearl_stat skew_solve(pearl_sched *sched, int b, int l, long *fa,
+			     long *fb)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	int n = sizeof(skew_candidates) / sizeof(skew_candidates[0]);
+	int want, i;
+
+	for (want = 0; want < 2; ++want)
+		for (i = 0; i < n; ++i) {
+			isl_schedule *cand = skewed(sched, b, l,
+						    skew_candidates[i][0],
+						    skew_candidates[i][1]);
+			int par;
+
+			if (!cand)
+				return pearl_stat_error;
+			par = pearl_sched_check_deps(sched, cand) == 0
+				  ? loop_is_parallel(sched, cand, b, l + want)
+				  : 0;
+			isl_schedule_free(cand);
+			if (par < 0)
+				return pearl_stat_error;
+			if (par) {
+				*fa = skew_candidates[i][0];
+				*fb = skew_candidates[i][1];
+				pearl_ctx_clear_error(ctx);
+				return pearl_stat_ok;
+			}
+		}
+	return pearl_ctx_error(ctx, "no skew of loops %d and %d with factors "
+			       "up to 3 is legal and makes one of them parallel",
+			       l, l + 1);
+}
+
+static pearl_stat skew(pearl_sched *sched, int b, int l, long fa, long fb)
+{
+	isl_schedule *cand;
+
+	if (fa == 0 && fb == 0 && skew_solve(sched, b, l, &fa, &fb) < 0)
+		return pearl_stat_error;
+	cand = skewed(sched, b, l, fa, fb);
+	if (!cand)
+		return pearl_stat_error;
+	return pearl_sched_commit(sched, cand);
+}
+
+/* The number of iterations of loop `level` of branch b (the largest over
+ * outer iterations), or -1 if it is not bounded by a constant. */
+static long loop_extent(pearl_sched *sched, int b, int level)
+{
+	isl_set *range = NULL;
+	isl_schedule_node *node;
+	isl_val *min, *max;
+	isl_aff *obj;
+	isl_size dim;
+	long extent = -1;
+
+	node = pearl_sched_branch_loop(sched, b, level, &range);
+	isl_schedule_node_free(node);
+	if (!range)
+		return -1;
+	dim = isl_set_dim(range, isl_dim_set);
+	range = isl_set_project_out(range, isl_dim_set, 0, dim - 1);
+	obj = isl_aff_var_on_domain(isl_local_space_from_space(
+	    isl_set_get_space(range)), isl_dim_set, 0);
+	min = isl_set_min_val(range, obj);
+	max = isl_set_max_val(range, obj);
+	if (isl_val_is_int(min) == isl_bool_true &&
+	    isl_val_is_int(max) == isl_bool_true)
+		extent = isl_val_get_num_si(max) - isl_val_get_num_si(min) + 1;
+	isl_val_free(min);
+	isl_val_free(max);
+	isl_aff_free(obj);
+	isl_set_free(range);
+	return extent;
+}
+
+/* Checks that no dependence inside loops l..l+n-1 of branch b has a
+ * negative distance at any of them (with equal outer loops). */
+static pearl_stat check_permutable(pearl_sched *sched, int b, int l, int n)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_schedule_node *node;
+	struct pearl_loop_deps ld;
+	int k, ok = 1;
+
+	node = pearl_sched_branch_loop(sched, b, l + n - 1, NULL);
+	if (!node || pearl_deps_analyze_loop(sched->deps, node, 0, &ld) < 0) {
+		isl_schedule_node_free(node);
+		return pearl_stat_error;
+	}
+	isl_schedule_node_free(node);
+	if (ld.distances) {
+		isl_size dim = isl_set_dim(ld.distances, isl_dim_set);
+		isl_set *d = ld.distances;
+
+		for (k = 0; k < dim - n; ++k)
+			d = isl_set_fix_si(d, isl_dim_set, k, 0);
+		for (k = dim - n; k < dim && ok; ++k) {
+			isl_set *neg = isl_set_upper_bound_si(
+			    isl_set_copy(d), isl_dim_set, k, -1);
+			ok = isl_set_is_empty(neg) == isl_bool_true;
+			isl_set_free(neg);
+		}
+		isl_set_free(d);
+	}
+	if (!ok)
+		return pearl_ctx_error(ctx, "loops %d..%d of branch %d are not "
+				       "permutable (a dependence distance is "
+				       "negative), tiling them is illegal",
+				       l, l + n - 1, b);
+	return pearl_stat_ok;
+}
+
+static pearl_stat tile(pearl_sched *sched, int b, int l, int n,
+		       const int *sizes)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	struct loop_desc d[PEARL_MAX_TILE_DIMS] = { { 0 } };
+	isl_multi_union_pw_aff *band;
+	isl_schedule_node *node;
+	isl_multi_val *mv;
+	int i;
+
+	node = get_chain(sched, b, l, n);
+	if (!node)
+		return pearl_stat_error;
+	for (i = 0; i < n; ++i) {
+		long extent = loop_extent(sched, b, l + i);
+		if (sizes[i] < 1 || (extent >= 0 && sizes[i] > extent)) {
+			isl_schedule_node_free(node);
+			if (sizes[i] < 1)
+				return pearl_ctx_error(ctx, "tile size %d is "
+						       "not positive", sizes[i]);
+			return pearl_ctx_error(ctx, "tile size %d is larger "
+					       "than loop %d (%ld iterations)",
+					       sizes[i], l + i, extent);
+		}
+	}
+	if (check_permutable(sched, b, l, n) < 0) {
+		isl_schedule_node_free(node);
+		return pearl_stat_error;
+	}
+	node = take_chain(node, n, d);
+	band = d[0].mupa;
+	d[0].mupa = NULL;
+	for (i = 1; i < n; ++i) {
+		band = isl_multi_union_pw_aff_flat_range_product(band,
+								 d[i].mupa);
+		d[i].mupa = NULL;
+	}
+	node = isl_schedule_node_insert_partial_schedule(node, band);
+	mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
+	for (i = 0; i < n; ++i)
+		mv = isl_multi_val_set_at(mv, i, isl_val_int_from_si(
+		    isl_schedule_node_get_ctx(node), sizes[i]));
+	node = isl_schedule_node_band_tile(node, mv);
+	/* Tile loops take over the parallel marks; point loops have none. */
+	for (i = 0; i < n; ++i) {
+		node = isl_schedule_node_band_member_set_coincident(
+		    node, i, d[i].coincident == isl_bool_true);
+		node = isl_schedule_node_band_member_set_ast_loop_type(
+		    node, i, isl_ast_loop_default);
+	}
+	node = isl_schedule_node_child(node, 0);
+	for (i = 0; i < n; ++i) {
+		node = isl_schedule_node_band_member_set_coincident(node, i, 0);
+		node = isl_schedule_node_band_member_set_ast_loop_type(
+		    node, i, isl_ast_loop_default);
+	}
+	return pearl_sched_commit(sched,
+				  pearl_split_bands(schedule_of(node)));
+}
+
+static pearl_stat unroll(pearl_sched *sched, int b, int factor)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	int depth = pearl_sched_branch_depth(sched, b);
+	isl_schedule_node *node;
+	isl_multi_val *mv;
+	long extent;
+
+	if (depth < 0)
+		return pearl_ctx_error(ctx, "branch %d does not exist", b);
+	if (depth == 0)
+		return pearl_ctx_error(ctx, "branch %d has no loop to unroll", b);
+	if (factor < 2)
+		return pearl_ctx_error(ctx, "unroll factor %d is below 2", factor);
+	extent = loop_extent(sched, b, depth - 1);
+	if (extent >= 0 && factor > extent)
+		return pearl_ctx_error(ctx, "unroll factor %d is larger than "
+				       "loop %d (%ld iterations)", factor,
+				       depth - 1, extent);
+	node = pearl_sched_branch_loop(sched, b, depth - 1, NULL);
+	if (!node)
+		return pearl_stat_error;
+	if (isl_schedule_node_band_member_get_ast_loop_type(node, 0) ==
+	    isl_ast_loop_unroll) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
+				       "is already unrolled", b);
+	}
+	/* Strip-mine by the factor, then unroll the point loop. */
+	mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
+	mv = isl_multi_val_set_at(mv, 0, isl_val_int_from_si(
+	    isl_schedule_node_get_ctx(node), factor));
+	node = isl_schedule_node_band_tile(node, mv);
+	node = isl_schedule_node_child(node, 0);
+	node = isl_schedule_node_band_member_set_coincident(node, 0, 0);
+	node = isl_schedule_node_band_member_set_ast_loop_type(
+	    node, 0, isl_ast_loop_unroll);
+	return pearl_sched_commit(sched, schedule_of(node));
+}
+
+static pearl_stat parallelize(pearl_sched *sched, int b, int l)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_schedule_node *node = get_chain(sched, b, l, 1);
+	struct pearl_loop_deps ld;
+	int k;
+
+	if (!node)
+		return pearl_stat_error;
+	if (pearl_deps_analyze_loop(sched->deps, node, 0, &ld) < 0) {
+		isl_schedule_node_free(node);
+		return pearl_stat_error;
+	}
+	isl_set_free(ld.distances);
+	if (!ld.parallel) {
+		char kinds[32] = "";
+
+		for (k = 0; k < PEARL_DEP_KINDS; ++k)
+			if (ld.carried & (1u << k))
+				snprintf(kinds + strlen(kinds),
+					 sizeof(kinds) - strlen(kinds), "%s%s",
+					 kinds[0] ? " " : "",
+					 pearl_dep_kind_name(k));
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "loop %d of branch %d carries a "
+				       "dependence (%s) and cannot run in "
+				       "parallel", l, b, kinds);
+	}
+	node = isl_schedule_node_band_member_set_coincident(node, 0, 1);
+	return pearl_sched_commit(sched, schedule_of(node));
+}
+
+pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
+			     const struct pearl_action *a)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+
+	switch (a->kind) {
+	case pearl_action_interchange:
+		return interchange(sched, b, a->level[0], a->level[1]);
+	case pearl_action_reverse:
+		return reverse(sched, b, a->level[0]);
+	case pearl_action_skew:
+		return skew(sched, b, a->level[0], a->factor[0], a->factor[1]);
+	case pearl_action_tile:
+		return tile(sched, b, a->level[0], a->n_level, a->size);
+	case pearl_action_unroll:
+		return unroll(sched, b, a->factor[0]);
+	case pearl_action_parallel:
+		return parallelize(sched, b, a->level[0]);
+	case pearl_action_next:
+		return pearl_stat_ok;
+	}
+	return pearl_ctx_error(ctx, "unknown action");
+}

@@ -1,0 +1,265 @@
+/* The schedule being transformed: branches, validity, parallel marks. */
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/union_map.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/loop_tree.h"
+#include "sched_internal.h"
+
+pearl_sched *pearl_sched_alloc(pearl_program *prog, pearl_deps *deps)
+{
+	pearl_sched *sched;
+
+	sched = calloc(1, sizeof(*sched));
+	if (!sched) {
+		pearl_ctx_error(pearl_program_get_ctx(prog), "out of memory");
+		return NULL;
+	}
+	sched->prog = prog;
+	sched->deps = deps;
+	sched->schedule = pearl_split_bands(pearl_program_get_schedule(prog));
+	if (!sched->schedule) {
+		pearl_ctx_isl_error(pearl_program_get_ctx(prog), "schedule");
+		return pearl_sched_free(sched);
+	}
+	return sched;
+}
+
+pearl_sched *pearl_sched_free(pearl_sched *sched)
+{
+	if (!sched)
+		return NULL;
+	isl_schedule_free(sched->schedule);
+	free(sched);
+	return NULL;
+}
+
+pearl_sched *pearl_sched_copy(pearl_sched *sched)
+{
+	pearl_sched *copy = calloc(1, sizeof(*copy));
+
+	if (!copy)
+		return NULL;
+	*copy = *sched;
+	copy->schedule = isl_schedule_copy(sched->schedule);
+	return copy;
+}
+
+__isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched)
+{
+	return sched->schedule;
+}
+
+pearl_ctx *pearl_sched_ctx(pearl_sched *sched)
+{
+	return pearl_program_get_ctx(sched->prog);
+}
+
+/* Splits `node` and the bands it becomes into single-member bands. */
+static __isl_give isl_schedule_node *split_node(
+    __isl_take isl_schedule_node *node, void *user)
+{
+	(void)user;
+	if (isl_schedule_node_get_type(node) != isl_schedule_node_band ||
+	    isl_schedule_node_band_n_member(node) <= 1)
+		return node;
+	node = isl_schedule_node_band_split(node, 1);
+	node = isl_schedule_node_child(node, 0);
+	node = split_node(node, NULL);
+	return isl_schedule_node_parent(node);
+}
+
+__isl_give isl_schedule *pearl_split_bands(__isl_take isl_schedule *schedule)
+{
+	return isl_schedule_map_schedule_node_bottom_up(schedule, split_node,
+							NULL);
+}
+
+/* The indices (into tree->nodes) of the loops of branch `b`, outermost
+ * first, in loops[0..n); returns n, or -1 if there is no branch b. */
+static int branch_loops(pearl_loop_tree *tree, int b, int *loops, int cap)
+{
+	int i, n = 0, k = -1;
+
+	for (i = 0; i < tree->n_nodes; ++i)
+		if (tree->nodes[i].kind == pearl_node_stmt && ++k == b)
+			break;
+	if (i == tree->n_nodes)
+		return -1;
+	for (i = tree->nodes[i].parent; i > 0; i = tree->nodes[i].parent)
+		if (tree->nodes[i].kind == pearl_node_loop && n < cap)
+			loops[n++] = i;
+	for (i = 0; i < n / 2; ++i) {
+		int t = loops[i];
+		loops[i] = loops[n - 1 - i];
+		loops[n - 1 - i] = t;
+	}
+	return n;
+}
+
+int pearl_sched_n_branch(pearl_sched *sched)
+{
+	pearl_loop_tree *tree = pearl_loop_tree_from_schedule(sched->prog,
+							      sched->schedule);
+	int i, n = 0;
+
+	if (!tree)
+		return -1;
+	for (i = 0; i < tree->n_nodes; ++i)
+		n += tree->nodes[i].kind == pearl_node_stmt;
+	pearl_loop_tree_free(tree);
+	return n;
+}
+
+int pearl_sched_branch_depth(pearl_sched *sched, int b)
+{
+	int loops[PEARL_MAX_DEPTH], n;
+	pearl_loop_tree *tree = pearl_loop_tree_from_schedule(sched->prog,
+							      sched->schedule);
+
+	if (!tree)
+		return -1;
+	n = branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
+	pearl_loop_tree_free(tree);
+	return n;
+}
+
+__isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
+						      int b, int level,
+						      isl_set **range)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	int loops[PEARL_MAX_DEPTH], n;
+	pearl_loop_tree *tree;
+	isl_schedule_node *node = NULL;
+
+	tree = pearl_loop_tree_from_schedule(sched->prog, sched->schedule);
+	if (!tree)
+		return NULL;
+	n = branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
+	if (n < 0)
+		pearl_ctx_error(ctx, "branch %d does not exist (%d branches)",
+				b, pearl_sched_n_branch(sched));
+	else if (level < 0 || level >= n)
+		pearl_ctx_error(ctx, "level %d does not exist in branch %d "
+				"(%d loops)", level, b, n);
+	else {
+		struct pearl_tree_node *loop = &tree->nodes[loops[level]];
+		node = isl_schedule_node_copy(loop->band);
+		if (range)
+			*range = isl_set_copy(loop->range);
+	}
+	pearl_loop_tree_free(tree);
+	return node;
+}
+
+/* "S0[1, 2] -> S1[0, 3]": one instance pair of `map` (kept). */
+static void describe_pair(__isl_keep isl_map *map, char *buf, size_t size)
+{
+	isl_basic_map *pair = isl_map_sample(isl_map_copy(map));
+	char *text = isl_basic_map_to_str(pair);
+
+	snprintf(buf, size, "%s", text ? text : "?");
+	free(text);
+	isl_basic_map_free(pair);
+}
+
+/* The schedule of the instances in `set` (taken), one statement. */
+static __isl_give isl_map *stmt_schedule(__isl_keep isl_union_map *smap,
+					 __isl_take isl_set *set)
+{
+	isl_union_map *m = isl_union_map_intersect_domain(
+	    isl_union_map_copy(smap), isl_union_set_from_set(set));
+	return isl_map_from_union_map(m);
+}
+
+pearl_stat pearl_sched_check_deps(pearl_sched *sched,
+				  __isl_keep isl_schedule *schedule)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_union_map *smap = isl_schedule_get_map(schedule);
+	pearl_stat st = pearl_stat_ok;
+	int k, i;
+
+	for (k = 0; k < PEARL_DEP_KINDS && st == pearl_stat_ok; ++k) {
+		isl_union_map *dep = pearl_deps_get(sched->deps, k);
+		isl_map_list *list = isl_union_map_get_map_list(dep);
+		isl_size n = isl_map_list_size(list);
+
+		isl_union_map_free(dep);
+		if (n < 0 || !smap)
+			st = pearl_ctx_isl_error(ctx, "legality check");
+		for (i = 0; i < n && st == pearl_stat_ok; ++i) {
+			isl_map *m = isl_map_list_get_at(list, i);
+			isl_map *before = isl_map_lex_ge_map(
+			    stmt_schedule(smap, isl_map_domain(isl_map_copy(m))),
+			    stmt_schedule(smap, isl_map_range(isl_map_copy(m))));
+			isl_bool empty;
+
+			/* Dependent pairs whose target does not run later. */
+			m = isl_map_intersect(m, before);
+			empty = isl_map_is_empty(m);
+			if (empty < 0) {
+				st = pearl_ctx_isl_error(ctx, "legality check");
+			} else if (!empty) {
+				char pair[256];
+
+				describe_pair(m, pair, sizeof(pair));
+				st = pearl_ctx_error(ctx, "violates %s dependence %s",
+						     pearl_dep_kind_name(k), pair);
+			}
+			isl_map_free(m);
+		}
+		isl_map_list_free(list);
+	}
+	isl_union_map_free(smap);
+	return st;
+}
+
+pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
+				      __isl_keep isl_schedule *schedule)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	pearl_loop_tree *tree;
+	pearl_stat st = pearl_stat_ok;
+	int i;
+
+	tree = pearl_loop_tree_from_schedule(sched->prog, schedule);
+	if (!tree)
+		return pearl_stat_error;
+	for (i = 0; i < tree->n_nodes && st == pearl_stat_ok; ++i) {
+		struct pearl_tree_node *n = &tree->nodes[i];
+		struct pearl_loop_deps ld;
+
+		if (n->kind != pearl_node_loop ||
+		    isl_schedule_node_band_member_get_coincident(n->band,
+								 n->member) != isl_bool_true)
+			continue;
+		st = pearl_deps_analyze_loop(sched->deps, n->band, n->member,
+					     &ld);
+		isl_set_free(ld.distances);
+		if (st == pearl_stat_ok && !ld.parallel)
+			st = pearl_ctx_error(ctx, "the parallel loop L%d would "
+					     "carry a dependence", n->loop_id);
+	}
+	pearl_loop_tree_free(tree);
+	return st;
+}
+
+pearl_stat pearl_sched_commit(pearl_sched *sched,
+			      __isl_take isl_schedule *schedule)
+{
+	if (!schedule)
+		return pearl_ctx_isl_error(pearl_sched_ctx(sched), "transform");
+	if (pearl_sched_check_deps(sched, schedule) < 0 ||
+	    pearl_sched_check_parallel(sched, schedule) < 0) {
+		isl_schedule_free(schedule);
+		return pearl_stat_error;
+	}
+	isl_schedule_free(sched->schedule);
+	sched->schedule = schedule;
+	return pearl_stat_ok;
+}

@@ -1,0 +1,47 @@
+/* Internal to lib/Transform: the schedule state and the helpers the
+ * actions share. */
+#ifndef PEARL_SCHED_INTERNAL_H
+#define PEARL_SCHED_INTERNAL_H
+
+#include <isl/ctx.h>
+#include <isl/schedule.h>
+#include <isl/schedule_node.h>
+#include <isl/set.h>
+#include <stdio.h>
+
+#include "pearl/transform.h"
+
+#define PEARL_MAX_DEPTH 64
+
+struct pearl_sched {
+	pearl_program *prog; /* kept */
+	pearl_deps *deps;    /* kept */
+	isl_schedule *schedule;
+};
+
+pearl_ctx *pearl_sched_ctx(pearl_sched *sched);
+
+/* `schedule` (taken) with every band split into single-member bands. */
+__isl_give isl_schedule *pearl_split_bands(__isl_take isl_schedule *schedule);
+
+/* The band node of loop `level` of branch `b` in the current schedule
+ * (__isl_give), and, if `range` is not NULL, the iterations of (outer
+ * loops..., this loop) in *range (__isl_give). NULL with an error in the
+ * context if there is no such loop. */
+__isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
+						      int b, int level,
+						      isl_set **range);
+
+/* pearl_stat_ok if `schedule` (kept) runs the source of every dependence
+ * before its target; otherwise an error naming a violated dependence. */
+pearl_stat pearl_sched_check_deps(pearl_sched *sched,
+				  __isl_keep isl_schedule *schedule);
+/* pearl_stat_ok if every loop marked parallel in `schedule` (kept) is. */
+pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
+				      __isl_keep isl_schedule *schedule);
+/* Replaces the current schedule by `schedule` (taken) if it passes both
+ * checks; otherwise leaves it and returns the error. */
+pearl_stat pearl_sched_commit(pearl_sched *sched,
+			      __isl_take isl_schedule *schedule);
+
+#endif

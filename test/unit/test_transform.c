@@ -1,0 +1,175 @@
+/* Pearl's actions on schedule trees: legality, refusals and the AST. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "helpers.h"
+#include "pearl/transform.h"
+
+static pearl_program *matmul(pearl_ctx *ctx, int n)
+{
+	static const char *r[] = { "{ S0[i, j, k] -> C[i, j] }",
+				   "{ S0[i, j, k] -> A[i, k] }",
+				   "{ S0[i, j, k] -> B[k, j] }", NULL };
+	pearl_program *prog = pearl_program_alloc(ctx, "matmul");
+	char dom[128], sched[512];
+
+	snprintf(dom, sizeof(dom), "{ S0[i, j, k] : 0 <= i, j, k < %d }", n);
+	add_stmt_str(prog, dom, "{ S0[i, j, k] -> C[i, j] }", r);
+	snprintf(sched, sizeof(sched),
+		 "{ domain: \"%s\", child: { schedule: \"[{ S0[i, j, k] -> [(i)] }]\", "
+		 "child: { schedule: \"[{ S0[i, j, k] -> [(j)] }]\", "
+		 "child: { schedule: \"[{ S0[i, j, k] -> [(k)] }]\" } } } }", dom);
+	set_schedule_str(prog, sched);
+	return prog;
+}
+
+/* seidel-2d, 9 points: the dependence (0, 1, -1) forbids interchanging i, j. */
+static pearl_program *seidel9(pearl_ctx *ctx)
+{
+	static const char *r[] = {
+		"{ S0[t, i, j] -> A[i - 1, j - 1] }", "{ S0[t, i, j] -> A[i - 1, j] }",
+		"{ S0[t, i, j] -> A[i - 1, j + 1] }", "{ S0[t, i, j] -> A[i, j - 1] }",
+		"{ S0[t, i, j] -> A[i, j] }", "{ S0[t, i, j] -> A[i, j + 1] }",
+		"{ S0[t, i, j] -> A[i + 1, j - 1] }", "{ S0[t, i, j] -> A[i + 1, j] }",
+		"{ S0[t, i, j] -> A[i + 1, j + 1] }", NULL };
+	pearl_program *prog = pearl_program_alloc(ctx, "seidel");
+
+	add_stmt_str(prog, "{ S0[t, i, j] : 0 <= t < 4 and 1 <= i < 15 and 1 <= j < 15 }",
+		     "{ S0[t, i, j] -> A[i, j] }", r);
+	set_schedule_str(prog,
+		"{ domain: \"{ S0[t, i, j] : 0 <= t < 4 and 1 <= i < 15 and 1 <= j < 15 }\", "
+		"child: { schedule: \"[{ S0[t, i, j] -> [(t)] }]\", "
+		"child: { schedule: \"[{ S0[t, i, j] -> [(i)] }]\", "
+		"child: { schedule: \"[{ S0[t, i, j] -> [(j)] }]\" } } } }");
+	return prog;
+}
+
+/* Applies `text` to a fresh schedule of prog; returns the number of
+ * refused actions and the AST in *ast (caller frees). */
+static int apply(pearl_program *prog, const char *text, char **ast,
+		 char *reason, size_t size)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(prog);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	pearl_sched *s = pearl_sched_alloc(prog, deps);
+	struct pearl_action *a;
+	int i, n, b = 0, refused = 0;
+
+	reason[0] = '\0';
+	n = pearl_actions_parse(ctx, text, &a);
+	for (i = 0; i < n; ++i) {
+		if (a[i].kind == pearl_action_next) {
+			b++;
+			continue;
+		}
+		if (pearl_sched_apply(s, b, &a[i]) < 0) {
+			refused++;
+			snprintf(reason, size, "%s", pearl_ctx_last_error(ctx));
+		}
+	}
+	if (ast)
+		*ast = pearl_sched_ast_to_str(s);
+	free(a);
+	pearl_sched_free(s);
+	pearl_deps_free(deps);
+	return n < 0 ? -1 : refused;
+}
+
+static void test_matmul(pearl_ctx *ctx)
+{
+	pearl_program *prog = matmul(ctx, 100);
+	char reason[512], *ast;
+
+	CHECK(apply(prog, "I(0,1)", &ast, reason, sizeof(reason)) == 0);
+	CHECK(ast && strstr(ast, "S0(c1, c0, c2);"));
+	free(ast);
+	CHECK(apply(prog, "P(0) T(0,1,32,32) U(4)", &ast, reason, sizeof(reason)) == 0);
+	CHECK(ast && strstr(ast, "// parallel\nfor (int c0 = 0; c0 <= 99; c0 += 32)"));
+	CHECK(ast && strstr(ast, "S0(c0 + c2, c1 + c3, c4 + 3);"));
+	free(ast);
+	CHECK(apply(prog, "T(0,1,2,16,16,16)", NULL, reason, sizeof(reason)) == 0);
+	CHECK(apply(prog, "P(2)", NULL, reason, sizeof(reason)) == 1);
+	CHECK_STR(reason, "loop 2 of branch 0 carries a dependence (RAW WAR WAW) "
+			  "and cannot run in parallel");
+	CHECK(apply(prog, "R(2)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(strncmp(reason, "violates RAW dependence", 23) == 0);
+	CHECK(apply(prog, "R(0) R(1)", NULL, reason, sizeof(reason)) == 0);
+	CHECK(apply(prog, "I(0,3)", NULL, reason, sizeof(reason)) == 1);
+	CHECK_STR(reason, "level 3 does not exist in branch 0 (3 loops)");
+	CHECK(apply(prog, "T(1,2,128,32)", NULL, reason, sizeof(reason)) == 1);
+	CHECK_STR(reason, "tile size 128 is larger than loop 1 (100 iterations)");
+	/* A parallel mark moves with its loop and must stay true. */
+	CHECK(apply(prog, "P(0) I(0,2)", &ast, reason, sizeof(reason)) == 0);
+	CHECK(ast && strstr(ast, "// parallel\n    for (int c2"));
+	free(ast);
+	CHECK(apply(prog, "P(1) S(1,2,1,1)", NULL, reason, sizeof(reason)) == 1);
+	CHECK_STR(reason, "the parallel loop L1 would carry a dependence");
+	CHECK(apply(prog, "U(4) U(2)", NULL, reason, sizeof(reason)) == 1);
+	CHECK_STR(reason, "the innermost loop of branch 0 is already unrolled");
+	CHECK(apply(prog, "N P(0)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(strncmp(reason, "branch 1 does not exist", 23) == 0);
+	pearl_program_free(prog);
+}
+
+static void test_stencil(pearl_ctx *ctx)
+{
+	pearl_program *prog = seidel9(ctx);
+	char reason[512], *ast;
+
+	CHECK(apply(prog, "I(1,2)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(strncmp(reason, "violates", 8) == 0);
+	CHECK(apply(prog, "P(1)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(apply(prog, "T(1,2,4,4)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(strstr(reason, "not permutable") != NULL);
+	/* Skewing makes the inner loop a parallel wavefront and the pair
+	 * tilable. */
+	CHECK(apply(prog, "S(1,2) P(2)", &ast, reason, sizeof(reason)) == 0);
+	CHECK(ast && strstr(ast, "// parallel"));
+	free(ast);
+	CHECK(apply(prog, "S(1,2,2,1) T(1,2,4,4)", &ast, reason, sizeof(reason)) == 0);
+	free(ast);
+	/* (i + j, j) reverses the dependence (1, -1): both refused. */
+	CHECK(apply(prog, "S(1,2,1,1) T(1,2,4,4)", NULL, reason, sizeof(reason)) == 2);
+	CHECK(apply(prog, "S(1,2,2,2)", NULL, reason, sizeof(reason)) == 1);
+	CHECK_STR(reason, "skew factors 2, 2 are not coprime");
+	pearl_program_free(prog);
+}
+
+static void test_notation(pearl_ctx *ctx)
+{
+	struct pearl_action *a;
+	char buf[64];
+	int n;
+
+	n = pearl_actions_parse(ctx, " I(0,1)  T(1,2,32,64) S(0,1) S(0,1,1,-1) "
+				     "T(0,1,2,8,8,8) P(0) U(8) N R(3)", &a);
+	CHECK(n == 9);
+	if (n == 9) {
+		pearl_action_format(&a[1], buf, sizeof(buf));
+		CHECK_STR(buf, "T(1,2,32,64)");
+		pearl_action_format(&a[3], buf, sizeof(buf));
+		CHECK_STR(buf, "S(0,1,1,-1)");
+		pearl_action_format(&a[4], buf, sizeof(buf));
+		CHECK_STR(buf, "T(0,1,2,8,8,8)");
+		CHECK(a[7].kind == pearl_action_next);
+	}
+	free(a);
+	CHECK(pearl_actions_parse(ctx, "", &a) == 0);
+	free(a);
+	CHECK(pearl_actions_parse(ctx, "T(0,2,32,32)", &a) == -1);
+	CHECK(strstr(pearl_ctx_last_error(ctx), "bad action 'T(0,2,32,32)'") != NULL);
+	CHECK(pearl_actions_parse(ctx, "X(1)", &a) == -1);
+	CHECK(pearl_actions_parse(ctx, "I(0,1", &a) == -1);
+	CHECK(pearl_actions_parse(ctx, "P(0)P(1)", &a) == -1);
+}
+
+int main(void)
+{
+	pearl_ctx *ctx = pearl_ctx_alloc();
+
+	test_matmul(ctx);
+	test_stencil(ctx);
+	test_notation(ctx);
+	pearl_ctx_free(ctx);
+	return check_done("test_transform");
+}
