@@ -36,6 +36,10 @@ extern "C" {
  * program's context). */
 char *pearl_program_to_str(pearl_program *prog, pearl_deps *deps);
 
+/* A schedule tree (kept) in isl's block YAML form (malloc'd; caller frees;
+ * NULL on error). */
+char *pearl_schedule_to_str(__isl_keep isl_schedule *sched);
+
 #ifdef __cplusplus
 }
 #endif

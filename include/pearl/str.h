@@ -28,6 +28,9 @@ void pearl_str_printf(pearl_str *s, const char *fmt, ...)
 /* Appends `text` and frees it (accepts NULL, which marks the string failed). */
 void pearl_str_append_take(pearl_str *s, char *text);
 void pearl_str_indent(pearl_str *s, int n);
+/* Appends every line of `text` (kept) indented by n spaces, each ending in
+ * a newline. */
+void pearl_str_append_indented(pearl_str *s, const char *text, int n);
 /* Returns the built string, caller frees with free(); NULL on failure.
  * The pearl_str is reset either way. */
 char *pearl_str_take(pearl_str *s);

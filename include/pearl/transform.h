@@ -79,6 +79,21 @@ int pearl_sched_branch_depth(pearl_sched *sched, int b);
 pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
 			     const struct pearl_action *action);
 
+/* Receives the outcome of one action of a sequence: applied (1) or refused
+ * (0, with the reason). */
+typedef void (*pearl_action_report_fn)(int branch,
+				       const struct pearl_action *action,
+				       int applied, const char *reason,
+				       void *user);
+
+/* Applies `n` actions in order, starting on branch 0; N moves to the next
+ * branch. A refused action leaves the schedule as it was and the sequence
+ * goes on. `report` (may be NULL) hears about every action but N. Returns
+ * the number of actions applied. */
+int pearl_sched_apply_sequence(pearl_sched *sched,
+			       const struct pearl_action *actions, int n,
+			       pearl_action_report_fn report, void *user);
+
 /* The name of the mark node that wraps parallel loops in generated ASTs. */
 #define PEARL_PARALLEL_MARK "parallel"
 

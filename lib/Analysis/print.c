@@ -119,27 +119,30 @@ static pearl_stat print_tree(pearl_str *out, pearl_program *prog,
 	return pearl_stat_ok;
 }
 
-/* The schedule tree in isl's block YAML, indented by `indent`. */
-static void print_schedule(pearl_str *out, __isl_keep isl_schedule *sched,
-			   int indent)
+char *pearl_schedule_to_str(__isl_keep isl_schedule *sched)
 {
 	isl_printer *p;
-	char *text, *line, *save = NULL;
+	char *text;
 
 	p = isl_printer_to_str(isl_schedule_get_ctx(sched));
 	p = isl_printer_set_yaml_style(p, ISL_YAML_STYLE_BLOCK);
 	p = isl_printer_print_schedule(p, sched);
 	text = isl_printer_get_str(p);
 	isl_printer_free(p);
+	return text;
+}
+
+/* The schedule tree in isl's block YAML, indented by `indent`. */
+static void print_schedule(pearl_str *out, __isl_keep isl_schedule *sched,
+			   int indent)
+{
+	char *text = pearl_schedule_to_str(sched);
+
 	if (!text) {
 		out->failed = 1;
 		return;
 	}
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		pearl_str_indent(out, indent);
-		pearl_str_printf(out, "%s\n", line);
-	}
+	pearl_str_append_indented(out, text, indent);
 	free(text);
 }
 

@@ -73,6 +73,19 @@ void pearl_str_indent(pearl_str *s, int n)
 	pearl_str_printf(s, "%*s", n, "");
 }
 
+void pearl_str_append_indented(pearl_str *s, const char *text, int n)
+{
+	const char *line = text, *end;
+
+	while (*line) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		pearl_str_printf(s, "%*s%.*s\n", n, "", (int)(end - line), line);
+		line = *end ? end + 1 : end;
+	}
+}
+
 char *pearl_str_take(pearl_str *s)
 {
 	char *r = NULL;

@@ -33,6 +33,17 @@ struct PearlSchedulePass
       llvm::cl::desc("Print the polyhedral model of every region: domains, "
                      "accesses, loop tree, schedule tree and dependences"),
       llvm::cl::init(false)};
+  Option<bool> printSchedule{
+      *this, "print-schedule",
+      llvm::cl::desc("Print the transformed schedule tree and its loop "
+                     "structure (isl AST) for every region"),
+      llvm::cl::init(false)};
+  Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Explicit schedule in Pearl's notation, e.g. "
+                     "\"I(0,1) T(0,1,32,32) P(0) U(4)\"; N moves to the next "
+                     "branch, ';' to the next region of the function"),
+      llvm::cl::init("")};
   Option<unsigned long> islMaxOperations{
       *this, "isl-max-operations",
       llvm::cl::desc("Bound on isl operations per region (0: unbounded); a "
@@ -42,6 +53,8 @@ struct PearlSchedulePass
   void runOnOperation() override {
     pearl_mlir_options opts;
     opts.print_model = printModel;
+    opts.print_schedule = printSchedule;
+    opts.schedule = schedule.getValue().c_str();
     opts.isl_max_operations = islMaxOperations;
     if (pearl_mlir_run_on_function(wrap(getOperation().getOperation()),
                                    &opts) != 0)
