@@ -18,6 +18,7 @@ struct pearl_mlir_options {
 	int print_model;                  /* print each region's model */
 	int print_schedule;               /* print the transformed schedule */
 	const char *schedule;             /* explicit schedule, "" if none */
+	int regenerate;                   /* rewrite even without actions */
 	unsigned long isl_max_operations; /* isl quota per region, 0: none */
 };
 

@@ -44,6 +44,11 @@ struct PearlSchedulePass
                      "\"I(0,1) T(0,1,32,32) P(0) U(4)\"; N moves to the next "
                      "branch, ';' to the next region of the function"),
       llvm::cl::init("")};
+  Option<bool> regenerate{
+      *this, "regenerate",
+      llvm::cl::desc("Regenerate every modeled region from its schedule, even "
+                     "when no action applies (tests the code generator)"),
+      llvm::cl::init(false)};
   Option<unsigned long> islMaxOperations{
       *this, "isl-max-operations",
       llvm::cl::desc("Bound on isl operations per region (0: unbounded); a "
@@ -55,6 +60,7 @@ struct PearlSchedulePass
     opts.print_model = printModel;
     opts.print_schedule = printSchedule;
     opts.schedule = schedule.getValue().c_str();
+    opts.regenerate = regenerate;
     opts.isl_max_operations = islMaxOperations;
     if (pearl_mlir_run_on_function(wrap(getOperation().getOperation()),
                                    &opts) != 0)

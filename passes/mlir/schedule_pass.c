@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pearl/deps.h"
+#include "pearl/mlir_codegen.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/mlir_pass.h"
 #include "pearl/print.h"
@@ -83,19 +84,21 @@ static void report_action(int branch, const struct pearl_action *action,
 }
 
 /* Applies the explicit schedule of region `index` to `sched`; reports what
- * was applied and refused in a remark at `loc`. */
-static pearl_stat apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
-				 const char *text, MlirLocation loc)
+ * was applied and refused in a remark at `loc`. Returns the number of
+ * actions applied, or -1 if the schedule does not parse. */
+static int apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
+			  const char *text, MlirLocation loc)
 {
 	struct pearl_action *actions;
 	struct report report = { PEARL_STR_INIT, -1 };
 	char *msg;
-	int n;
+	int n, applied;
 
 	n = pearl_actions_parse(ctx, text, &actions);
 	if (n < 0)
-		return pearl_stat_error;
-	pearl_sched_apply_sequence(sched, actions, n, report_action, &report);
+		return -1;
+	applied = pearl_sched_apply_sequence(sched, actions, n, report_action,
+					     &report);
 	free(actions);
 	msg = pearl_str_take(&report.text);
 	if (msg && *msg) {
@@ -106,7 +109,7 @@ static pearl_stat apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
 			pearl_mlir_emit_remark(loc, msg);
 	}
 	free(msg);
-	return pearl_stat_ok;
+	return applied;
 }
 
 /* Prints the transformed schedule tree and its AST. */
@@ -140,12 +143,14 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 {
 	MlirLocation where = mlirOperationGetLocation(region->first);
 	char *sched_text = region_schedule(opts->schedule, index);
-	int scheduling = sched_text && (*sched_text || opts->print_schedule);
+	int scheduling = sched_text && (*sched_text || opts->print_schedule ||
+					opts->regenerate);
 	pearl_program *prog;
 	pearl_deps *deps = NULL;
 	pearl_sched *sched = NULL;
+	isl_ast_node *tree = NULL;
 	char *text = NULL;
-	int ok;
+	int ok, applied = 0;
 
 	pearl_ctx_clear_error(ctx);
 	pearl_ctx_set_max_operations(ctx, opts->isl_max_operations);
@@ -157,8 +162,14 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 	ok = deps && (!opts->print_model || text) && sched_text;
 	if (ok && scheduling) {
 		sched = pearl_sched_alloc(prog, deps);
-		ok = sched && apply_schedule(ctx, sched, sched_text,
-					     where) == pearl_stat_ok;
+		applied = sched ? apply_schedule(ctx, sched, sched_text, where)
+				: -1;
+		ok = applied >= 0;
+	}
+	if (ok && (applied > 0 || opts->regenerate)) {
+		tree = pearl_sched_build_ast(sched);
+		ok = tree && pearl_mlir_codegen(ctx, region, prog, tree) ==
+				 pearl_stat_ok;
 	}
 	if (!ok) {
 		/* An exhausted quota is the region's size, not an operation. */
@@ -172,6 +183,7 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 		if (sched && opts->print_schedule)
 			print_schedule(prog, sched, sched_text, index);
 	}
+	isl_ast_node_free(tree);
 	free(text);
 	free(sched_text);
 	pearl_sched_free(sched);

@@ -94,7 +94,7 @@ static void walk_value(struct extractor *ex, struct slice *sl, MlirValue v,
 	if (ex->failed || !mlirValueIsAOpResult(v))
 		return;
 	def = mlirOpResultGetOwner(v);
-	if (mlirOperationIsNull(ex_region_ancestor(ex, def)) ||
+	if (mlirOperationIsNull(pearl_mlir_region_ancestor(ex->region, def)) ||
 	    seen_before(sl, def))
 		return;
 	if (pearl_mlir_op_is(def, "affine.load")) {

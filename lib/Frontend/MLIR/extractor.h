@@ -50,10 +50,6 @@ struct extractor {
 void ex_fail(struct extractor *ex, MlirOperation op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The top-level operation of the region that contains `op`, or a null
- * operation if `op` is outside the region. */
-MlirOperation ex_region_ancestor(struct extractor *ex, MlirOperation op);
-
 /* The isl id of the buffer behind memref value `v` used by `user`
  * (__isl_keep; NULL after ex_fail for a view that may alias). */
 isl_id *ex_memref_id(struct extractor *ex, MlirValue v, MlirOperation user);

@@ -73,3 +73,26 @@ MlirBlock pearl_mlir_body(MlirOperation op, int region)
 {
 	return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
 }
+
+MlirOperation pearl_mlir_region_ancestor(const pearl_mlir_region *region,
+					 MlirOperation op)
+{
+	MlirBlock block = mlirOperationGetBlock(region->first);
+
+	for (; !mlirOperationIsNull(op);
+	     op = mlirOperationGetParentOperation(op)) {
+		MlirOperation it;
+
+		if (!mlirBlockEqual(mlirOperationGetBlock(op), block))
+			continue;
+		for (it = region->first; !mlirOperationIsNull(it);
+		     it = mlirOperationGetNextInBlock(it)) {
+			if (mlirOperationEqual(it, op))
+				return op;
+			if (mlirOperationEqual(it, region->last))
+				break;
+		}
+		break;
+	}
+	return (MlirOperation){ NULL };
+}

@@ -3,6 +3,7 @@
 #define PEARL_MLIR_UTIL_H
 
 #include <mlir-c/IR.h>
+#include "pearl/mlir_frontend.h"
 #include <stddef.h>
 
 /* 1 if `op` is named exactly `name` (e.g. "affine.for"). */
@@ -18,5 +19,10 @@ char *pearl_mlir_type_str(MlirType type);
 char *pearl_mlir_value_str(MlirValue value, MlirAsmState state);
 /* The body block of the first region of op (for affine.for). */
 MlirBlock pearl_mlir_body(MlirOperation op, int region);
+
+/* The ancestor of `op` (or `op` itself) that is a top-level operation of
+ * `region`, or a null operation if `op` lies outside the region. */
+MlirOperation pearl_mlir_region_ancestor(const pearl_mlir_region *region,
+					 MlirOperation op);
 
 #endif

@@ -36,30 +36,6 @@ void ex_fail(struct extractor *ex, MlirOperation op, const char *fmt, ...)
 	}
 }
 
-/* The ancestor of `op` that is a top-level operation of the region, or a
- * null operation if `op` lies outside the region. */
-MlirOperation ex_region_ancestor(struct extractor *ex, MlirOperation op)
-{
-	MlirBlock block = mlirOperationGetBlock(ex->region->first);
-
-	for (; !mlirOperationIsNull(op);
-	     op = mlirOperationGetParentOperation(op)) {
-		MlirOperation it;
-
-		if (!mlirBlockEqual(mlirOperationGetBlock(op), block))
-			continue;
-		for (it = ex->region->first; !mlirOperationIsNull(it);
-		     it = mlirOperationGetNextInBlock(it)) {
-			if (mlirOperationEqual(it, op))
-				return op;
-			if (mlirOperationEqual(it, ex->region->last))
-				break;
-		}
-		break;
-	}
-	return (MlirOperation){ NULL };
-}
-
 /* An isl-friendly name for an SSA value: "%arg0" -> "arg0", "%0" -> "v0". */
 static char *value_name(struct extractor *ex, MlirValue v)
 {
@@ -104,7 +80,9 @@ static isl_id *name_of(struct extractor *ex, MlirValue v)
 	if (!name)
 		return NULL;
 	names[ex->n_names].value = v;
-	names[ex->n_names].id = isl_id_alloc(ex->isl, name, NULL);
+	/* The value rides along as the id's user pointer (code generation
+	 * maps parameters back to values with it). */
+	names[ex->n_names].id = isl_id_alloc(ex->isl, name, (void *)v.ptr);
 	free(name);
 	return names[ex->n_names++].id;
 }
@@ -259,7 +237,7 @@ __isl_give isl_pw_aff *ex_value_aff(struct extractor *ex, MlirValue v,
 		if (pearl_mlir_op_is(def, "affine.max"))
 			return fold_results(ex, def, space, 0);
 	}
-	anc = ex_region_ancestor(ex, def);
+	anc = pearl_mlir_region_ancestor(ex->region, def);
 	if (!mlirOperationIsNull(anc)) {
 		char name[128];
 

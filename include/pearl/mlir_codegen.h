@@ -1,0 +1,36 @@
+/*
+ * pearl/mlir_codegen.h - the MLIR code generator: rewrites a modeled region
+ * from the isl AST of its transformed schedule.
+ */
+#ifndef PEARL_MLIR_CODEGEN_H
+#define PEARL_MLIR_CODEGEN_H
+
+#include <isl/ctx.h>
+#include <isl/ast.h>
+#include <mlir-c/IR.h>
+
+#include "pearl/mlir_frontend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Replaces the loops of `region` by code generated from `tree` (kept), the
+ * isl AST of a schedule of `prog` (the model pearl_mlir_extract built for
+ * this region): for nodes become affine.for, or affine.parallel under a
+ * PEARL_PARALLEL_MARK mark; if nodes become affine.if; each statement
+ * instance recomputes the original iterators with affine.apply and clones
+ * the statement's operations. The new operations are built after the
+ * region and verified first; on any failure they are erased, the region is
+ * left exactly as it was and an error is returned (message in `ctx`). On
+ * success the region's affine.for, affine.if and affine.store operations are
+ * erased; operations computed between nests stay. */
+pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
+			      pearl_program *prog,
+			      __isl_keep isl_ast_node *tree);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

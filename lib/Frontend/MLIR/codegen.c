@@ -1,0 +1,832 @@
+/* Regenerates a region of affine loops from an isl AST (see
+ * pearl/mlir_codegen.h): for -> affine.for / affine.parallel, if ->
+ * affine.if, user -> the statement's operations cloned with its iterators
+ * recomputed from the new ones. */
+#include <isl/ast.h>
+#include <isl/id.h>
+#include <isl/space.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+#include <mlir-c/AffineExpr.h>
+#include <mlir-c/AffineMap.h>
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Diagnostics.h>
+#include <mlir-c/IntegerSet.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlir_util.h"
+#include "pearl/mlir_codegen.h"
+#include "pearl/transform.h"
+
+#define MAX_LOOPS 64
+#define MAX_PARAMS 64
+#define MAX_RESULTS 32
+
+struct value_map {
+	MlirValue *from, *to;
+	int n, cap;
+};
+
+struct gen {
+	pearl_ctx *ctx;
+	pearl_program *prog;
+	const pearl_mlir_region *region;
+	MlirContext mctx;
+	MlirLocation loc;
+	/* AST iterators in scope, outermost first, and their values. */
+	isl_id *iter[MAX_LOOPS];
+	MlirValue iv[MAX_LOOPS];
+	int depth;
+	/* Parameters: symbols of every map. */
+	isl_id *param[MAX_PARAMS];
+	MlirValue param_value[MAX_PARAMS];
+	int n_param;
+	/* Where new operations go: before `anchor` in `block`. */
+	MlirBlock block;
+	MlirOperation anchor;
+	int failed;
+};
+
+static void fail(struct gen *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void fail(struct gen *g, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (g->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pearl_ctx_error(g->ctx, "code generation: %s", msg);
+	g->failed = 1;
+}
+
+static void insert(struct gen *g, MlirOperation op)
+{
+	mlirBlockInsertOwnedOperationBefore(g->block, g->anchor, op);
+}
+
+/* ---- isl_ast_expr -> MlirAffineExpr over (iterators; parameters) ---- */
+
+static int n_dims(struct gen *g)
+{
+	return g->depth;
+}
+
+static MlirAffineExpr affine_expr(struct gen *g, __isl_keep isl_ast_expr *e);
+
+static MlirAffineExpr null_expr(void)
+{
+	return (MlirAffineExpr){ NULL };
+}
+
+static MlirAffineExpr id_expr(struct gen *g, __isl_keep isl_id *id)
+{
+	int i;
+
+	for (i = g->depth - 1; i >= 0; --i)
+		if (g->iter[i] == id)
+			return mlirAffineDimExprGet(g->mctx, i);
+	for (i = 0; i < g->n_param; ++i)
+		if (g->param[i] == id)
+			return mlirAffineSymbolExprGet(g->mctx, i);
+	fail(g, "unknown identifier %s", isl_id_get_name(id));
+	return null_expr();
+}
+
+static MlirAffineExpr op_expr(struct gen *g, __isl_keep isl_ast_expr *e)
+{
+	enum isl_ast_expr_op_type type = isl_ast_expr_op_get_type(e);
+	isl_size n = isl_ast_expr_op_get_n_arg(e);
+	MlirAffineExpr a[2];
+	int i;
+
+	if (n < 1 || n > 2) {
+		fail(g, "expression with %d arguments", (int)n);
+		return null_expr();
+	}
+	for (i = 0; i < n; ++i) {
+		isl_ast_expr *arg = isl_ast_expr_op_get_arg(e, i);
+		a[i] = affine_expr(g, arg);
+		isl_ast_expr_free(arg);
+		if (mlirAffineExprIsNull(a[i]))
+			return null_expr();
+	}
+	switch (type) {
+	case isl_ast_expr_op_minus:
+		return mlirAffineMulExprGet(a[0],
+					    mlirAffineConstantExprGet(g->mctx, -1));
+	case isl_ast_expr_op_add:
+		return mlirAffineAddExprGet(a[0], a[1]);
+	case isl_ast_expr_op_sub:
+		return mlirAffineAddExprGet(
+		    a[0], mlirAffineMulExprGet(
+			      a[1], mlirAffineConstantExprGet(g->mctx, -1)));
+	case isl_ast_expr_op_mul:
+		if (!mlirAffineExprIsAConstant(a[0]) &&
+		    !mlirAffineExprIsAConstant(a[1]))
+			break;
+		return mlirAffineMulExprGet(a[0], a[1]);
+	case isl_ast_expr_op_div:    /* exact */
+	case isl_ast_expr_op_fdiv_q: /* floor */
+	case isl_ast_expr_op_pdiv_q: /* non-negative dividend */
+		if (!mlirAffineExprIsAConstant(a[1]) ||
+		    mlirAffineConstantExprGetValue(a[1]) <= 0)
+			break;
+		return mlirAffineFloorDivExprGet(a[0], a[1]);
+	case isl_ast_expr_op_pdiv_r:
+	case isl_ast_expr_op_zdiv_r: /* only compared with 0 */
+		if (!mlirAffineExprIsAConstant(a[1]) ||
+		    mlirAffineConstantExprGetValue(a[1]) <= 0)
+			break;
+		return mlirAffineModExprGet(a[0], a[1]);
+	default:
+		break;
+	}
+	fail(g, "expression is not affine (isl operation %d)", (int)type);
+	return null_expr();
+}
+
+static MlirAffineExpr affine_expr(struct gen *g, __isl_keep isl_ast_expr *e)
+{
+	MlirAffineExpr r = null_expr();
+	isl_id *id;
+	isl_val *v;
+
+	switch (isl_ast_expr_get_type(e)) {
+	case isl_ast_expr_id:
+		id = isl_ast_expr_id_get_id(e);
+		r = id_expr(g, id);
+		isl_id_free(id);
+		return r;
+	case isl_ast_expr_int:
+		v = isl_ast_expr_int_get_val(e);
+		if (isl_val_is_int(v) == isl_bool_true)
+			r = mlirAffineConstantExprGet(g->mctx,
+						      isl_val_get_num_si(v));
+		else
+			fail(g, "non-integer constant");
+		isl_val_free(v);
+		return r;
+	case isl_ast_expr_op:
+		return op_expr(g, e);
+	default:
+		fail(g, "unexpected expression");
+		return null_expr();
+	}
+}
+
+/* The results of bound `e`: the arguments of a min (upper) or max (lower)
+ * at its top, flattened, each plus `add`. Returns the count or -1. */
+static int bound_results(struct gen *g, __isl_keep isl_ast_expr *e,
+			 enum isl_ast_expr_op_type fold, long add,
+			 MlirAffineExpr *res, int max)
+{
+	int i, n = 0;
+
+	if (isl_ast_expr_get_type(e) == isl_ast_expr_op &&
+	    isl_ast_expr_op_get_type(e) == fold) {
+		isl_size args = isl_ast_expr_op_get_n_arg(e);
+		for (i = 0; i < args && !g->failed; ++i) {
+			isl_ast_expr *arg = isl_ast_expr_op_get_arg(e, i);
+			int k = bound_results(g, arg, fold, add, res + n,
+					      max - n);
+			isl_ast_expr_free(arg);
+			if (k < 0)
+				return -1;
+			n += k;
+		}
+		return g->failed ? -1 : n;
+	}
+	if (max < 1) {
+		fail(g, "too many bounds");
+		return -1;
+	}
+	res[0] = affine_expr(g, e);
+	if (mlirAffineExprIsNull(res[0]))
+		return -1;
+	if (add)
+		res[0] = mlirAffineAddExprGet(
+		    res[0], mlirAffineConstantExprGet(g->mctx, add));
+	return 1;
+}
+
+static MlirAffineMap make_map(struct gen *g, MlirAffineExpr *res, int n)
+{
+	return mlirAffineMapGet(g->mctx, n_dims(g), g->n_param, n, res);
+}
+
+/* The operands of every map: the iterators in scope, then the parameters. */
+static int map_operands(struct gen *g, MlirValue *ops)
+{
+	int i, n = 0;
+
+	for (i = 0; i < g->depth; ++i)
+		ops[n++] = g->iv[i];
+	for (i = 0; i < g->n_param; ++i)
+		ops[n++] = g->param_value[i];
+	return n;
+}
+
+/* ---- condition expressions -> integer set constraints ---- */
+
+/* Adds the constraints of `e` (a conjunction of comparisons) as e >= 0 /
+ * e == 0 to cons / eq; returns the new count or -1. */
+static int conditions(struct gen *g, __isl_keep isl_ast_expr *e,
+		      MlirAffineExpr *cons, bool *eq, int n, int max)
+{
+	enum isl_ast_expr_op_type t;
+	isl_ast_expr *l, *r;
+	MlirAffineExpr lr[MAX_RESULTS], rr[MAX_RESULTS];
+	int nl, nr, i, j;
+	long shift = 0;
+	int swap = 0, is_eq = 0;
+
+	if (isl_ast_expr_get_type(e) != isl_ast_expr_op) {
+		fail(g, "condition is not a comparison");
+		return -1;
+	}
+	t = isl_ast_expr_op_get_type(e);
+	if (t == isl_ast_expr_op_and || t == isl_ast_expr_op_and_then) {
+		l = isl_ast_expr_op_get_arg(e, 0);
+		r = isl_ast_expr_op_get_arg(e, 1);
+		n = conditions(g, l, cons, eq, n, max);
+		if (n >= 0)
+			n = conditions(g, r, cons, eq, n, max);
+		isl_ast_expr_free(l);
+		isl_ast_expr_free(r);
+		return n;
+	}
+	switch (t) {
+	case isl_ast_expr_op_eq: is_eq = 1; break;
+	case isl_ast_expr_op_ge: break;               /* l - r >= 0 */
+	case isl_ast_expr_op_gt: shift = -1; break;   /* l - r - 1 >= 0 */
+	case isl_ast_expr_op_le: swap = 1; break;     /* r - l >= 0 */
+	case isl_ast_expr_op_lt: swap = 1; shift = -1; break;
+	default:
+		fail(g, "condition with isl operation %d (e.g. a disjunction)",
+		     (int)t);
+		return -1;
+	}
+	l = isl_ast_expr_op_get_arg(e, swap);
+	r = isl_ast_expr_op_get_arg(e, !swap);
+	/* big >= small: a max on the right or a min on the left splits. */
+	nl = bound_results(g, l, isl_ast_expr_op_min, 0, lr, MAX_RESULTS);
+	nr = nl < 0 ? -1 : bound_results(g, r, isl_ast_expr_op_max, 0, rr,
+					 MAX_RESULTS);
+	isl_ast_expr_free(l);
+	isl_ast_expr_free(r);
+	if (nl < 0 || nr < 0)
+		return -1;
+	if (is_eq && (nl > 1 || nr > 1)) {
+		fail(g, "equality with min/max");
+		return -1;
+	}
+	for (i = 0; i < nl; ++i)
+		for (j = 0; j < nr; ++j) {
+			if (n == max) {
+				fail(g, "too many constraints");
+				return -1;
+			}
+			cons[n] = mlirAffineAddExprGet(
+			    mlirAffineAddExprGet(
+				lr[i], mlirAffineMulExprGet(
+					   rr[j], mlirAffineConstantExprGet(
+						      g->mctx, -1))),
+			    mlirAffineConstantExprGet(g->mctx, shift));
+			eq[n++] = is_eq;
+		}
+	return n;
+}
+
+/* ---- operation builders ---- */
+
+static MlirNamedAttribute named(struct gen *g, const char *name,
+				MlirAttribute attr)
+{
+	return mlirNamedAttributeGet(
+	    mlirIdentifierGet(g->mctx, mlirStringRefCreateFromCString(name)),
+	    attr);
+}
+
+/* A region holding one block with `n_args` index arguments and an
+ * affine.yield; the block is returned in *body. */
+static MlirRegion body_region(struct gen *g, int n_args, MlirBlock *body)
+{
+	MlirType index = mlirIndexTypeGet(g->mctx);
+	MlirType types[1] = { index };
+	MlirLocation locs[1] = { g->loc };
+	MlirRegion region = mlirRegionCreate();
+	MlirOperationState st;
+	MlirBlock block;
+
+	block = mlirBlockCreate(n_args, types, locs);
+	mlirRegionAppendOwnedBlock(region, block);
+	st = mlirOperationStateGet(mlirStringRefCreateFromCString("affine.yield"),
+				   g->loc);
+	mlirBlockAppendOwnedOperation(block, mlirOperationCreate(&st));
+	*body = block;
+	return region;
+}
+
+static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
+		     int parallel);
+
+/* Generates the children of a new loop or branch inside `body`. */
+static void gen_inside(struct gen *g, MlirBlock body,
+		       __isl_take isl_ast_node *child)
+{
+	MlirBlock saved_block = g->block;
+	MlirOperation saved_anchor = g->anchor;
+
+	g->block = body;
+	g->anchor = mlirBlockGetTerminator(body);
+	gen_node(g, child, 0);
+	isl_ast_node_free(child);
+	g->block = saved_block;
+	g->anchor = saved_anchor;
+}
+
+static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
+		    int parallel)
+{
+	isl_ast_expr *iter = isl_ast_node_for_get_iterator(node);
+	isl_ast_expr *init = isl_ast_node_for_get_init(node);
+	isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
+	isl_ast_expr *inc = isl_ast_node_for_get_inc(node);
+	MlirAffineExpr lb[MAX_RESULTS], ub[MAX_RESULTS];
+	MlirValue ops[2 * (MAX_LOOPS + MAX_PARAMS)];
+	MlirNamedAttribute attrs[6];
+	MlirOperationState st;
+	MlirOperation op;
+	MlirRegion region;
+	MlirBlock body;
+	isl_ast_expr *upper = NULL;
+	isl_val *step = isl_ast_expr_int_get_val(inc);
+	enum isl_ast_expr_op_type ct;
+	int nlb, nub = -1, nops, i;
+
+	ct = isl_ast_expr_get_type(cond) == isl_ast_expr_op
+		 ? isl_ast_expr_op_get_type(cond) : isl_ast_expr_op_error;
+	if (g->depth == MAX_LOOPS)
+		fail(g, "loops nested too deeply");
+	else if (!step || isl_val_is_int(step) != isl_bool_true ||
+		 isl_val_get_num_si(step) < 1)
+		fail(g, "loop step is not a positive constant");
+	else if (ct != isl_ast_expr_op_le && ct != isl_ast_expr_op_lt)
+		fail(g, "loop condition is not an upper bound");
+	else {
+		isl_ast_expr *lhs = isl_ast_expr_op_get_arg(cond, 0);
+		if (!isl_ast_expr_is_equal(lhs, iter))
+			fail(g, "loop condition does not bound the iterator");
+		isl_ast_expr_free(lhs);
+		upper = isl_ast_expr_op_get_arg(cond, 1);
+	}
+	nlb = g->failed ? -1 : bound_results(g, init, isl_ast_expr_op_max, 0,
+					     lb, MAX_RESULTS);
+	if (nlb > 0)
+		nub = bound_results(g, upper, isl_ast_expr_op_min,
+				    ct == isl_ast_expr_op_le ? 1 : 0, ub,
+				    MAX_RESULTS);
+	if (!g->failed && nlb > 0 && nub > 0) {
+		int n = map_operands(g, ops);
+
+		for (i = 0; i < n; ++i)
+			ops[n + i] = ops[i];
+		nops = 2 * n;
+		region = body_region(g, 1, &body);
+		if (parallel) {
+			int32_t nl = nlb, nu = nub;
+			MlirType i32 = mlirIntegerTypeGet(g->mctx, 32);
+			int64_t shape[1] = { 1 };
+			MlirType groups = mlirRankedTensorTypeGet(
+			    1, shape, i32, mlirAttributeGetNull());
+			MlirAttribute s = mlirIntegerAttrGet(
+			    mlirIntegerTypeGet(g->mctx, 64),
+			    isl_val_get_num_si(step));
+
+			st = mlirOperationStateGet(mlirStringRefCreateFromCString(
+						       "affine.parallel"), g->loc);
+			attrs[0] = named(g, "lowerBoundsMap", mlirAffineMapAttrGet(
+			    make_map(g, lb, nlb)));
+			attrs[1] = named(g, "lowerBoundsGroups",
+					 mlirDenseElementsAttrInt32Get(groups, 1, &nl));
+			attrs[2] = named(g, "upperBoundsMap", mlirAffineMapAttrGet(
+			    make_map(g, ub, nub)));
+			attrs[3] = named(g, "upperBoundsGroups",
+					 mlirDenseElementsAttrInt32Get(groups, 1, &nu));
+			attrs[4] = named(g, "steps", mlirArrayAttrGet(g->mctx, 1, &s));
+			attrs[5] = named(g, "reductions",
+					 mlirArrayAttrGet(g->mctx, 0, NULL));
+			mlirOperationStateAddAttributes(&st, 6, attrs);
+		} else {
+			int32_t seg[3] = { n, n, 0 };
+
+			st = mlirOperationStateGet(mlirStringRefCreateFromCString(
+						       "affine.for"), g->loc);
+			attrs[0] = named(g, "lowerBoundMap", mlirAffineMapAttrGet(
+			    make_map(g, lb, nlb)));
+			attrs[1] = named(g, "upperBoundMap", mlirAffineMapAttrGet(
+			    make_map(g, ub, nub)));
+			attrs[2] = named(g, "step", mlirIntegerAttrGet(
+			    mlirIndexTypeGet(g->mctx), isl_val_get_num_si(step)));
+			attrs[3] = named(g, "operandSegmentSizes",
+					 mlirDenseI32ArrayGet(g->mctx, 3, seg));
+			mlirOperationStateAddAttributes(&st, 4, attrs);
+		}
+		mlirOperationStateAddOperands(&st, nops, ops);
+		mlirOperationStateAddOwnedRegions(&st, 1, &region);
+		op = mlirOperationCreate(&st);
+		if (mlirOperationIsNull(op)) {
+			fail(g, "could not create a loop");
+		} else {
+			isl_id *id = isl_ast_expr_id_get_id(iter);
+
+			insert(g, op);
+			g->iter[g->depth] = id;
+			g->iv[g->depth] = mlirBlockGetArgument(body, 0);
+			g->depth++;
+			gen_inside(g, body, isl_ast_node_for_get_body(node));
+			g->depth--;
+			isl_id_free(id);
+		}
+	}
+	isl_val_free(step);
+	isl_ast_expr_free(upper);
+	isl_ast_expr_free(iter);
+	isl_ast_expr_free(init);
+	isl_ast_expr_free(cond);
+	isl_ast_expr_free(inc);
+}
+
+static void gen_if(struct gen *g, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *cond = isl_ast_node_if_get_cond(node);
+	MlirAffineExpr cons[MAX_RESULTS];
+	bool eq[MAX_RESULTS];
+	MlirValue ops[MAX_LOOPS + MAX_PARAMS];
+	MlirRegion regions[2];
+	MlirBlock then_body, else_body = { NULL };
+	MlirOperationState st;
+	MlirNamedAttribute attr;
+	MlirOperation op;
+	int n, nops;
+
+	n = conditions(g, cond, cons, eq, 0, MAX_RESULTS);
+	isl_ast_expr_free(cond);
+	if (n < 0)
+		return;
+	nops = map_operands(g, ops);
+	regions[0] = body_region(g, 0, &then_body);
+	if (isl_ast_node_if_has_else_node(node) == isl_bool_true)
+		regions[1] = body_region(g, 0, &else_body);
+	else
+		regions[1] = mlirRegionCreate();
+	st = mlirOperationStateGet(mlirStringRefCreateFromCString("affine.if"),
+				   g->loc);
+	attr = named(g, "condition", mlirIntegerSetAttrGet(mlirIntegerSetGet(
+	    g->mctx, n_dims(g), g->n_param, n, cons, eq)));
+	mlirOperationStateAddAttributes(&st, 1, &attr);
+	mlirOperationStateAddOperands(&st, nops, ops);
+	mlirOperationStateAddOwnedRegions(&st, 2, regions);
+	op = mlirOperationCreate(&st);
+	if (mlirOperationIsNull(op)) {
+		fail(g, "could not create a condition");
+		return;
+	}
+	insert(g, op);
+	gen_inside(g, then_body, isl_ast_node_if_get_then_node(node));
+	if (!mlirBlockIsNull(else_body))
+		gen_inside(g, else_body, isl_ast_node_if_get_else_node(node));
+}
+
+/* ---- statements ---- */
+
+static int map_find(struct value_map *m, MlirValue v)
+{
+	int i;
+
+	for (i = 0; i < m->n; ++i)
+		if (mlirValueEqual(m->from[i], v))
+			return i;
+	return -1;
+}
+
+static int map_add(struct value_map *m, MlirValue from, MlirValue to)
+{
+	if (m->n == m->cap) {
+		int cap = m->cap ? 2 * m->cap : 16;
+		MlirValue *f = realloc(m->from, cap * sizeof(*f));
+		MlirValue *t;
+
+		if (!f)
+			return -1;
+		m->from = f;
+		t = realloc(m->to, cap * sizeof(*t));
+		if (!t)
+			return -1;
+		m->to = t;
+		m->cap = cap;
+	}
+	m->from[m->n] = from;
+	m->to[m->n++] = to;
+	return 0;
+}
+
+/* 1 if `op` lies inside one of the region's loops or conditions (so it
+ * must be cloned), 0 if it is outside them (its values can be used as
+ * they are). */
+static int inside_nest(struct gen *g, MlirOperation op)
+{
+	MlirOperation top = pearl_mlir_region_ancestor(g->region, op);
+
+	return !mlirOperationIsNull(top) && !mlirOperationEqual(top, op);
+}
+
+/* 1 if `v` is defined inside the region's loops: an iterator or a result
+ * of an operation nested in them. */
+static int defined_in_nest(struct gen *g, MlirValue v)
+{
+	if (mlirValueIsABlockArgument(v))
+		return !mlirOperationIsNull(pearl_mlir_region_ancestor(
+		    g->region,
+		    mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))));
+	return inside_nest(g, mlirOpResultGetOwner(v));
+}
+
+/* Marks in `need` (a list) the operations inside the nest that `op`
+ * depends on, `op` included. */
+static int collect(struct gen *g, MlirOperation op, MlirOperation **need,
+		   int *n, int *cap)
+{
+	intptr_t i;
+	int k;
+
+	for (k = 0; k < *n; ++k)
+		if (mlirOperationEqual((*need)[k], op))
+			return 0;
+	if (*n == *cap) {
+		MlirOperation *l;
+		*cap = *cap ? 2 * *cap : 16;
+		l = realloc(*need, *cap * sizeof(*l));
+		if (!l)
+			return -1;
+		*need = l;
+	}
+	(*need)[(*n)++] = op;
+	for (i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+		MlirValue v = mlirOperationGetOperand(op, i);
+		MlirOperation def;
+
+		if (!mlirValueIsAOpResult(v))
+			continue;
+		def = mlirOpResultGetOwner(v);
+		if (inside_nest(g, def) && collect(g, def, need, n, cap) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Clones the operations of `need` found under `block` in program order. */
+static void clone_in_order(struct gen *g, MlirBlock block,
+			   MlirOperation *need, int n, struct value_map *m)
+{
+	MlirOperation op;
+	intptr_t i, r;
+	int k;
+
+	for (op = mlirBlockGetFirstOperation(block);
+	     !mlirOperationIsNull(op) && !g->failed;
+	     op = mlirOperationGetNextInBlock(op)) {
+		for (k = 0; k < n; ++k)
+			if (mlirOperationEqual(need[k], op))
+				break;
+		if (k < n) {
+			MlirOperation c = mlirOperationClone(op);
+
+			for (i = 0; i < mlirOperationGetNumOperands(c); ++i) {
+				MlirValue v = mlirOperationGetOperand(c, i);
+				int j = map_find(m, v);
+
+				if (j >= 0)
+					mlirOperationSetOperand(c, i, m->to[j]);
+				else if (defined_in_nest(g, v))
+					fail(g, "an operand defined inside the "
+					     "nest is not available");
+			}
+			insert(g, c);
+			for (i = 0; i < mlirOperationGetNumResults(op); ++i)
+				if (map_add(m, mlirOperationGetResult(op, i),
+					    mlirOperationGetResult(c, i)) < 0)
+					fail(g, "out of memory");
+			continue;
+		}
+		for (r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+			MlirBlock b = pearl_mlir_body(op, (int)r);
+			if (!mlirBlockIsNull(b))
+				clone_in_order(g, b, need, n, m);
+		}
+	}
+}
+
+static void gen_user(struct gen *g, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+	isl_ast_expr *name = isl_ast_expr_op_get_arg(call, 0);
+	isl_id *id = isl_ast_expr_id_get_id(name);
+	int s = pearl_program_find_stmt(g->prog, id);
+	isl_size nargs = isl_ast_expr_op_get_n_arg(call);
+	struct value_map m = { NULL, NULL, 0, 0 };
+	MlirOperation store = { pearl_program_stmt_user(g->prog, s) };
+	MlirOperation loops[MAX_LOOPS], op, *need = NULL;
+	MlirValue ops[MAX_LOOPS + MAX_PARAMS];
+	int depth = 0, k, n = 0, cap = 0, nops;
+
+	isl_id_free(id);
+	isl_ast_expr_free(name);
+	if (s < 0 || mlirOperationIsNull(store)) {
+		fail(g, "unknown statement");
+		goto done;
+	}
+	/* The original loops of the statement, outermost first. */
+	for (op = mlirOperationGetParentOperation(store);
+	     inside_nest(g, op) || pearl_mlir_op_is(op, "affine.for") ||
+	     pearl_mlir_op_is(op, "affine.if");
+	     op = mlirOperationGetParentOperation(op)) {
+		if (pearl_mlir_op_is(op, "affine.for") && depth < MAX_LOOPS)
+			loops[depth++] = op;
+		if (!inside_nest(g, op))
+			break;
+	}
+	if (depth != nargs - 1) {
+		fail(g, "statement %s has %d loops but %d arguments",
+		     isl_id_get_name(pearl_program_stmt_id(g->prog, s)), depth,
+		     (int)nargs - 1);
+		goto done;
+	}
+	/* Each original iterator as an affine.apply of the new ones. */
+	nops = map_operands(g, ops);
+	for (k = 0; k < depth && !g->failed; ++k) {
+		isl_ast_expr *arg = isl_ast_expr_op_get_arg(call, k + 1);
+		MlirAffineExpr e = affine_expr(g, arg);
+		MlirOperation loop = loops[depth - 1 - k];
+		MlirOperationState st;
+		MlirNamedAttribute attr;
+		MlirType index = mlirIndexTypeGet(g->mctx);
+		MlirOperation apply;
+
+		isl_ast_expr_free(arg);
+		if (mlirAffineExprIsNull(e))
+			break;
+		st = mlirOperationStateGet(
+		    mlirStringRefCreateFromCString("affine.apply"), g->loc);
+		attr = named(g, "map", mlirAffineMapAttrGet(make_map(g, &e, 1)));
+		mlirOperationStateAddAttributes(&st, 1, &attr);
+		mlirOperationStateAddOperands(&st, nops, ops);
+		mlirOperationStateAddResults(&st, 1, &index);
+		apply = mlirOperationCreate(&st);
+		insert(g, apply);
+		if (map_add(&m, mlirBlockGetArgument(pearl_mlir_body(loop, 0), 0),
+			    mlirOperationGetResult(apply, 0)) < 0)
+			fail(g, "out of memory");
+	}
+	if (!g->failed && collect(g, store, &need, &n, &cap) < 0)
+		fail(g, "out of memory");
+	if (!g->failed)
+		clone_in_order(g, mlirOperationGetBlock(g->region->first),
+			       need, n, &m);
+done:
+	free(need);
+	free(m.from);
+	free(m.to);
+	isl_ast_expr_free(call);
+}
+
+static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
+		     int parallel)
+{
+	isl_ast_node_list *list;
+	isl_ast_node *child;
+	isl_id *mark;
+	isl_size n;
+	int i;
+
+	if (g->failed)
+		return;
+	switch (isl_ast_node_get_type(node)) {
+	case isl_ast_node_for:
+		gen_for(g, node, parallel);
+		return;
+	case isl_ast_node_if:
+		gen_if(g, node);
+		return;
+	case isl_ast_node_block:
+		list = isl_ast_node_block_get_children(node);
+		n = isl_ast_node_list_n_ast_node(list);
+		for (i = 0; i < n && !g->failed; ++i) {
+			child = isl_ast_node_list_get_at(list, i);
+			gen_node(g, child, 0);
+			isl_ast_node_free(child);
+		}
+		isl_ast_node_list_free(list);
+		return;
+	case isl_ast_node_mark:
+		mark = isl_ast_node_mark_get_id(node);
+		child = isl_ast_node_mark_get_node(node);
+		gen_node(g, child,
+			 strcmp(isl_id_get_name(mark), PEARL_PARALLEL_MARK) == 0);
+		isl_ast_node_free(child);
+		isl_id_free(mark);
+		return;
+	case isl_ast_node_user:
+		gen_user(g, node);
+		return;
+	default:
+		fail(g, "unexpected AST node");
+	}
+}
+
+/* Swallows diagnostics while the new operations are verified. */
+static MlirLogicalResult quiet(MlirDiagnostic diag, void *user)
+{
+	(void)diag;
+	(void)user;
+	return mlirLogicalResultSuccess();
+}
+
+pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
+			      pearl_program *prog,
+			      __isl_keep isl_ast_node *tree)
+{
+	MlirOperation first = region->first, last = region->last;
+	MlirOperation op, next, end;
+	isl_union_set *dom = pearl_program_get_domain(prog);
+	isl_space *space = isl_union_set_get_space(dom);
+	struct gen g = { 0 };
+	MlirDiagnosticHandlerID handler;
+	int i, ok = 1;
+
+	g.ctx = ctx;
+	g.prog = prog;
+	g.region = region;
+	g.mctx = mlirOperationGetContext(first);
+	g.loc = mlirOperationGetLocation(first);
+	g.block = mlirOperationGetBlock(first);
+	g.anchor = mlirOperationGetNextInBlock(last);
+	g.n_param = isl_space_dim(space, isl_dim_param);
+	if (g.n_param > MAX_PARAMS || mlirOperationIsNull(g.anchor))
+		fail(&g, "region shape not supported");
+	for (i = 0; i < g.n_param && !g.failed; ++i) {
+		g.param[i] = isl_space_get_dim_id(space, isl_dim_param, i);
+		g.param_value[i].ptr = isl_id_get_user(g.param[i]);
+		isl_id_free(g.param[i]); /* the domain keeps it alive */
+		if (!g.param_value[i].ptr)
+			fail(&g, "parameter %s has no value",
+			     isl_id_get_name(g.param[i]));
+	}
+	gen_node(&g, tree, 0);
+
+	/* Verify the new operations; keep them only if they all verify. */
+	end = g.anchor;
+	handler = mlirContextAttachDiagnosticHandler(g.mctx, quiet, NULL, NULL);
+	for (op = mlirOperationGetNextInBlock(last);
+	     !g.failed && !mlirOperationEqual(op, end);
+	     op = mlirOperationGetNextInBlock(op))
+		if (!mlirOperationVerify(op))
+			ok = 0;
+	mlirContextDetachDiagnosticHandler(g.mctx, handler);
+	if (!g.failed && !ok)
+		fail(&g, "the generated operations do not verify");
+
+	if (g.failed) {
+		for (op = mlirOperationGetNextInBlock(last);
+		     !mlirOperationEqual(op, end); op = next) {
+			next = mlirOperationGetNextInBlock(op);
+			mlirOperationDestroy(op);
+		}
+	} else {
+		/* Erase the old loops, conditions and stores; the values
+		 * computed between them stay (they may be used later). */
+		for (op = first;; op = next) {
+			int stop = mlirOperationEqual(op, last);
+
+			next = mlirOperationGetNextInBlock(op);
+			if (pearl_mlir_op_is(op, "affine.for") ||
+			    pearl_mlir_op_is(op, "affine.if") ||
+			    pearl_mlir_op_is(op, "affine.store"))
+				mlirOperationDestroy(op);
+			if (stop)
+				break;
+		}
+	}
+	isl_space_free(space);
+	isl_union_set_free(dom);
+	return g.failed ? pearl_stat_error : pearl_stat_ok;
+}
