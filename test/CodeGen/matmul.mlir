@@ -1,0 +1,62 @@
+// Code generation on matmul: the identity schedule regenerates the nest;
+// parallelization, tiling and unrolling give affine.parallel, tile loops
+// with steps and four unrolled copies of the statement.
+// RUN: %pearl_opt %s --pearl-schedule=regenerate | FileCheck %s --check-prefix=IDENT
+// RUN: %pearl_opt %s '--pearl-schedule=schedule="P(0) T(0,1,32,16) U(4)"' 2>%t.err | FileCheck %s --check-prefix=TILED
+// RUN: FileCheck %s --check-prefix=REMARK < %t.err
+// RUN: %pearl_opt %s '--pearl-schedule=schedule="P(0) T(0,1,32,16) U(4)"' | mlir-opt --canonicalize | FileCheck %s --check-prefix=CANON
+
+// IDENT-LABEL: func.func @matmul
+// IDENT:         affine.for %[[I:.*]] = 0 to 64 {
+// IDENT-NEXT:      affine.for %[[J:.*]] = #{{.*}}(%[[I]]) to #{{.*}}(%[[I]]) {
+// IDENT-NEXT:        affine.for %[[K:.*]] = #{{.*}}(%[[I]], %[[J]]) to #{{.*}}(%[[I]], %[[J]]) {
+// IDENT-NEXT:          %[[A0:.*]] = affine.apply #{{.*}}(%[[I]], %[[J]], %[[K]])
+// IDENT-NEXT:          %[[A1:.*]] = affine.apply #{{.*}}(%[[I]], %[[J]], %[[K]])
+// IDENT-NEXT:          %[[A2:.*]] = affine.apply #{{.*}}(%[[I]], %[[J]], %[[K]])
+// IDENT-NEXT:          affine.load %arg0[%[[A0]], %[[A2]]]
+// IDENT-NEXT:          affine.load %arg1[%[[A2]], %[[A1]]]
+// IDENT-NEXT:          affine.load %arg2[%[[A0]], %[[A1]]]
+// IDENT-NEXT:          arith.mulf
+// IDENT-NEXT:          arith.addf
+// IDENT-NEXT:          affine.store {{.*}}, %arg2[%[[A0]], %[[A1]]]
+// IDENT-NEXT:        }
+// IDENT-NEXT:      }
+// IDENT-NEXT:    }
+// IDENT-NEXT:    return
+
+// TILED-LABEL: func.func @matmul
+// TILED:         affine.parallel (%{{.*}}) = (0) to (64) step (32) {
+// TILED-NEXT:      affine.for %{{.*}} step 16 {
+// TILED-NEXT:        affine.for
+// TILED-NEXT:          affine.for
+// TILED-NEXT:            affine.for %{{.*}} step 4 {
+// TILED-COUNT-4:           affine.store
+// TILED-NOT:               affine.store
+// TILED:         return
+
+// REMARK: remark: pearl-schedule: branch 0: applied P(0) T(0,1,32,16) U(4)
+
+// After canonicalization the iterator arithmetic folds into the accesses.
+// CANON-LABEL: func.func @matmul
+// CANON:         affine.parallel (%[[T0:.*]]) = (0) to (64) step (32) {
+// CANON-NEXT:      affine.for %[[T1:.*]] = 0 to 48 step 16 {
+// CANON-NEXT:        affine.for %[[P0:.*]] = 0 to 32 {
+// CANON-NEXT:          affine.for %[[P1:.*]] = 0 to 16 {
+// CANON-NEXT:            affine.for %[[K:.*]] = 0 to 32 step 4 {
+// CANON-NEXT:              affine.load %arg0[%[[T0]] + %[[P0]], %[[K]]]
+
+func.func @matmul(%A: memref<64x32xf64>, %B: memref<32x48xf64>, %C: memref<64x48xf64>) {
+  affine.for %i = 0 to 64 {
+    affine.for %j = 0 to 48 {
+      affine.for %k = 0 to 32 {
+        %a = affine.load %A[%i, %k] : memref<64x32xf64>
+        %b = affine.load %B[%k, %j] : memref<32x48xf64>
+        %c = affine.load %C[%i, %j] : memref<64x48xf64>
+        %p = arith.mulf %a, %b : f64
+        %s = arith.addf %c, %p : f64
+        affine.store %s, %C[%i, %j] : memref<64x48xf64>
+      }
+    }
+  }
+  return
+}
