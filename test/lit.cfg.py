@@ -8,7 +8,7 @@ config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pearl_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "Inputs", "kernels"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.pearl_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
@@ -29,3 +29,7 @@ config.substitutions.append(("%pearl_src", config.pearl_src_root))
 config.substitutions.append(
     ("%mlir_opt_pearl", "%s --load-pass-plugin=%s" % (mlir_opt, config.pearl_plugin)))
 config.substitutions.append(("%pearl_opt", os.path.join(config.pearl_bin_dir, "pearl-opt")))
+config.substitutions.append(("%pearl_exec", os.path.join(config.pearl_bin_dir, "pearl-exec")))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(
+    ("%schedules_quick", "--quick" if config.pearl_sanitize else ""))

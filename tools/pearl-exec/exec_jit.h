@@ -1,0 +1,75 @@
+/*
+ * exec_jit.h - one MLIR module run by pearl-exec: parsed with the MLIR C API,
+ * lowered in-process to the LLVM dialect (affine -> scf -> OpenMP -> LLVM),
+ * JIT-compiled by MLIR's ExecutionEngine and called through the packed
+ * wrapper of its entry function's C interface (see exec_args.h).
+ *
+ * Why `_mlir_ciface_NAME` through its packed wrapper: the entry is marked
+ * llvm.emit_c_interface, so the lowering adds `_mlir_ciface_NAME`, which
+ * takes each memref as one pointer to a descriptor struct and scalars by
+ * value.  The ExecutionEngine wraps every function in a packed form
+ * `void _mlir_<fn>(void **args)`, so mlirExecutionEngineLookupPacked on
+ * "_mlir_ciface_NAME" gives a function that a C program can call for any
+ * signature without libffi, one pointer per argument.  The packed wrapper of
+ * NAME itself would take every descriptor field (allocated and aligned
+ * pointers, offset, each size and stride) as a separate argument, which
+ * depends on how the lowering expands memrefs; the C interface is MLIR's
+ * documented C-compatible ABI (the one the Python bindings' invoke uses).
+ * The pointer is looked up once, so timed runs call it directly.
+ *
+ * Errors: functions return -1 (or NULL) and leave a message in a
+ * struct exec_err; MLIR's own diagnostics (parse and lowering errors) are
+ * printed to stderr by the context.  Nothing here exits.
+ */
+#ifndef PEARL_EXEC_JIT_H
+#define PEARL_EXEC_JIT_H
+
+#include <mlir-c/IR.h>
+
+#include "exec_args.h"
+
+/* The lowering pipeline, as an MLIR pass pipeline string. */
+extern const char exec_pipeline[];
+
+/* A new context with every upstream dialect and the LLVM IR translations
+ * registered, and every upstream pass registered globally (once).
+ * The caller destroys it with mlirContextDestroy after freeing every module. */
+MlirContext exec_context_create(void);
+
+struct exec_module;
+
+/* Parses the file at `path` into ctx (__isl_keep; must outlive the module)
+ * and finds its entry: the func.func named `entry`, or, if entry is NULL,
+ * the first public func.func with a body.  Returns NULL (message in err) if
+ * the file does not parse or has no such function. */
+struct exec_module *exec_module_load(MlirContext ctx, const char *path,
+				     const char *entry, struct exec_err *err);
+/* Accepts NULL. */
+void exec_module_free(struct exec_module *mod);
+
+/* The name of the entry function (__isl_keep, lives as long as mod). */
+const char *exec_module_entry(const struct exec_module *mod);
+
+/* Fills sig (which must be zeroed; the caller clears it with
+ * exec_sig_clear) with the entry's signature.  Fails with a message naming
+ * the first unsupported argument or result type. */
+int exec_module_signature(const struct exec_module *mod, struct exec_sig *sig,
+			  struct exec_err *err);
+
+/* Marks the entry with llvm.emit_c_interface, lowers the module with
+ * exec_pipeline and JIT-compiles it at -O3 with libomp and the MLIR C runner
+ * utilities loaded.  Call once, before exec_module_run. */
+int exec_module_compile(struct exec_module *mod, struct exec_err *err);
+
+/* Calls the compiled entry once with the arguments of `frame`. */
+void exec_module_run(struct exec_module *mod, struct exec_frame *frame);
+
+/* Stops the threads of the OpenMP runtime the compiled module loaded (all
+ * modules share one runtime), if it is compiled.  libomp otherwise keeps its
+ * workers until the process exits; stopping them first means no thread
+ * outlives the engines, and lets LeakSanitizer scan the process at exit (its
+ * scan of the workers' dynamic TLS crashes).  Later parallel regions would
+ * restart the runtime. */
+void exec_module_stop_openmp(struct exec_module *mod);
+
+#endif
