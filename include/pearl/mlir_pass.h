@@ -9,17 +9,36 @@
 #define PEARL_MLIR_PASS_H
 
 #include <mlir-c/IR.h>
+#include <stdint.h>
+
+#include "pearl/policy.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* How regions without an explicit schedule are scheduled. */
+enum pearl_mlir_agent {
+	pearl_mlir_agent_greedy, /* the policy's most likely legal actions */
+	pearl_mlir_agent_sample, /* sampled from the policy (seeded) */
+	pearl_mlir_agent_none    /* not at all: model (and print) only */
+};
+
 struct pearl_mlir_options {
 	int print_model;                  /* print each region's model */
 	int print_schedule;               /* print the transformed schedule */
+	int print_graph;                  /* print the policy's input graph */
 	const char *schedule;             /* explicit schedule, "" if none */
 	int regenerate;                   /* rewrite even without actions */
 	unsigned long isl_max_operations; /* isl quota per region, 0: none */
+	enum pearl_mlir_agent agent;      /* when there is no schedule */
+	uint64_t seed;                    /* of the sampling agent */
+	int max_branch_steps;             /* actions per branch */
+	/* The policy (kept; shared by every thread), or NULL when it could
+	 * not be loaded: then `policy_error` says why, and regions that
+	 * would need it are left unchanged with a warning. */
+	const pearl_policy *policy;
+	const char *policy_error;
 };
 
 /* Models every region of `func` (kept). Regions that cannot be modeled get
@@ -28,8 +47,9 @@ struct pearl_mlir_options {
 int pearl_mlir_run_on_function(MlirOperation func,
 			       const struct pearl_mlir_options *opts);
 
-/* Emits a remark at `loc` (implemented by the C++ shim). */
+/* Emits a remark / a warning at `loc` (implemented by the C++ shim). */
 void pearl_mlir_emit_remark(MlirLocation loc, const char *msg);
+void pearl_mlir_emit_warning(MlirLocation loc, const char *msg);
 
 /* Registers pearl-schedule with MLIR's pass registry (C++ shim). */
 void pearl_mlir_register_passes(void);

@@ -68,6 +68,9 @@ pearl_sched *pearl_sched_copy(pearl_sched *sched);
 /* The current schedule (__isl_keep). Parallel loops have their band member
  * marked coincident; unrolled loops have the isl_ast_loop_unroll type. */
 __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched);
+/* The program and dependences the schedule was made for (kept). */
+pearl_program *pearl_sched_get_program(pearl_sched *sched);
+pearl_deps *pearl_sched_get_deps(pearl_sched *sched);
 
 /* Number of branches, and the number of loops of branch `b` (-1 if none). */
 int pearl_sched_n_branch(pearl_sched *sched);

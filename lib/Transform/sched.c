@@ -53,6 +53,16 @@ __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched)
 	return sched->schedule;
 }
 
+pearl_program *pearl_sched_get_program(pearl_sched *sched)
+{
+	return sched->prog;
+}
+
+pearl_deps *pearl_sched_get_deps(pearl_sched *sched)
+{
+	return sched->deps;
+}
+
 pearl_ctx *pearl_sched_ctx(pearl_sched *sched)
 {
 	return pearl_program_get_ctx(sched->prog);

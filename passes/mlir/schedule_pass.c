@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/agent.h"
 #include "pearl/deps.h"
+#include "pearl/features.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/mlir_pass.h"
@@ -83,23 +85,17 @@ static void report_action(int branch, const struct pearl_action *action,
 	r->branch = applied ? branch : -1;
 }
 
-/* Applies the explicit schedule of region `index` to `sched`; reports what
- * was applied and refused in a remark at `loc`. Returns the number of
- * actions applied, or -1 if the schedule does not parse. */
-static int apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
-			  const char *text, MlirLocation loc)
+/* Applies `actions` to `sched`; reports what was applied and refused in a
+ * remark at `loc`. Returns the number of actions applied. */
+static int apply_actions(pearl_sched *sched, const struct pearl_action *actions,
+			 int n, MlirLocation loc)
 {
-	struct pearl_action *actions;
 	struct report report = { PEARL_STR_INIT, -1 };
 	char *msg;
-	int n, applied;
+	int applied;
 
-	n = pearl_actions_parse(ctx, text, &actions);
-	if (n < 0)
-		return -1;
 	applied = pearl_sched_apply_sequence(sched, actions, n, report_action,
 					     &report);
-	free(actions);
 	msg = pearl_str_take(&report.text);
 	if (msg && *msg) {
 		pearl_str_printf(&report.text, "pearl-schedule: %s", msg);
@@ -110,6 +106,130 @@ static int apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
 	}
 	free(msg);
 	return applied;
+}
+
+/* Applies the explicit schedule `text` of a region to `sched`. Returns the
+ * number of actions applied, or -1 if the schedule does not parse. */
+static int apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
+			  const char *text, MlirLocation loc)
+{
+	struct pearl_action *actions;
+	int n, applied;
+
+	n = pearl_actions_parse(ctx, text, &actions);
+	if (n < 0)
+		return -1;
+	applied = apply_actions(sched, actions, n, loc);
+	free(actions);
+	return applied;
+}
+
+/* Counts the actions refused while replaying the agent's choices. */
+static void count_refusal(int branch, const struct pearl_action *action,
+			  int applied, const char *reason, void *user)
+{
+	(void)branch;
+	(void)action;
+	(void)reason;
+	*(int *)user += !applied;
+}
+
+/* The agent's choices (n actions) in Pearl's notation, into *out. */
+static void format_actions(pearl_str *out, const struct pearl_action *actions,
+			   int n)
+{
+	char name[64];
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		pearl_action_format(&actions[i], name, sizeof(name));
+		pearl_str_printf(out, "%s%s", i ? " " : "", name);
+	}
+}
+
+/* Schedules `sched` with the policy: runs an episode on a copy, then
+ * replays the chosen actions on `sched` through the path explicit
+ * schedules take, and says what was chosen in a remark at `loc`. Returns
+ * the number of actions applied, or -1 with an error in the context. */
+static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
+			const struct pearl_mlir_options *opts, MlirLocation loc)
+{
+	struct pearl_agent_options agent_opts;
+	struct pearl_agent_trace trace;
+	struct pearl_action *actions = NULL;
+	pearl_sched *work = pearl_sched_copy(sched);
+	pearl_str msg = PEARL_STR_INIT;
+	int n = -1, refused = 0, applied = -1;
+	char *text;
+
+	pearl_agent_options_init(&agent_opts);
+	agent_opts.sample = opts->agent == pearl_mlir_agent_sample;
+	agent_opts.seed = opts->seed;
+	agent_opts.max_branch_steps = opts->max_branch_steps;
+	if (!work) {
+		pearl_ctx_error(ctx, "out of memory");
+		return -1;
+	}
+	if (pearl_agent_run(work, opts->policy, &agent_opts, &trace) ==
+	    pearl_stat_ok)
+		n = pearl_agent_trace_actions(&trace, &actions);
+	pearl_sched_free(work);
+	if (n >= 0) {
+		applied = pearl_sched_apply_sequence(sched, actions, n,
+						     count_refusal, &refused);
+		if (refused)
+			applied = -1, pearl_ctx_error(
+			    ctx, "internal error: %d of the agent's actions "
+				 "were refused on replay", refused);
+	}
+	if (applied >= 0) {
+		pearl_str_printf(&msg, "pearl-schedule: agent (%s) ",
+				 agent_opts.sample ? "sample" : "greedy");
+		if (n == 0) {
+			pearl_str_append(&msg, "kept the original schedule");
+		} else {
+			pearl_str_append(&msg, "chose \"");
+			format_actions(&msg, actions, n);
+			pearl_str_append(&msg, "\"");
+		}
+		pearl_str_printf(&msg, " (%d branch%s, %d decisions, %d "
+				 "illegal choices masked, value %.3f, decided "
+				 "in %.2f ms)", trace.n_branches,
+				 trace.n_branches == 1 ? "" : "es",
+				 trace.n_steps, trace.n_illegal,
+				 trace.n_steps ? trace.steps[0].value : 0.0,
+				 trace.seconds * 1e3);
+		text = pearl_str_take(&msg);
+		if (text)
+			pearl_mlir_emit_remark(loc, text);
+		free(text);
+	}
+	free(actions);
+	pearl_agent_trace_clear(&trace);
+	return applied;
+}
+
+/* Prints the policy's input graph of the current schedule, with the first
+ * branch in focus. */
+static void print_graph(pearl_program *prog, pearl_sched *sched, int index)
+{
+	struct pearl_graph *graph = pearl_graph_build(sched, 0);
+	pearl_str out = PEARL_STR_INIT;
+	char *nodes, *all;
+
+	if (!graph)
+		return;
+	nodes = pearl_graph_describe(graph);
+	pearl_str_printf(&out, "graph @%s region %d: %d nodes, %d edges, "
+			 "%d features\n", pearl_program_get_name(prog), index,
+			 graph->n_nodes, graph->n_edges, graph->n_features);
+	pearl_str_append_indented(&out, nodes ? nodes : "(error)", 2);
+	all = pearl_str_take(&out);
+	if (all)
+		print_out(all);
+	free(all);
+	free(nodes);
+	pearl_graph_free(graph);
 }
 
 /* Prints the transformed schedule tree and its AST. */
@@ -135,16 +255,20 @@ static void print_schedule(pearl_program *prog, pearl_sched *sched,
 	free(ast);
 }
 
-/* Models region `index` of `func`, prints what was asked and applies the
- * explicit schedule; on failure the region is reported and left alone. */
+/* Models region `index` of `func`, prints what was asked, and schedules
+ * it (with the explicit schedule, or else with the policy); on failure the
+ * region is reported and left alone. */
 static void model_region(pearl_ctx *ctx, MlirOperation func,
 			 const pearl_mlir_region *region, int index,
 			 const struct pearl_mlir_options *opts)
 {
 	MlirLocation where = mlirOperationGetLocation(region->first);
 	char *sched_text = region_schedule(opts->schedule, index);
+	int explicit = opts->schedule && *opts->schedule;
+	int use_policy = !explicit && opts->agent != pearl_mlir_agent_none;
 	int scheduling = sched_text && (*sched_text || opts->print_schedule ||
-					opts->regenerate);
+					opts->regenerate || opts->print_graph ||
+					use_policy);
 	pearl_program *prog;
 	pearl_deps *deps = NULL;
 	pearl_sched *sched = NULL;
@@ -162,8 +286,21 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 	ok = deps && (!opts->print_model || text) && sched_text;
 	if (ok && scheduling) {
 		sched = pearl_sched_alloc(prog, deps);
-		applied = sched ? apply_schedule(ctx, sched, sched_text, where)
-				: -1;
+		ok = sched != NULL;
+	}
+	if (ok && *sched_text) {
+		applied = apply_schedule(ctx, sched, sched_text, where);
+		ok = applied >= 0;
+	} else if (ok && use_policy && !opts->policy) {
+		/* No policy: say why once per region, model and print only. */
+		char msg[640];
+
+		snprintf(msg, sizeof(msg), "pearl-schedule: loop nest left "
+			 "unchanged: cannot load the policy: %s",
+			 opts->policy_error ? opts->policy_error : "unknown");
+		pearl_mlir_emit_warning(where, msg);
+	} else if (ok && use_policy) {
+		applied = apply_policy(ctx, sched, opts, where);
 		ok = applied >= 0;
 	}
 	if (ok && (applied > 0 || opts->regenerate)) {
@@ -182,6 +319,8 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 			print_out(text);
 		if (sched && opts->print_schedule)
 			print_schedule(prog, sched, sched_text, index);
+		if (sched && opts->print_graph)
+			print_graph(prog, sched, index);
 	}
 	isl_ast_node_free(tree);
 	free(text);

@@ -3,8 +3,8 @@
 // loaded before the region (an input, not a read), an induction variable used
 // as data, nested affine.ifs, a bound computed between two nests (it splits
 // the region and becomes a parameter), and vector accesses.
-// RUN: %pearl_opt %s --pearl-schedule=print-model --mlir-disable-threading -verify-diagnostics -o /dev/null | FileCheck %s
-// RUN: %pearl_opt %s --pearl-schedule --mlir-disable-threading -o %t.after 2>/dev/null
+// RUN: %pearl_opt %s --pearl-schedule="print-model agent=none" --mlir-disable-threading -verify-diagnostics -o /dev/null | FileCheck %s
+// RUN: %pearl_opt %s --pearl-schedule=agent=none --mlir-disable-threading -o %t.after 2>/dev/null
 // RUN: mlir-opt %s -o %t.before
 // RUN: diff %t.before %t.after
 

@@ -1,8 +1,8 @@
 // The model of matmul, through mlir-opt + plugin and through pearl-opt; both
 // must print the same text.
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -o /dev/null > %t.plugin 2>&1
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -o /dev/null > %t.plugin 2>&1
 // RUN: FileCheck %s --implicit-check-not=isl_ctx < %t.plugin
-// RUN: %pearl_opt %s --pearl-schedule=print-model -o /dev/null > %t.driver 2>&1
+// RUN: %pearl_opt %s --pearl-schedule="print-model agent=none" -o /dev/null > %t.driver 2>&1
 // RUN: diff %t.plugin %t.driver
 
 // CHECK-LABEL: model @matmul

@@ -1,7 +1,7 @@
 // Two nests with a producer/consumer (RAW) dependence through B, read
 // transposed, and a 0-dimensional statement between them: one region, a
 // sequence of three items.
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=isl_ctx --implicit-check-not=remark
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=isl_ctx --implicit-check-not=remark
 
 // CHECK-LABEL: model @producer_consumer
 // CHECK-NEXT:   parameters: []

@@ -1,8 +1,8 @@
 // trisolv (PolyBench) with a symbolic size %n: the size becomes the isl
 // parameter arg0; three statements at two depths (an imperfect, triangular nest).
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=isl_ctx --implicit-check-not=remark
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -o /dev/null > %t.plugin
-// RUN: %pearl_opt %s --pearl-schedule=print-model -o /dev/null > %t.driver
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -o /dev/null 2>&1 | FileCheck %s --implicit-check-not=isl_ctx --implicit-check-not=remark
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -o /dev/null > %t.plugin
+// RUN: %pearl_opt %s --pearl-schedule="print-model agent=none" -o /dev/null > %t.driver
 // RUN: diff %t.plugin %t.driver
 
 // CHECK-LABEL: model @trisolv

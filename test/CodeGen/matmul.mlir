@@ -1,7 +1,7 @@
 // Code generation on matmul: the identity schedule regenerates the nest;
 // parallelization, tiling and unrolling give affine.parallel, tile loops
 // with steps and four unrolled copies of the statement.
-// RUN: %pearl_opt %s --pearl-schedule=regenerate | FileCheck %s --check-prefix=IDENT
+// RUN: %pearl_opt %s --pearl-schedule="regenerate agent=none" | FileCheck %s --check-prefix=IDENT
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="P(0) T(0,1,32,16) U(4)"' 2>%t.err | FileCheck %s --check-prefix=TILED
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="P(0) T(0,1,32,16) U(4)"' | mlir-opt --canonicalize | FileCheck %s --check-prefix=CANON

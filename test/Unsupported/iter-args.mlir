@@ -1,5 +1,5 @@
 // A reduction carried in registers (iter_args) is not modeled.
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -verify-diagnostics -o /dev/null | FileCheck %s --allow-empty --implicit-check-not=model
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -verify-diagnostics -o /dev/null | FileCheck %s --allow-empty --implicit-check-not=model
 // RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule))' -o %t.after 2> %t.err
 // RUN: mlir-opt %s -o %t.before
 // RUN: diff %t.before %t.after

@@ -1,6 +1,6 @@
 // A loaded value stored after a write to its buffer: moving the load to its
 // statement would read the new value, so the nest is not modeled.
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -verify-diagnostics -o /dev/null | FileCheck %s --allow-empty --implicit-check-not=model
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -verify-diagnostics -o /dev/null | FileCheck %s --allow-empty --implicit-check-not=model
 // RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule))' -o %t.after 2> %t.err
 // RUN: mlir-opt %s -o %t.before
 // RUN: diff %t.before %t.after

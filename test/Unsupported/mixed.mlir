@@ -1,7 +1,7 @@
 // One function, three nests: the first and last are modeled (as two regions,
 // split by the call between them), the middle one is left unchanged with a
 // remark. The whole function's IR is unchanged by the pass.
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -verify-diagnostics -o /dev/null | FileCheck %s
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -verify-diagnostics -o /dev/null | FileCheck %s
 // RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule))' -o %t.after 2>/dev/null
 // RUN: mlir-opt %s -o %t.before
 // RUN: diff %t.before %t.after

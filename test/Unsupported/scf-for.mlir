@@ -1,5 +1,5 @@
 // An scf.for inside an affine nest is non-affine control flow: the nest is left unchanged.
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model}))' -verify-diagnostics -o /dev/null | FileCheck %s --allow-empty --implicit-check-not=model
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -verify-diagnostics -o /dev/null | FileCheck %s --allow-empty --implicit-check-not=model
 // RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule))' -o %t.after 2> %t.err
 // RUN: mlir-opt %s -o %t.before
 // RUN: diff %t.before %t.after

@@ -5,45 +5,6 @@
 #include "helpers.h"
 #include "pearl/transform.h"
 
-static pearl_program *matmul(pearl_ctx *ctx, int n)
-{
-	static const char *r[] = { "{ S0[i, j, k] -> C[i, j] }",
-				   "{ S0[i, j, k] -> A[i, k] }",
-				   "{ S0[i, j, k] -> B[k, j] }", NULL };
-	pearl_program *prog = pearl_program_alloc(ctx, "matmul");
-	char dom[128], sched[512];
-
-	snprintf(dom, sizeof(dom), "{ S0[i, j, k] : 0 <= i, j, k < %d }", n);
-	add_stmt_str(prog, dom, "{ S0[i, j, k] -> C[i, j] }", r);
-	snprintf(sched, sizeof(sched),
-		 "{ domain: \"%s\", child: { schedule: \"[{ S0[i, j, k] -> [(i)] }]\", "
-		 "child: { schedule: \"[{ S0[i, j, k] -> [(j)] }]\", "
-		 "child: { schedule: \"[{ S0[i, j, k] -> [(k)] }]\" } } } }", dom);
-	set_schedule_str(prog, sched);
-	return prog;
-}
-
-/* seidel-2d, 9 points: the dependence (0, 1, -1) forbids interchanging i, j. */
-static pearl_program *seidel9(pearl_ctx *ctx)
-{
-	static const char *r[] = {
-		"{ S0[t, i, j] -> A[i - 1, j - 1] }", "{ S0[t, i, j] -> A[i - 1, j] }",
-		"{ S0[t, i, j] -> A[i - 1, j + 1] }", "{ S0[t, i, j] -> A[i, j - 1] }",
-		"{ S0[t, i, j] -> A[i, j] }", "{ S0[t, i, j] -> A[i, j + 1] }",
-		"{ S0[t, i, j] -> A[i + 1, j - 1] }", "{ S0[t, i, j] -> A[i + 1, j] }",
-		"{ S0[t, i, j] -> A[i + 1, j + 1] }", NULL };
-	pearl_program *prog = pearl_program_alloc(ctx, "seidel");
-
-	add_stmt_str(prog, "{ S0[t, i, j] : 0 <= t < 4 and 1 <= i < 15 and 1 <= j < 15 }",
-		     "{ S0[t, i, j] -> A[i, j] }", r);
-	set_schedule_str(prog,
-		"{ domain: \"{ S0[t, i, j] : 0 <= t < 4 and 1 <= i < 15 and 1 <= j < 15 }\", "
-		"child: { schedule: \"[{ S0[t, i, j] -> [(t)] }]\", "
-		"child: { schedule: \"[{ S0[t, i, j] -> [(i)] }]\", "
-		"child: { schedule: \"[{ S0[t, i, j] -> [(j)] }]\" } } } }");
-	return prog;
-}
-
 /* Applies `text` to a fresh schedule of prog; returns the number of
  * refused actions and the AST in *ast (caller frees). */
 static int apply(pearl_program *prog, const char *text, char **ast,
@@ -77,7 +38,7 @@ static int apply(pearl_program *prog, const char *text, char **ast,
 
 static void test_matmul(pearl_ctx *ctx)
 {
-	pearl_program *prog = matmul(ctx, 100);
+	pearl_program *prog = example_matmul(ctx, 100, 100, 100);
 	char reason[512], *ast;
 
 	CHECK(apply(prog, "I(0,1)", &ast, reason, sizeof(reason)) == 0);
@@ -113,7 +74,7 @@ static void test_matmul(pearl_ctx *ctx)
 
 static void test_stencil(pearl_ctx *ctx)
 {
-	pearl_program *prog = seidel9(ctx);
+	pearl_program *prog = example_seidel9(ctx);
 	char reason[512], *ast;
 
 	CHECK(apply(prog, "I(1,2)", NULL, reason, sizeof(reason)) == 1);

@@ -1,0 +1,54 @@
+/*
+ * pearl/action_space.h - the policy's 56 actions (DESIGN.md section 4, as in
+ * the reference implementation of Pearl), numbered:
+ *
+ *    0- 3  I(L,L+1)          interchange, L = 0..3
+ *    4- 8  R(L)              reversal, L = 0..4
+ *    9-11  S(L,L+1)          skewing, L = 0..2, factors from the solver
+ *   12-13  P(L)              parallelization, L = 0..1
+ *   14-49  T(L,L+1,s1,s2)    tiling, id = 14 + 4 * p + L, L = 0..3, for the
+ *                            size pairs p = (32,32) (64,64) (128,128)
+ *                            (32,64) (32,128) (64,32) (64,128) (128,32)
+ *                            (128,64)
+ *   50-54  U(f)              unrolling of the innermost loop, f = 2..32
+ *   55     N                 next branch (after the last: end of episode)
+ */
+#ifndef PEARL_ACTION_SPACE_H
+#define PEARL_ACTION_SPACE_H
+
+#include "pearl/transform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PEARL_ACTION_SPACE_SIZE 56
+#define PEARL_ACTION_NEXT 55
+
+/* The classes of actions in the order rules allow them on one branch:
+ * loop reordering (I, R, S) before tiling, before parallelization, before
+ * unrolling. */
+enum pearl_action_phase {
+	pearl_phase_reorder = 0,
+	pearl_phase_tile = 1,
+	pearl_phase_parallel = 2,
+	pearl_phase_unroll = 3,
+	pearl_phase_next = 4
+};
+
+/* The action with number `id` into *action; 0, or -1 if id is out of
+ * range. */
+int pearl_action_space_decode(int id, struct pearl_action *action);
+/* The number of `action` (kept), or -1 if it is not one of the 56 (e.g.
+ * explicit skew factors, three-level tiling). */
+int pearl_action_space_encode(const struct pearl_action *action);
+/* The phase of action `id`. */
+enum pearl_action_phase pearl_action_space_phase(int id);
+/* The deepest loop level (0-based) action `id` touches, -1 for U and N. */
+int pearl_action_space_max_level(int id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * pearl/agent.h - the episode driver: the policy schedules a region branch
+ * by branch, as in the Pearl paper (section 4.2).
+ *
+ * The agent focuses on the leftmost branch (the path from the root to the
+ * first statement), asks the policy for an action on it, applies it if it
+ * is legal, and repeats until it picks N (Next); then it moves to the next
+ * branch; N on the last branch ends the episode. At every step the policy's
+ * logits are masked (pearl_agent_mask) before the choice:
+ *   - actions already tried on this branch (applied or found illegal);
+ *   - actions on loop levels the branch does not have;
+ *   - the order rules: loop reordering (I, R, S) before tiling, before
+ *     parallelization, before unrolling; one tiling, one parallel loop and
+ *     one unrolling per branch; no skewing once a loop of the branch runs
+ *     in parallel (data-driven paper's rule);
+ *   - actions the dependences forbid, or whose tile/unroll factor exceeds
+ *     the loop: these are found by trying the chosen action on the
+ *     schedule, which applies it only if legal; an illegal choice is masked
+ *     and the choice is made again from the same logits. For argmax this
+ *     is exactly the argmax over the fully masked logits, and for sampling
+ *     it is exactly sampling from the fully masked distribution, at a
+ *     fraction of the legality checks.
+ * N is never masked. A branch that reaches the step cap gets N.
+ */
+#ifndef PEARL_AGENT_H
+#define PEARL_AGENT_H
+
+#include <stdint.h>
+
+#include "pearl/action_space.h"
+#include "pearl/policy.h"
+#include "pearl/transform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pearl_agent_options {
+	int sample;           /* 0: greedy (argmax); 1: sample */
+	uint64_t seed;        /* seed of the sampler */
+	int max_branch_steps; /* actions per branch before N is forced */
+	int max_steps;        /* actions per episode (all branches) */
+};
+
+/* Greedy, seed 0, 8 actions per branch, 64 per episode. */
+void pearl_agent_options_init(struct pearl_agent_options *opts);
+
+/* One decision of an episode. */
+struct pearl_agent_step {
+	int branch;     /* the branch in focus */
+	int action;     /* the chosen action's number (PEARL_ACTION_NEXT: N) */
+	int forced;     /* N forced by the step cap */
+	float value;    /* the critic's estimate of the state */
+	float prob;     /* probability of the choice under the final mask */
+	int n_illegal;  /* choices found illegal before this one */
+};
+
+/* What an episode did. */
+struct pearl_agent_trace {
+	struct pearl_agent_step *steps; /* owned */
+	int n_steps;
+	int n_branches;
+	int n_illegal;      /* illegal choices over the episode */
+	double seconds;     /* graph + inference + legality, wall clock */
+};
+
+/* Runs an episode of `policy` (kept) on `sched` (kept), which it
+ * transforms; fills *trace (the caller clears it with
+ * pearl_agent_trace_clear, also on error). pearl_stat_error with a message
+ * in the program's context if a graph cannot be built or the policy fails;
+ * the schedule then holds the legal actions applied so far. */
+pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
+			   const struct pearl_agent_options *opts,
+			   struct pearl_agent_trace *trace);
+void pearl_agent_trace_clear(struct pearl_agent_trace *trace);
+
+/* The episode's applied actions as a sequence for
+ * pearl_sched_apply_sequence (N between branches, none after the last
+ * branch with an action): *actions is malloc'd (caller frees). Returns the
+ * number of actions, or -1 if memory is exhausted. */
+int pearl_agent_trace_actions(const struct pearl_agent_trace *trace,
+			      struct pearl_action **actions);
+
+/* What the agent remembers of the branch in focus. */
+struct pearl_branch_state {
+	unsigned char tried[PEARL_ACTION_SPACE_SIZE]; /* applied or illegal */
+	int phase; /* latest enum pearl_action_phase applied, -1 if none */
+	int tiled; /* a tiling was applied */
+};
+void pearl_branch_state_init(struct pearl_branch_state *state);
+
+/* The mask of branch `b` of `sched` (kept) before legality: mask[id] = 1
+ * for every action the rules above exclude in `state` (kept), given the
+ * branch's graph `graph` (kept, built with `b` in focus: its parallel and
+ * unrolled tags are read). Returns 0, or -1 with an error in the
+ * program's context. */
+int pearl_agent_mask(pearl_sched *sched, int b,
+		     const struct pearl_branch_state *state,
+		     const struct pearl_graph *graph, unsigned char *mask);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

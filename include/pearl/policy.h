@@ -1,0 +1,96 @@
+/*
+ * pearl/policy.h - the policy network: a GATv2 actor-critic over Pearl's
+ * AST graph (pearl/graph.h), evaluated in plain C.
+ *
+ * Architecture (DESIGN.md section 4, Pearl paper section 4.4):
+ *   for each of n_layers GATv2 layers (heads attention heads of width
+ *   hidden, concatenated, over the graph's edges taken in both directions
+ *   plus a self-loop per node), a Linear(heads*hidden -> hidden) and SELU;
+ *   after each layer the node states are pooled as concat(mean, max);
+ *   the pooled vectors of all layers are concatenated (2*hidden*n_layers)
+ *   and go through an MLP of 2 Linear+SELU layers (-> hidden);
+ *   a policy head Linear+SELU, Linear+SELU, Linear(-> n_actions) and a
+ *   value head of the same shape ending in Linear(-> 1).
+ *
+ * Weights live in a versioned blob (format in lib/Policy/blob.h): magic,
+ * version, dimensions, a checksum, then fp32 tensors in a fixed order. One
+ * blob is compiled into the plugin and pearl-opt (models/); another can be
+ * loaded from a file.
+ *
+ * A pearl_policy is immutable once loaded: one policy may be evaluated from
+ * several threads at once (each call allocates its own scratch buffers).
+ * Functions that can fail write a message into err (err_size bytes,
+ * NUL-terminated) and return NULL or -1; nothing here exits or aborts.
+ */
+#ifndef PEARL_POLICY_H
+#define PEARL_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pearl/graph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PEARL_N_ACTIONS 56
+
+/* The dimensions of a network, as recorded in its blob. */
+struct pearl_policy_config {
+	int n_features; /* node feature width (PEARL_GRAPH_N_FEATURES) */
+	int hidden;     /* 128 */
+	int heads;      /* 4 */
+	int n_layers;   /* GATv2 layers, 2 */
+	int n_actions;  /* PEARL_N_ACTIONS */
+};
+
+typedef struct pearl_policy pearl_policy;
+
+/* The default configuration (PEARL_GRAPH_N_FEATURES, 128, 4, 2, 56). */
+struct pearl_policy_config pearl_policy_default_config(void);
+
+/* Loads a policy from a blob of `size` bytes (copied; __isl_keep data).
+ * NULL with a message in err if the blob is truncated, has another magic
+ * or version, fails its checksum, has dimensions other than the ones Pearl's
+ * graph uses, or memory is exhausted. The caller frees the policy. */
+pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
+				     char *err, size_t err_size);
+/* The same from a file. */
+pearl_policy *pearl_policy_load_file(const char *path, char *err,
+				     size_t err_size);
+/* The compiled-in policy (models/), loaded anew; NULL as above. */
+pearl_policy *pearl_policy_load_builtin(char *err, size_t err_size);
+/* Accepts NULL; returns NULL. */
+pearl_policy *pearl_policy_free(pearl_policy *policy);
+
+/* The dimensions of `policy` (__isl_keep). */
+const struct pearl_policy_config *pearl_policy_get_config(
+    const pearl_policy *policy);
+
+/* A policy with fresh weights drawn from a seeded generator (Xavier-uniform
+ * matrices, zero biases): the untrained network, and the start of training.
+ * NULL if memory is exhausted or the configuration is invalid. */
+pearl_policy *pearl_policy_init_random(const struct pearl_policy_config *cfg,
+				       uint64_t seed, char *err,
+				       size_t err_size);
+/* Serializes `policy` into a malloc'd blob (*size bytes; caller frees), or
+ * writes it to a file (0 on success). */
+void *pearl_policy_to_blob(const pearl_policy *policy, size_t *size);
+int pearl_policy_save_file(const pearl_policy *policy, const char *path,
+			   char *err, size_t err_size);
+
+/* The forward pass on `graph` (__isl_keep): n_actions raw logits (no mask,
+ * no softmax) into logits[], the value estimate into *value. Returns 0, or
+ * -1 with a message in err if the graph's feature width is not the
+ * policy's, the graph is malformed (an edge names a missing node, no
+ * nodes), or memory is exhausted. */
+int pearl_policy_eval(const pearl_policy *policy,
+		      const struct pearl_graph *graph, float *logits,
+		      float *value, char *err, size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

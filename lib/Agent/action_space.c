@@ -1,0 +1,118 @@
+/* The numbering of the policy's 56 actions (pearl/action_space.h). */
+#include <string.h>
+
+#include "pearl/action_space.h"
+
+static const int tile_pairs[9][2] = {
+	{ 32, 32 },  { 64, 64 },  { 128, 128 }, { 32, 64 }, { 32, 128 },
+	{ 64, 32 },  { 64, 128 }, { 128, 32 },  { 128, 64 },
+};
+
+enum {
+	first_interchange = 0,
+	first_reverse = 4,
+	first_skew = 9,
+	first_parallel = 12,
+	first_tile = 14,
+	first_unroll = 50,
+};
+
+int pearl_action_space_decode(int id, struct pearl_action *a)
+{
+	memset(a, 0, sizeof(*a));
+	if (id < 0 || id >= PEARL_ACTION_SPACE_SIZE)
+		return -1;
+	if (id == PEARL_ACTION_NEXT) {
+		a->kind = pearl_action_next;
+	} else if (id >= first_unroll) {
+		a->kind = pearl_action_unroll;
+		a->factor[0] = 2 << (id - first_unroll);
+	} else if (id >= first_tile) {
+		int p = (id - first_tile) / 4, l = (id - first_tile) % 4;
+
+		a->kind = pearl_action_tile;
+		a->n_level = 2;
+		a->level[0] = l;
+		a->level[1] = l + 1;
+		a->size[0] = tile_pairs[p][0];
+		a->size[1] = tile_pairs[p][1];
+	} else if (id >= first_parallel) {
+		a->kind = pearl_action_parallel;
+		a->n_level = 1;
+		a->level[0] = id - first_parallel;
+	} else if (id >= first_skew) {
+		a->kind = pearl_action_skew;
+		a->n_level = 2;
+		a->level[0] = id - first_skew;
+		a->level[1] = a->level[0] + 1;
+	} else if (id >= first_reverse) {
+		a->kind = pearl_action_reverse;
+		a->n_level = 1;
+		a->level[0] = id - first_reverse;
+	} else {
+		a->kind = pearl_action_interchange;
+		a->n_level = 2;
+		a->level[0] = id - first_interchange;
+		a->level[1] = a->level[0] + 1;
+	}
+	return 0;
+}
+
+int pearl_action_space_encode(const struct pearl_action *a)
+{
+	int l = a->level[0], p;
+
+	switch (a->kind) {
+	case pearl_action_next:
+		return PEARL_ACTION_NEXT;
+	case pearl_action_unroll:
+		for (p = 0; p < 5; ++p)
+			if (a->factor[0] == 2 << p)
+				return first_unroll + p;
+		return -1;
+	case pearl_action_tile:
+		if (a->n_level != 2 || l < 0 || l > 3 || a->level[1] != l + 1)
+			return -1;
+		for (p = 0; p < 9; ++p)
+			if (a->size[0] == tile_pairs[p][0] &&
+			    a->size[1] == tile_pairs[p][1])
+				return first_tile + 4 * p + l;
+		return -1;
+	case pearl_action_parallel:
+		return l >= 0 && l <= 1 ? first_parallel + l : -1;
+	case pearl_action_skew:
+		if (a->factor[0] || a->factor[1] || a->level[1] != l + 1)
+			return -1;
+		return l >= 0 && l <= 2 ? first_skew + l : -1;
+	case pearl_action_reverse:
+		return l >= 0 && l <= 4 ? first_reverse + l : -1;
+	case pearl_action_interchange:
+		if (a->level[1] != l + 1)
+			return -1;
+		return l >= 0 && l <= 3 ? first_interchange + l : -1;
+	}
+	return -1;
+}
+
+enum pearl_action_phase pearl_action_space_phase(int id)
+{
+	if (id == PEARL_ACTION_NEXT)
+		return pearl_phase_next;
+	if (id >= first_unroll)
+		return pearl_phase_unroll;
+	if (id >= first_tile)
+		return pearl_phase_tile;
+	if (id >= first_parallel)
+		return pearl_phase_parallel;
+	return pearl_phase_reorder;
+}
+
+int pearl_action_space_max_level(int id)
+{
+	struct pearl_action a;
+
+	if (pearl_action_space_decode(id, &a) < 0 ||
+	    a.kind == pearl_action_unroll || a.kind == pearl_action_next)
+		return -1;
+	return a.level[a.n_level - 1];
+}

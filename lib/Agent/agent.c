@@ -1,0 +1,294 @@
+/* The episode driver (pearl/agent.h): masks, choices, branches, Next. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pearl/agent.h"
+#include "pearl/features.h"
+
+void pearl_agent_options_init(struct pearl_agent_options *opts)
+{
+	opts->sample = 0;
+	opts->seed = 0;
+	opts->max_branch_steps = 8;
+	opts->max_steps = 64;
+}
+
+void pearl_branch_state_init(struct pearl_branch_state *state)
+{
+	memset(state->tried, 0, sizeof(state->tried));
+	state->phase = -1;
+	state->tiled = 0;
+}
+
+void pearl_agent_trace_clear(struct pearl_agent_trace *trace)
+{
+	free(trace->steps);
+	memset(trace, 0, sizeof(*trace));
+}
+
+/* Whether some loop in focus has feature `feature` set. */
+static int focus_loop_has(const struct pearl_graph *graph, int feature)
+{
+	int i;
+
+	for (i = 0; i < graph->n_nodes; ++i) {
+		const float *f = graph->x + (size_t)i * graph->n_features;
+
+		if (f[PEARL_F_KIND + 1] > 0 && f[PEARL_F_FOCUS] > 0 &&
+		    f[feature] > 0)
+			return 1;
+	}
+	return 0;
+}
+
+int pearl_agent_mask(pearl_sched *sched, int b,
+		     const struct pearl_branch_state *state,
+		     const struct pearl_graph *graph, unsigned char *mask)
+{
+	int depth = pearl_sched_branch_depth(sched, b);
+	int parallel = focus_loop_has(graph, PEARL_F_PARALLEL);
+	int unrolled = focus_loop_has(graph, PEARL_F_UNROLL);
+	int id;
+
+	if (depth < 0)
+		return -1;
+	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id) {
+		enum pearl_action_phase phase = pearl_action_space_phase(id);
+		struct pearl_action a;
+		int m = state->tried[id];
+
+		pearl_action_space_decode(id, &a);
+		m |= pearl_action_space_max_level(id) >= depth;
+		m |= (int)phase < state->phase;
+		switch (a.kind) {
+		case pearl_action_tile:
+			m |= state->tiled;
+			break;
+		case pearl_action_parallel:
+			m |= parallel;
+			break;
+		case pearl_action_skew:
+			m |= parallel;
+			break;
+		case pearl_action_unroll:
+			m |= unrolled || depth == 0;
+			break;
+		case pearl_action_next:
+			m = 0;
+			break;
+		default:
+			break;
+		}
+		mask[id] = (unsigned char)(m != 0);
+	}
+	return 0;
+}
+
+/* splitmix64: the sampler's generator. */
+static uint64_t next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The softmax probabilities of the unmasked logits into prob[]. */
+static void masked_softmax(const float *logits, const unsigned char *mask,
+			   double *prob)
+{
+	double max = -INFINITY, sum = 0;
+	int id;
+
+	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id)
+		if (!mask[id] && logits[id] > max)
+			max = logits[id];
+	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id) {
+		prob[id] = mask[id] ? 0 : exp(logits[id] - max);
+		sum += prob[id];
+	}
+	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id)
+		prob[id] /= sum;
+}
+
+/* The choice among the unmasked actions (N is never masked, so there is
+ * one): the argmax (lowest number on ties), or a sample. */
+static int choose(const double *prob, const unsigned char *mask, int sample,
+		  uint64_t *rng)
+{
+	double u, acc = 0;
+	int id, best = PEARL_ACTION_NEXT;
+
+	if (!sample) {
+		for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id)
+			if (!mask[id] && prob[id] > prob[best])
+				best = id;
+		return best;
+	}
+	u = (double)(next_random(rng) >> 11) * 0x1.0p-53;
+	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id) {
+		if (mask[id])
+			continue;
+		acc += prob[id];
+		best = id;
+		if (u < acc)
+			break;
+	}
+	return best;
+}
+
+static int add_step(struct pearl_agent_trace *trace,
+		    const struct pearl_agent_step *step, int *cap)
+{
+	if (trace->n_steps == *cap) {
+		int n = *cap ? 2 * *cap : 16;
+		struct pearl_agent_step *s =
+		    realloc(trace->steps, n * sizeof(*s));
+
+		if (!s)
+			return -1;
+		trace->steps = s;
+		*cap = n;
+	}
+	trace->steps[trace->n_steps++] = *step;
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One decision on branch b: evaluates the policy, then chooses until a
+ * legal action (or N) is found, applying it. Fills *step. */
+static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
+			 int b, struct pearl_branch_state *state, int forced,
+			 int sample, uint64_t *rng,
+			 struct pearl_agent_step *step)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
+	float logits[PEARL_ACTION_SPACE_SIZE];
+	unsigned char mask[PEARL_ACTION_SPACE_SIZE];
+	double prob[PEARL_ACTION_SPACE_SIZE];
+	struct pearl_graph *graph;
+	char err[256];
+	int id;
+
+	memset(step, 0, sizeof(*step));
+	step->branch = b;
+	graph = pearl_graph_build(sched, b);
+	if (!graph)
+		return pearl_stat_error;
+	if (pearl_policy_eval(policy, graph, logits, &step->value, err,
+			      sizeof(err)) < 0) {
+		pearl_graph_free(graph);
+		return pearl_ctx_error(ctx, "policy: %s", err);
+	}
+	if (pearl_agent_mask(sched, b, state, graph, mask) < 0) {
+		pearl_graph_free(graph);
+		return pearl_stat_error;
+	}
+	pearl_graph_free(graph);
+	if (forced) {
+		memset(mask, 1, sizeof(mask));
+		mask[PEARL_ACTION_NEXT] = 0;
+		step->forced = 1;
+	}
+	for (;;) {
+		struct pearl_action a;
+
+		masked_softmax(logits, mask, prob);
+		id = choose(prob, mask, sample, rng);
+		step->action = id;
+		step->prob = (float)prob[id];
+		if (id == PEARL_ACTION_NEXT)
+			return pearl_stat_ok;
+		pearl_action_space_decode(id, &a);
+		state->tried[id] = 1;
+		mask[id] = 1;
+		if (pearl_sched_apply(sched, b, &a) == pearl_stat_ok)
+			break;
+		pearl_ctx_clear_error(ctx);
+		step->n_illegal++;
+	}
+	if ((int)pearl_action_space_phase(id) > state->phase)
+		state->phase = pearl_action_space_phase(id);
+	state->tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
+	return pearl_stat_ok;
+}
+
+pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
+			   const struct pearl_agent_options *opts,
+			   struct pearl_agent_trace *trace)
+{
+	double start = now();
+	uint64_t rng = opts->seed;
+	int b, cap = 0, n_branch, total = 0;
+	pearl_stat stat = pearl_stat_ok;
+
+	memset(trace, 0, sizeof(*trace));
+	n_branch = pearl_sched_n_branch(sched);
+	if (n_branch < 0)
+		return pearl_stat_error;
+	trace->n_branches = n_branch;
+	for (b = 0; b < n_branch && stat == pearl_stat_ok; ++b) {
+		struct pearl_branch_state state;
+		int steps = 0;
+
+		pearl_branch_state_init(&state);
+		for (;;) {
+			struct pearl_agent_step step;
+			int forced = steps >= opts->max_branch_steps ||
+				     total >= opts->max_steps;
+
+			stat = decide(sched, policy, b, &state, forced,
+				      opts->sample, &rng, &step);
+			if (stat != pearl_stat_ok)
+				break;
+			trace->n_illegal += step.n_illegal;
+			if (add_step(trace, &step, &cap) < 0) {
+				stat = pearl_ctx_error(
+				    pearl_program_get_ctx(
+					pearl_sched_get_program(sched)),
+				    "out of memory");
+				break;
+			}
+			if (step.action == PEARL_ACTION_NEXT)
+				break;
+			++steps;
+			++total;
+		}
+	}
+	trace->seconds = now() - start;
+	return stat;
+}
+
+int pearl_agent_trace_actions(const struct pearl_agent_trace *trace,
+			      struct pearl_action **actions)
+{
+	int i, n = 0, pending_next = 0;
+
+	*actions = malloc((trace->n_steps + 1) * sizeof(**actions));
+	if (!*actions)
+		return -1;
+	for (i = 0; i < trace->n_steps; ++i) {
+		const struct pearl_agent_step *s = &trace->steps[i];
+
+		if (s->action == PEARL_ACTION_NEXT) {
+			++pending_next;
+			continue;
+		}
+		/* N only between branches that are followed by an action. */
+		for (; pending_next > 0; --pending_next)
+			pearl_action_space_decode(PEARL_ACTION_NEXT,
+						  &(*actions)[n++]);
+		pearl_action_space_decode(s->action, &(*actions)[n++]);
+	}
+	return n;
+}

@@ -1,0 +1,521 @@
+/* Pearl's AST graph of the current schedule: one feature row per node of
+ * the loop tree, in the layout documented in pearl/graph.h. */
+#include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/ilp.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+#include <isl/val.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/features.h"
+#include "pearl/loop_tree.h"
+
+/* Parameter value assumed for the extent of loops with symbolic bounds. */
+#define SYMBOLIC_SIZE 1024
+
+/* What is known of one loop's schedule: an affine function of the
+ * original iterators of its first statement. */
+struct loop_row {
+	int valid;
+	long coef[PEARL_GRAPH_MAX_DEPTH]; /* numerator for tile loops */
+	long cst;
+	long tile;   /* > 0: the loop is floor(row / tile) */
+	int point;   /* the loop is row - k * floor(row / tile) */
+};
+
+struct builder {
+	pearl_program *prog;
+	pearl_loop_tree *tree;
+	struct pearl_graph *g;
+	struct loop_row *rows; /* per tree node */
+	char *focus;           /* per tree node: on the focus branch */
+	const char **buffers;  /* buffer names, in order of first use */
+	int n_buffers;
+	int failed;
+};
+
+static float log_scaled(double v, double scale)
+{
+	double m = log2(1.0 + fabs(v)) / scale;
+
+	return (float)(v < 0 ? -m : m);
+}
+
+static float clamped(long v)
+{
+	if (v > 8)
+		v = 8;
+	if (v < -8)
+		v = -8;
+	return (float)v / 8.0f;
+}
+
+/* The id of the buffer named `name`, numbered in order of first use. */
+static int buffer_id(struct builder *b, const char *name)
+{
+	int i;
+
+	if (!name)
+		return 0;
+	for (i = 0; i < b->n_buffers; ++i)
+		if (!strcmp(b->buffers[i], name))
+			return i;
+	b->buffers[b->n_buffers] = name;
+	return b->n_buffers++;
+}
+
+/* The first piece of `pa` (taken) as an aff (__isl_give), NULL if none. */
+static isl_stat take_first(__isl_take isl_set *set, __isl_take isl_aff *aff,
+			   void *user)
+{
+	isl_aff **first = user;
+
+	isl_set_free(set);
+	if (*first) {
+		isl_aff_free(aff);
+		return isl_stat_ok;
+	}
+	*first = aff;
+	return isl_stat_ok;
+}
+
+static __isl_give isl_aff *first_piece(__isl_take isl_pw_aff *pa)
+{
+	isl_aff *aff = NULL;
+
+	if (pa)
+		isl_pw_aff_foreach_piece(pa, take_first, &aff);
+	isl_pw_aff_free(pa);
+	return aff;
+}
+
+/* Integer coefficient of `aff` (kept) on dimension `pos` of `type`,
+ * multiplied by `scale` (to clear a denominator). */
+static long coefficient(__isl_keep isl_aff *aff, enum isl_dim_type type,
+			int pos, long scale)
+{
+	isl_val *v = type == isl_dim_cst
+			 ? isl_aff_get_constant_val(aff)
+			 : isl_aff_get_coefficient_val(aff, type, pos);
+	long r;
+
+	v = isl_val_mul_ui(v, scale);
+	r = isl_val_is_int(v) == isl_bool_true ? isl_val_get_num_si(v) : 0;
+	isl_val_free(v);
+	return r;
+}
+
+/* Fills row->coef and row->cst from `aff` (kept) over the statement's
+ * iterators, scaled by `scale`. */
+static void fill_row(struct loop_row *row, __isl_keep isl_aff *aff,
+		     long scale)
+{
+	isl_size n_in = isl_aff_dim(aff, isl_dim_in);
+	int i;
+
+	for (i = 0; i < n_in && i < PEARL_GRAPH_MAX_DEPTH; ++i)
+		row->coef[i] = coefficient(aff, isl_dim_in, i, scale);
+	row->cst = coefficient(aff, isl_dim_cst, 0, scale);
+	row->valid = 1;
+}
+
+/* The statement index of the first statement below tree node `node`. */
+static int first_stmt(pearl_loop_tree *tree, int node)
+{
+	while (tree->nodes[node].kind != pearl_node_stmt) {
+		if (tree->nodes[node].n_children == 0)
+			return -1;
+		node = tree->nodes[node].children[0];
+	}
+	return tree->nodes[node].stmt;
+}
+
+/* The schedule of loop node `node` as an affine function of its first
+ * statement's iterators. Tile loops are floor(row / tile); point loops of a
+ * tiled (or strip-mined) loop are row - tile * floor(row / tile). */
+static void compute_row(struct builder *b, int node)
+{
+	struct pearl_tree_node *n = &b->tree->nodes[node];
+	struct loop_row *row = &b->rows[node];
+	int stmt = first_stmt(b->tree, node);
+	isl_multi_union_pw_aff *mupa;
+	isl_union_pw_aff *upa;
+	isl_space *space;
+	isl_aff *aff;
+	isl_size n_div;
+
+	if (stmt < 0)
+		return;
+	mupa = isl_schedule_node_band_get_partial_schedule(n->band);
+	upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, n->member);
+	isl_multi_union_pw_aff_free(mupa);
+	space = isl_space_from_domain(
+	    isl_set_get_space(pearl_program_stmt_domain(b->prog, stmt)));
+	space = isl_space_add_dims(space, isl_dim_out, 1);
+	aff = first_piece(isl_union_pw_aff_extract_pw_aff(upa, space));
+	isl_union_pw_aff_free(upa);
+	if (!aff)
+		return;
+	n_div = isl_aff_dim(aff, isl_dim_div);
+	if (n_div > 0 && coefficient(aff, isl_dim_div, 0, 1) > 0) {
+		isl_aff *div = isl_aff_get_div(aff, 0);
+		isl_val *den = isl_aff_get_denominator_val(div);
+
+		if (den && isl_val_is_int(den) == isl_bool_true) {
+			row->tile = isl_val_get_num_si(den);
+			fill_row(row, div, row->tile);
+		}
+		isl_val_free(den);
+		isl_aff_free(div);
+	} else {
+		fill_row(row, aff, 1);
+		row->point = n_div > 0;
+	}
+	isl_aff_free(aff);
+}
+
+/* Whether two rows name the same function of the iterators. */
+static int same_row(const struct loop_row *a, const struct loop_row *b)
+{
+	return a->valid && b->valid &&
+	       !memcmp(a->coef, b->coef, sizeof(a->coef));
+}
+
+/* A loop without a floor division is a point loop when an enclosing tile
+ * loop tiles the same function (isl's unshifted point loops). */
+static void mark_unshifted_points(struct builder *b, int node)
+{
+	struct loop_row *row = &b->rows[node];
+	int p;
+
+	if (!row->valid || row->tile || row->point)
+		return;
+	for (p = b->tree->nodes[node].parent; p > 0;
+	     p = b->tree->nodes[p].parent)
+		if (b->rows[p].tile && same_row(&b->rows[p], row)) {
+			row->point = 1;
+			return;
+		}
+}
+
+/* Min, max and stride of the only dimension of `set` (kept, parameters
+ * fixed), as doubles; 0 if unbounded. Tile loops step by their tile size. */
+static int dim_bounds(__isl_keep isl_set *set, double *lo, double *hi,
+		      double *stride)
+{
+	isl_val *st = isl_set_get_stride(set, 0);
+	isl_aff *obj;
+	isl_val *min, *max;
+	int ok;
+
+	obj = isl_aff_var_on_domain(isl_local_space_from_space(
+	    isl_set_get_space(set)), isl_dim_set, 0);
+	min = isl_set_min_val(set, obj);
+	max = isl_set_max_val(set, obj);
+	ok = isl_val_is_int(min) == isl_bool_true &&
+	     isl_val_is_int(max) == isl_bool_true;
+	if (ok) {
+		*lo = isl_val_get_d(min);
+		*hi = isl_val_get_d(max);
+	}
+	*stride = st && isl_val_is_pos(st) == isl_bool_true ? isl_val_get_d(st)
+							    : 1;
+	isl_val_free(st);
+	isl_val_free(min);
+	isl_val_free(max);
+	isl_aff_free(obj);
+	return ok;
+}
+
+/* Extent, bounds, symbolic and non-rectangular flags of a loop whose
+ * iterations (outer loops..., this loop) are `range` (kept). Returns the
+ * extent (number of values of the loop). */
+static double bound_features(struct builder *b, __isl_keep isl_set *range,
+			     float *f)
+{
+	isl_size dim = isl_set_dim(range, isl_dim_set);
+	isl_size np = isl_set_dim(range, isl_dim_param);
+	isl_set *last, *fixed, *outer, *rect;
+	double lo = 0, hi = SYMBOLIC_SIZE - 1, stride = 1;
+	int i, symbolic, bounded;
+	isl_bool sub;
+
+	if (dim <= 0 || np < 0) {
+		b->failed = 1;
+		return 0;
+	}
+	last = isl_set_project_out(isl_set_copy(range), isl_dim_set, 0,
+				   dim - 1);
+	symbolic = np > 0 &&
+		   isl_set_involves_dims(last, isl_dim_param, 0, np) ==
+		       isl_bool_true;
+	fixed = isl_set_copy(last);
+	for (i = 0; i < np; ++i)
+		fixed = isl_set_fix_si(fixed, isl_dim_param, i, SYMBOLIC_SIZE);
+	bounded = dim_bounds(fixed, &lo, &hi, &stride);
+	isl_set_free(fixed);
+	if (!bounded) {
+		lo = 0;
+		hi = SYMBOLIC_SIZE - 1;
+		stride = 1;
+		symbolic = 1;
+	}
+	outer = isl_set_project_out(isl_set_copy(range), isl_dim_set,
+				    dim - 1, 1);
+	rect = isl_set_flat_product(outer, last);
+	sub = isl_set_is_subset(rect, range);
+	isl_set_free(rect);
+	if (sub < 0)
+		b->failed = 1;
+	f[PEARL_F_EXTENT] = log_scaled(floor((hi - lo) / stride) + 1, 16);
+	f[PEARL_F_LB] = log_scaled(lo, 16);
+	f[PEARL_F_UB] = log_scaled(hi, 16);
+	f[PEARL_F_SYMBOLIC] = (float)symbolic;
+	f[PEARL_F_NONRECT] = (float)(sub == isl_bool_false);
+	return floor((hi - lo) / stride) + 1;
+}
+
+static void loop_features(struct builder *b, int node, float *f)
+{
+	struct pearl_tree_node *n = &b->tree->nodes[node];
+	struct loop_row *row = &b->rows[node];
+	int level = n->depth < PEARL_GRAPH_N_LEVELS ? n->depth
+						    : PEARL_GRAPH_N_LEVELS - 1;
+	int i, nonzero = 0, first = 0;
+	double extent;
+
+	f[PEARL_F_KIND + 1] = 1;
+	extent = bound_features(b, n->range, f);
+	f[PEARL_F_LEVEL + level] = 1;
+	f[PEARL_F_FOCUS] = b->focus[node];
+	f[PEARL_F_PARALLEL] = isl_schedule_node_band_member_get_coincident(
+				  n->band, n->member) == isl_bool_true;
+	if (isl_schedule_node_band_member_get_ast_loop_type(n->band,
+							    n->member) ==
+	    isl_ast_loop_unroll) {
+		f[PEARL_F_UNROLL] = 1;
+		/* the unrolled loop is the strip-mined point loop */
+		f[PEARL_F_UNROLL + 1] = log_scaled(extent - 1, 5);
+	}
+	if (!row->valid)
+		return;
+	if (row->tile) {
+		f[PEARL_F_TILE] = 1;
+		f[PEARL_F_TILE + 1] = log_scaled(row->tile - 1, 8);
+	}
+	f[PEARL_F_POINT] = (float)row->point;
+	for (i = 0; i < PEARL_GRAPH_MAX_DEPTH; ++i) {
+		if (row->coef[i] && !nonzero++)
+			first = row->coef[i] < 0;
+		f[PEARL_F_ROW + i] = clamped(row->coef[i]);
+	}
+	f[PEARL_F_ROW + PEARL_GRAPH_MAX_DEPTH] = clamped(row->cst);
+	f[PEARL_F_REVERSED] = (float)first;
+	f[PEARL_F_SKEWED] = (float)(nonzero > 1);
+}
+
+/* The operation class of an operation name (an index into [OPS]). */
+static int op_class(const char *name)
+{
+	static const char *const classes[][12] = {
+		{ "addf", "addi", "subf", "subi", "negf", NULL },
+		{ "mulf", "muli", "fma", NULL },
+		{ "divf", "divsi", "divui", "remf", "remsi", "remui",
+		  "floordivsi", "ceildivsi", "ceildivui", NULL },
+		{ NULL },
+		{ "cmpf", "cmpi", "select", "maxsi", "minsi", "maxui", "minui",
+		  "maximumf", "minimumf", "maxnumf", "minnumf", NULL },
+		{ "sitofp", "uitofp", "fptosi", "fptoui", "extf", "truncf",
+		  "extsi", "extui", "trunci", "index_cast", "bitcast", NULL },
+	};
+	const char *dot = strchr(name, '.');
+	const char *op = dot ? dot + 1 : name;
+	int c, k;
+
+	if (!strncmp(name, "math.", 5))
+		return 3;
+	for (c = 0; c < 6; ++c)
+		for (k = 0; classes[c][k]; ++k)
+			if (!strcmp(op, classes[c][k]))
+				return c;
+	return 6;
+}
+
+/* Fills one access block (PEARL_GRAPH_ACCESS_SIZE floats) for `acc`. */
+static void access_features(struct builder *b, __isl_keep isl_map *acc,
+			    float *f)
+{
+	isl_ctx *ctx = isl_map_get_ctx(acc);
+	isl_id *id = isl_map_get_tuple_id(acc, isl_dim_out);
+	isl_pw_multi_aff *pma;
+	isl_size n_out, n_in, np;
+	int r, i;
+
+	f[0] = 1;
+	f[1 + PEARL_GRAPH_MAX_DIMS * PEARL_GRAPH_ACCESS_COLS +
+	  buffer_id(b, isl_id_get_name(id)) % PEARL_GRAPH_N_BUFFER_IDS] = 1;
+	isl_id_free(id);
+	pma = isl_pw_multi_aff_from_map(isl_map_copy(acc));
+	if (!pma) { /* not a function: no matrix, but not an error */
+		isl_ctx_reset_error(ctx);
+		return;
+	}
+	n_out = isl_pw_multi_aff_dim(pma, isl_dim_out);
+	for (r = 0; r < n_out && r < PEARL_GRAPH_MAX_DIMS; ++r) {
+		isl_aff *aff = first_piece(isl_pw_multi_aff_get_pw_aff(pma, r));
+		float *m = f + 1 + r * PEARL_GRAPH_ACCESS_COLS;
+		long params = 0;
+
+		if (!aff)
+			continue;
+		n_in = isl_aff_dim(aff, isl_dim_in);
+		np = isl_aff_dim(aff, isl_dim_param);
+		for (i = 0; i < n_in && i < PEARL_GRAPH_MAX_DEPTH; ++i)
+			m[i] = clamped(coefficient(aff, isl_dim_in, i, 1));
+		for (i = 0; i < np; ++i)
+			params += coefficient(aff, isl_dim_param, i, 1);
+		m[PEARL_GRAPH_MAX_DEPTH] = clamped(params);
+		m[PEARL_GRAPH_MAX_DEPTH + 1] =
+		    clamped(coefficient(aff, isl_dim_cst, 0, 1));
+		isl_aff_free(aff);
+	}
+	isl_pw_multi_aff_free(pma);
+}
+
+static void stmt_features(struct builder *b, int node, float *f)
+{
+	pearl_program *prog = b->prog;
+	int s = b->tree->nodes[node].stmt;
+	const char *type = pearl_program_stmt_type(prog, s);
+	int n_read = pearl_program_stmt_n_read(prog, s);
+	int k, red, counts[7] = { 0 };
+	isl_size depth;
+
+	f[PEARL_F_KIND + 2] = 1;
+	if (!type)
+		type = "";
+	f[PEARL_F_TYPE + (!strcmp(type, "f32")   ? 0
+			  : !strcmp(type, "f64") ? 1
+			  : !strcmp(type, "i32") ? 2
+			  : (!strcmp(type, "i64") || !strcmp(type, "index"))
+			      ? 3
+			      : 4)] = 1;
+	red = pearl_program_stmt_is_reduction(prog, s);
+	if (red < 0)
+		b->failed = 1;
+	f[PEARL_F_REDUCTION] = red == 1;
+	f[PEARL_F_SFOCUS] = b->focus[node];
+	for (k = 0; k < pearl_program_stmt_n_op(prog, s); ++k)
+		counts[op_class(pearl_program_stmt_op_name(prog, s, k))] +=
+		    pearl_program_stmt_op_count(prog, s, k);
+	for (k = 0; k < 7; ++k)
+		f[PEARL_F_OPS + k] = log_scaled(counts[k], 4);
+	f[PEARL_F_NREADS] = (float)n_read / PEARL_GRAPH_MAX_READS;
+	depth = isl_set_dim(pearl_program_stmt_domain(prog, s), isl_dim_set);
+	f[PEARL_F_DEPTH] = (float)depth / PEARL_GRAPH_MAX_DEPTH;
+	access_features(b, pearl_program_stmt_write(prog, s),
+			f + PEARL_F_WRITE);
+	for (k = 0; k < n_read && k < PEARL_GRAPH_MAX_READS; ++k)
+		access_features(b, pearl_program_stmt_read(prog, s, k),
+				f + PEARL_F_READS +
+				    k * PEARL_GRAPH_ACCESS_SIZE);
+}
+
+/* Marks the statement node of branch `focus` and its ancestors. */
+static void mark_focus(struct builder *b, int focus)
+{
+	int i, k = -1;
+
+	for (i = 0; i < b->tree->n_nodes; ++i)
+		if (b->tree->nodes[i].kind == pearl_node_stmt && ++k == focus)
+			break;
+	for (; focus >= 0 && i > 0 && i < b->tree->n_nodes;
+	     i = b->tree->nodes[i].parent)
+		b->focus[i] = 1;
+}
+
+/* Buffers are numbered by first use over all statements (write first),
+ * not by first appearance in the tree, so that ids do not change as
+ * transformations reorder nothing but loops. */
+static void number_buffers(struct builder *b)
+{
+	int s, r, n = pearl_program_n_stmt(b->prog);
+
+	for (s = 0; s < n; ++s) {
+		isl_map *w = pearl_program_stmt_write(b->prog, s);
+
+		buffer_id(b, isl_map_get_tuple_name(w, isl_dim_out));
+		for (r = 0; r < pearl_program_stmt_n_read(b->prog, s); ++r)
+			buffer_id(b, isl_map_get_tuple_name(
+			    pearl_program_stmt_read(b->prog, s, r),
+			    isl_dim_out));
+	}
+}
+
+static int n_accesses(pearl_program *prog)
+{
+	int s, n = 0;
+
+	for (s = 0; s < pearl_program_n_stmt(prog); ++s)
+		n += 1 + pearl_program_stmt_n_read(prog, s);
+	return n;
+}
+
+struct pearl_graph *pearl_graph_build(pearl_sched *sched, int focus)
+{
+	struct builder b = { 0 };
+	pearl_ctx *ctx;
+	int i;
+
+	b.prog = pearl_sched_get_program(sched);
+	ctx = pearl_program_get_ctx(b.prog);
+	b.tree = pearl_loop_tree_from_schedule(b.prog,
+					       pearl_sched_peek(sched));
+	if (!b.tree)
+		return NULL;
+	b.g = pearl_graph_alloc(b.tree->n_nodes, PEARL_GRAPH_N_FEATURES,
+				b.tree->n_nodes);
+	b.rows = calloc(b.tree->n_nodes, sizeof(*b.rows));
+	b.focus = calloc(b.tree->n_nodes, 1);
+	b.buffers = calloc(n_accesses(b.prog) + 1, sizeof(*b.buffers));
+	if (!b.g || !b.rows || !b.focus || !b.buffers) {
+		pearl_ctx_error(ctx, "out of memory");
+		b.failed = 1;
+		goto done;
+	}
+	number_buffers(&b);
+	mark_focus(&b, focus);
+	for (i = 1; i < b.tree->n_nodes; ++i) {
+		if (b.tree->nodes[i].kind == pearl_node_loop) {
+			compute_row(&b, i);
+			mark_unshifted_points(&b, i);
+		}
+		b.g->src[b.g->n_edges] = b.tree->nodes[i].parent;
+		b.g->dst[b.g->n_edges++] = i;
+	}
+	b.g->x[PEARL_F_KIND] = 1; /* the root */
+	for (i = 1; i < b.tree->n_nodes && !b.failed; ++i) {
+		float *f = b.g->x + (size_t)i * PEARL_GRAPH_N_FEATURES;
+
+		if (b.tree->nodes[i].kind == pearl_node_loop)
+			loop_features(&b, i, f);
+		else
+			stmt_features(&b, i, f);
+	}
+	if (b.failed)
+		pearl_ctx_isl_error(ctx, "graph features");
+done:
+	free(b.rows);
+	free(b.focus);
+	free(b.buffers);
+	pearl_loop_tree_free(b.tree);
+	if (b.failed)
+		return pearl_graph_free(b.g);
+	return b.g;
+}
