@@ -1,0 +1,118 @@
+/* The layers of the policy network (forward). */
+#include "nn.h"
+
+#include <math.h>
+#include <string.h>
+
+void pearl_nn_linear(float *restrict y, const float *restrict x,
+		     const float *restrict w, const float *restrict b, int n,
+		     int d_in, int d_out)
+{
+	int r, k, o;
+
+	for (r = 0; r < n; ++r) {
+		float *restrict yr = y + (size_t)r * d_out;
+		const float *xr = x + (size_t)r * d_in;
+
+		memcpy(yr, b, (size_t)d_out * sizeof(float));
+		for (k = 0; k < d_in; ++k) {
+			const float *restrict wk = w + (size_t)k * d_out;
+			float xv = xr[k];
+
+			if (xv == 0.0f)
+				continue;
+			for (o = 0; o < d_out; ++o)
+				yr[o] += xv * wk[o];
+		}
+	}
+}
+
+void pearl_nn_selu(float *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; ++i)
+		x[i] = x[i] > 0.0f ? PEARL_SELU_LAMBDA * x[i]
+				   : PEARL_SELU_LAMBDA * PEARL_SELU_ALPHA *
+					 expm1f(x[i]);
+}
+
+void pearl_nn_pool(float *restrict pooled, const float *restrict h, int n,
+		   int d)
+{
+	float *restrict mean = pooled, *restrict max = pooled + d;
+	int r, c;
+
+	memcpy(mean, h, (size_t)d * sizeof(float));
+	memcpy(max, h, (size_t)d * sizeof(float));
+	for (r = 1; r < n; ++r) {
+		const float *hr = h + (size_t)r * d;
+		for (c = 0; c < d; ++c) {
+			mean[c] += hr[c];
+			max[c] = hr[c] > max[c] ? hr[c] : max[c];
+		}
+	}
+	for (c = 0; c < d; ++c)
+		mean[c] /= (float)n;
+}
+
+/* att . LeakyReLU(a + b) over one head's d values. */
+static float attention_score(const float *restrict att,
+			     const float *restrict a, const float *restrict b,
+			     int d)
+{
+	float s = 0.0f;
+	int c;
+
+	for (c = 0; c < d; ++c) {
+		float v = a[c] + b[c];
+		v = v > 0.0f ? v : PEARL_GAT_NEG_SLOPE * v;
+		s += att[c] * v;
+	}
+	return s;
+}
+
+void pearl_nn_gatv2(float *restrict out, const float *x, int d_in,
+		    const struct pearl_gat_weights *g, int heads, int hidden,
+		    const struct pearl_nn_adjacency *adj, float *restrict xl,
+		    float *restrict xr, float *restrict scores)
+{
+	int n = adj->n_nodes, D = heads * hidden;
+	int i, k, c, e;
+
+	pearl_nn_linear(xl, x, g->w_src, g->b_src, n, d_in, D);
+	pearl_nn_linear(xr, x, g->w_dst, g->b_dst, n, d_in, D);
+	for (i = 0; i < n; ++i) {
+		const int *nb = adj->src + adj->start[i];
+		int deg = adj->start[i + 1] - adj->start[i];
+		float *restrict oi = out + (size_t)i * D;
+
+		memcpy(oi, g->bias, (size_t)D * sizeof(float));
+		for (k = 0; k < heads; ++k) {
+			const float *att = g->att + (size_t)k * hidden;
+			const float *xri = xr + (size_t)i * D + k * hidden;
+			float *restrict oik = oi + k * hidden;
+			float max, sum = 0.0f;
+
+			/* Softmax over the neighbourhood, max subtracted. */
+			for (e = 0; e < deg; ++e)
+				scores[e] = attention_score(
+				    att, xl + (size_t)nb[e] * D + k * hidden,
+				    xri, hidden);
+			max = scores[0];
+			for (e = 1; e < deg; ++e)
+				max = scores[e] > max ? scores[e] : max;
+			for (e = 0; e < deg; ++e) {
+				scores[e] = expf(scores[e] - max);
+				sum += scores[e];
+			}
+			for (e = 0; e < deg; ++e) {
+				const float *restrict xlj =
+				    xl + (size_t)nb[e] * D + k * hidden;
+				float alpha = scores[e] / sum;
+				for (c = 0; c < hidden; ++c)
+					oik[c] += alpha * xlj[c];
+			}
+		}
+	}
+}

@@ -1,0 +1,56 @@
+/*
+ * nn.h - the layers of the policy network, forward only (internal to
+ * lib/Policy). Every tensor is row-major float; a matrix W is [in, out] and
+ * a linear layer computes y = x W + b. A backward pass would mirror these
+ * functions one by one.
+ */
+#ifndef PEARL_POLICY_NN_H
+#define PEARL_POLICY_NN_H
+
+#include <stddef.h>
+
+#include "weights.h"
+
+/* SELU constants (Klambauer et al.). */
+#define PEARL_SELU_LAMBDA 1.0507009873554805f
+#define PEARL_SELU_ALPHA 1.6732632423543772f
+#define PEARL_GAT_NEG_SLOPE 0.2f
+
+/* y[n, d_out] = x[n, d_in] w[d_in, d_out] + b[d_out]; y must not alias x.
+ * Zero inputs are skipped (node features are sparse). */
+void pearl_nn_linear(float *y, const float *x, const float *w, const float *b,
+		     int n, int d_in, int d_out);
+
+/* In place: x = lambda * (x > 0 ? x : alpha * (exp(x) - 1)). */
+void pearl_nn_selu(float *x, size_t n);
+
+/* concat(mean over the n rows of h[n, d], max over them) into pooled[2 d]. */
+void pearl_nn_pool(float *pooled, const float *h, int n, int d);
+
+/*
+ * The graph's neighbourhoods in compressed form: the sources of target i
+ * are src[start[i] .. start[i + 1]), sorted, without duplicates, always
+ * including i itself (the self-loop).
+ */
+struct pearl_nn_adjacency {
+	int n_nodes;
+	int *start; /* n_nodes + 1 */
+	int *src;   /* start[n_nodes] */
+	int max_degree;
+};
+
+/*
+ * One GATv2 attention layer (PyG GATv2Conv, share_weights=False,
+ * concat=True, no dropout) on x[n, d_in]: with x_l = x w_src + b_src and
+ * x_r = x w_dst + b_dst ([n, H*d] each), for every target i and head k
+ *   e_ij = att_k . LeakyReLU_0.2(x_l[j]_k + x_r[i]_k)   for j in N(i),
+ *   alpha_ij = softmax_j(e_ij),  out[i]_k = sum_j alpha_ij x_l[j]_k,
+ * and out[i] += bias. Writes out[n, H*d]; xl and xr are scratch of
+ * n*H*d floats, scores of adj->max_degree floats.
+ */
+void pearl_nn_gatv2(float *out, const float *x, int d_in,
+		    const struct pearl_gat_weights *g, int heads, int hidden,
+		    const struct pearl_nn_adjacency *adj, float *xl, float *xr,
+		    float *scores);
+
+#endif

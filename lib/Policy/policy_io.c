@@ -1,0 +1,281 @@
+/* Loading and saving policies: blobs in memory, files, the built-in blob. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blob.h"
+#include "weights.h"
+
+/* The blob compiled in by builtin_blob.S (models/pearl-policy.bin). */
+extern const unsigned char pearl_policy_builtin_blob[]
+    __attribute__((visibility("hidden")));
+extern const unsigned char pearl_policy_builtin_blob_end[]
+    __attribute__((visibility("hidden")));
+
+/* Reports the first dimension of hdr that differs from the default. */
+static int check_dims(const struct pearl_blob_header *hdr, char *err,
+		      size_t err_size)
+{
+	struct pearl_policy_config def = pearl_policy_default_config();
+	const struct {
+		const char *name;
+		int32_t got, want;
+	} dims[] = {
+		{ "n_features", hdr->n_features, def.n_features },
+		{ "hidden", hdr->hidden, def.hidden },
+		{ "heads", hdr->heads, def.heads },
+		{ "n_layers", hdr->n_layers, def.n_layers },
+		{ "n_actions", hdr->n_actions, def.n_actions },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(dims) / sizeof(dims[0]); ++i)
+		if (dims[i].got != dims[i].want)
+			return pearl_policy_error(
+			    err, err_size,
+			    "dimension mismatch: blob has %s = %d, this "
+			    "build of Pearl expects %d",
+			    dims[i].name, (int)dims[i].got, (int)dims[i].want);
+	return 0;
+}
+
+/* The first non-finite weight of policy, named; 0 if there is none. */
+static int check_finite(const pearl_policy *policy, char *err,
+			size_t err_size)
+{
+	struct pearl_tensor tab[PEARL_POLICY_MAX_TENSORS];
+	int n_tensors, t;
+	size_t i;
+
+	for (i = 0; i < policy->n_floats; ++i)
+		if (!isfinite(policy->data[i]))
+			break;
+	if (i == policy->n_floats)
+		return 0;
+	pearl_policy_walk(&policy->cfg, NULL, NULL, tab, &n_tensors);
+	for (t = n_tensors - 1; t > 0 && tab[t].offset > i; --t)
+		;
+	if (tab[t].layer >= 0)
+		return pearl_policy_error(
+		    err, err_size,
+		    "non-finite weight %g at float %zu (gat%d.%s[%zu])",
+		    (double)policy->data[i], i, tab[t].layer, tab[t].name,
+		    i - tab[t].offset);
+	return pearl_policy_error(err, err_size,
+				  "non-finite weight %g at float %zu (%s[%zu])",
+				  (double)policy->data[i], i, tab[t].name,
+				  i - tab[t].offset);
+}
+
+/* Checks everything about the blob that precedes decoding its payload. */
+static int check_blob(const unsigned char *bytes, size_t size, char *err,
+		      size_t err_size)
+{
+	struct pearl_blob_header hdr;
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	uint64_t want_floats, want_size, sum;
+
+	if (size < PEARL_BLOB_HEADER_SIZE)
+		return pearl_policy_error(err, err_size,
+					  "truncated blob: expected at least "
+					  "%u bytes (the header), got %zu",
+					  PEARL_BLOB_HEADER_SIZE, size);
+	pearl_blob_read_header(bytes, &hdr);
+	if (memcmp(hdr.magic, PEARL_BLOB_MAGIC, 4) != 0)
+		return pearl_policy_error(err, err_size,
+					  "bad magic: not a Pearl weight blob "
+					  "(expected \"PRLW\")");
+	if (hdr.version != PEARL_BLOB_VERSION)
+		return pearl_policy_error(err, err_size,
+					  "unsupported blob version %u "
+					  "(this build reads version %u)",
+					  hdr.version, PEARL_BLOB_VERSION);
+	if (check_dims(&hdr, err, err_size) < 0)
+		return -1;
+	want_floats = pearl_policy_walk(&cfg, NULL, NULL, NULL, NULL);
+	if (hdr.n_floats != want_floats)
+		return pearl_policy_error(err, err_size,
+					  "inconsistent blob: n_floats = %u, "
+					  "but the dimensions need %llu",
+					  hdr.n_floats,
+					  (unsigned long long)want_floats);
+	want_size = PEARL_BLOB_HEADER_SIZE + 4 * want_floats;
+	if (size < want_size)
+		return pearl_policy_error(err, err_size,
+					  "truncated blob: expected %llu "
+					  "bytes, got %zu",
+					  (unsigned long long)want_size, size);
+	if (size > want_size)
+		return pearl_policy_error(err, err_size,
+					  "trailing data after the blob: "
+					  "expected %llu bytes, got %zu",
+					  (unsigned long long)want_size, size);
+	sum = pearl_blob_fnv1a(bytes + PEARL_BLOB_HEADER_SIZE,
+			       (size_t)(4 * want_floats));
+	if (sum != hdr.checksum)
+		return pearl_policy_error(err, err_size,
+					  "checksum mismatch: header says "
+					  "0x%016llx, payload has 0x%016llx",
+					  (unsigned long long)hdr.checksum,
+					  (unsigned long long)sum);
+	return 0;
+}
+
+pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
+				     char *err, size_t err_size)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	pearl_policy *policy;
+
+	if (!data)
+		size = 0;
+	if (check_blob(data, size, err, err_size) < 0)
+		return NULL;
+	policy = pearl_policy_alloc(&cfg, err, err_size);
+	if (!policy)
+		return NULL;
+	pearl_blob_decode_floats(policy->data,
+				 (const unsigned char *)data +
+				     PEARL_BLOB_HEADER_SIZE,
+				 policy->n_floats);
+	if (check_finite(policy, err, err_size) < 0)
+		return pearl_policy_free(policy);
+	return policy;
+}
+
+/* Reads the whole of path into a malloc'd *buf of *size bytes. */
+static int read_file(const char *path, unsigned char **buf, size_t *size,
+		     char *err, size_t err_size)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0, n;
+	int failed = 0;
+
+	*buf = NULL;
+	*size = 0;
+	if (!f)
+		return pearl_policy_error(err, err_size, "cannot open %s: %s",
+					  path, strerror(errno));
+	for (;;) {
+		if (*size == cap) {
+			unsigned char *p;
+			/* No valid blob is anywhere near this size. */
+			if (cap >= ((size_t)1 << 30)) {
+				failed = pearl_policy_error(
+				    err, err_size,
+				    "%s: too large for a weight blob", path);
+				break;
+			}
+			cap = cap ? 2 * cap : (size_t)1 << 16;
+			p = realloc(*buf, cap);
+			if (!p) {
+				failed = pearl_policy_error(
+				    err, err_size, "out of memory reading %s",
+				    path);
+				break;
+			}
+			*buf = p;
+		}
+		n = fread(*buf + *size, 1, cap - *size, f);
+		*size += n;
+		if (n == 0)
+			break;
+	}
+	if (!failed && ferror(f))
+		failed = pearl_policy_error(err, err_size, "error reading %s",
+					    path);
+	fclose(f);
+	if (failed) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+pearl_policy *pearl_policy_load_file(const char *path, char *err,
+				     size_t err_size)
+{
+	unsigned char *buf;
+	size_t size;
+	pearl_policy *policy;
+
+	if (!path) {
+		pearl_policy_error(err, err_size, "no file name");
+		return NULL;
+	}
+	if (read_file(path, &buf, &size, err, err_size) < 0)
+		return NULL;
+	policy = pearl_policy_from_blob(buf ? buf : (void *)"", size, err,
+					err_size);
+	free(buf);
+	return policy;
+}
+
+pearl_policy *pearl_policy_load_builtin(char *err, size_t err_size)
+{
+	size_t size = (size_t)(pearl_policy_builtin_blob_end -
+			       pearl_policy_builtin_blob);
+
+	return pearl_policy_from_blob(pearl_policy_builtin_blob, size, err,
+				      err_size);
+}
+
+void *pearl_policy_to_blob(const pearl_policy *policy, size_t *size)
+{
+	struct pearl_blob_header hdr;
+	unsigned char *out;
+	size_t n_bytes;
+
+	if (!policy || !size)
+		return NULL;
+	n_bytes = PEARL_BLOB_HEADER_SIZE + 4 * policy->n_floats;
+	out = malloc(n_bytes);
+	if (!out)
+		return NULL;
+	pearl_blob_encode_floats(out + PEARL_BLOB_HEADER_SIZE, policy->data,
+				 policy->n_floats);
+	memcpy(hdr.magic, PEARL_BLOB_MAGIC, 4);
+	hdr.version = PEARL_BLOB_VERSION;
+	hdr.n_features = policy->cfg.n_features;
+	hdr.hidden = policy->cfg.hidden;
+	hdr.heads = policy->cfg.heads;
+	hdr.n_layers = policy->cfg.n_layers;
+	hdr.n_actions = policy->cfg.n_actions;
+	hdr.n_floats = (uint32_t)policy->n_floats;
+	hdr.checksum = pearl_blob_fnv1a(out + PEARL_BLOB_HEADER_SIZE,
+					4 * policy->n_floats);
+	pearl_blob_write_header(out, &hdr);
+	*size = n_bytes;
+	return out;
+}
+
+int pearl_policy_save_file(const pearl_policy *policy, const char *path,
+			   char *err, size_t err_size)
+{
+	size_t size;
+	void *blob = pearl_policy_to_blob(policy, &size);
+	FILE *f;
+	int ok;
+
+	if (!blob)
+		return pearl_policy_error(err, err_size,
+					  "out of memory serializing the "
+					  "policy");
+	f = fopen(path, "wb");
+	if (!f) {
+		pearl_policy_error(err, err_size, "cannot create %s: %s", path,
+				   strerror(errno));
+		free(blob);
+		return -1;
+	}
+	ok = fwrite(blob, 1, size, f) == size;
+	ok = (fclose(f) == 0) && ok;
+	free(blob);
+	if (!ok)
+		return pearl_policy_error(err, err_size, "error writing %s",
+					  path);
+	return 0;
+}

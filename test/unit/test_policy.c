@@ -1,0 +1,370 @@
+/* The policy network: blobs, random initialization, the forward pass and
+ * the graph's text format (no isl, no MLIR). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "pearl/graph.h"
+#include "pearl/policy.h"
+
+#define N_ACTIONS PEARL_N_ACTIONS
+
+/* A small tree: root 0 -> loop 1 -> loop 2 -> statements 3, 4; features
+ * pseudo-random and sparse, scaled by `scale`. */
+static struct pearl_graph *make_tree(float scale)
+{
+	struct pearl_graph *g = pearl_graph_alloc(5, PEARL_GRAPH_N_FEATURES, 4);
+	unsigned state = 12345;
+	int i, j;
+
+	if (!g)
+		return NULL;
+	for (i = 0; i < g->n_nodes; ++i) {
+		float *row = g->x + (size_t)i * g->n_features;
+		row[i == 0 ? 0 : i < 3 ? 1 : 2] = 1.0f;
+		for (j = 3; j < g->n_features; ++j) {
+			state = state * 1103515245u + 12345u;
+			if ((state >> 16) % 10 == 0)
+				row[j] = scale *
+					 ((float)((state >> 8) % 2001) / 1000.0f -
+					  1.0f);
+		}
+	}
+	g->src[0] = 0, g->dst[0] = 1;
+	g->src[1] = 1, g->dst[1] = 2;
+	g->src[2] = 2, g->dst[2] = 3;
+	g->src[3] = 2, g->dst[3] = 4;
+	g->n_edges = 4;
+	return g;
+}
+
+static int all_finite(const float *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+static pearl_policy *random_policy(uint64_t seed)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	char err[256];
+	pearl_policy *p = pearl_policy_init_random(&cfg, seed, err, sizeof(err));
+
+	if (!p)
+		fprintf(stderr, "init_random: %s\n", err);
+	return p;
+}
+
+static void test_config(void)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config(), bad;
+	char err[256] = "";
+	pearl_policy *p;
+
+	CHECK(cfg.n_features == PEARL_GRAPH_N_FEATURES);
+	CHECK(cfg.hidden == 128 && cfg.heads == 4 && cfg.n_layers == 2);
+	CHECK(cfg.n_actions == 56);
+	bad = cfg;
+	bad.heads = 0;
+	p = pearl_policy_init_random(&bad, 1, err, sizeof(err));
+	CHECK(!p);
+	CHECK_STR(err, "invalid configuration: heads = 0 (must be in 1..64)");
+	CHECK(!pearl_policy_init_random(NULL, 1, err, sizeof(err)));
+	CHECK(pearl_policy_free(NULL) == NULL);
+}
+
+/* init -> blob -> load gives the same bytes and the same outputs; the
+ * same seed gives the same blob, another seed another one. */
+static void test_round_trip(void)
+{
+	pearl_policy *a = random_policy(42), *b, *c, *other = random_policy(43);
+	struct pearl_graph *g = make_tree(1.0f);
+	float la[N_ACTIONS], lb[N_ACTIONS], va, vb;
+	size_t na, nb, nc, no;
+	void *ba, *bb, *bc, *bo;
+	char err[256];
+	const char *path = "test_policy.tmp.bin";
+
+	CHECK(a && other && g);
+	if (!a || !other || !g)
+		goto out;
+	ba = pearl_policy_to_blob(a, &na);
+	CHECK(ba && na == 40 + 4 * (size_t)965817);
+	b = pearl_policy_from_blob(ba, na, err, sizeof(err));
+	CHECK(b);
+	bb = b ? pearl_policy_to_blob(b, &nb) : NULL;
+	CHECK(bb && nb == na && !memcmp(ba, bb, na));
+	CHECK(pearl_policy_eval(a, g, la, &va, err, sizeof(err)) == 0);
+	CHECK(b && pearl_policy_eval(b, g, lb, &vb, err, sizeof(err)) == 0);
+	CHECK(!memcmp(la, lb, sizeof(la)) && va == vb);
+	CHECK(all_finite(la, N_ACTIONS) && isfinite(va));
+
+	/* Through a file. */
+	CHECK(pearl_policy_save_file(a, path, err, sizeof(err)) == 0);
+	c = pearl_policy_load_file(path, err, sizeof(err));
+	CHECK(c);
+	bc = c ? pearl_policy_to_blob(c, &nc) : NULL;
+	CHECK(bc && nc == na && !memcmp(ba, bc, na));
+	remove(path);
+
+	/* Same seed, same blob; another seed, another blob. */
+	bo = pearl_policy_to_blob(other, &no);
+	CHECK(bo && no == na && memcmp(ba, bo, na) != 0);
+	pearl_policy_free(b);
+	b = random_policy(42);
+	free(bb);
+	bb = b ? pearl_policy_to_blob(b, &nb) : NULL;
+	CHECK(bb && nb == na && !memcmp(ba, bb, na));
+
+	free(ba);
+	free(bb);
+	free(bc);
+	free(bo);
+	pearl_policy_free(b);
+	pearl_policy_free(c);
+out:
+	pearl_policy_free(a);
+	pearl_policy_free(other);
+	pearl_graph_free(g);
+}
+
+/* The built-in blob loads and is the seed-1 initialization. */
+static void test_builtin(void)
+{
+	char err[256];
+	pearl_policy *p = pearl_policy_load_builtin(err, sizeof(err));
+	pearl_policy *r = random_policy(1);
+	const struct pearl_policy_config *cfg;
+	size_t np, nr;
+	void *bp, *br;
+
+	CHECK(p && r);
+	if (!p || !r)
+		goto out;
+	cfg = pearl_policy_get_config(p);
+	CHECK(cfg->n_features == PEARL_GRAPH_N_FEATURES &&
+	      cfg->n_actions == N_ACTIONS);
+	bp = pearl_policy_to_blob(p, &np);
+	br = pearl_policy_to_blob(r, &nr);
+	CHECK(bp && br && np == nr && !memcmp(bp, br, np));
+	free(bp);
+	free(br);
+out:
+	pearl_policy_free(p);
+	pearl_policy_free(r);
+}
+
+/* Evaluating twice, or after another graph, gives identical outputs. */
+static void test_deterministic(void)
+{
+	pearl_policy *p = random_policy(7);
+	struct pearl_graph *g = make_tree(1.0f), *h = make_tree(0.5f);
+	float l1[N_ACTIONS], l2[N_ACTIONS], l3[N_ACTIONS], v1, v2, v3;
+	char err[256];
+
+	CHECK(p && g && h);
+	if (!p || !g || !h)
+		goto out;
+	CHECK(pearl_policy_eval(p, g, l1, &v1, err, sizeof(err)) == 0);
+	CHECK(pearl_policy_eval(p, h, l3, &v3, err, sizeof(err)) == 0);
+	CHECK(pearl_policy_eval(p, g, l2, &v2, err, sizeof(err)) == 0);
+	CHECK(!memcmp(l1, l2, sizeof(l1)) && v1 == v2);
+	CHECK(memcmp(l1, l3, sizeof(l1)) != 0);
+	/* The direction and order of edges do not matter. */
+	g->src[0] = 2, g->dst[0] = 4;
+	g->src[2] = 3, g->dst[2] = 2;
+	g->src[3] = 1, g->dst[3] = 0;
+	CHECK(pearl_policy_eval(p, g, l2, &v2, err, sizeof(err)) == 0);
+	CHECK(!memcmp(l1, l2, sizeof(l1)) && v1 == v2);
+out:
+	pearl_policy_free(p);
+	pearl_graph_free(g);
+	pearl_graph_free(h);
+}
+
+static void test_bad_graphs(void)
+{
+	pearl_policy *p = random_policy(1);
+	struct pearl_graph *narrow = pearl_graph_alloc(2, 10, 1);
+	struct pearl_graph *g = make_tree(1.0f);
+	struct pearl_graph *empty = pearl_graph_alloc(0, PEARL_GRAPH_N_FEATURES,
+						      0);
+	float l[N_ACTIONS], v;
+	char err[256];
+
+	CHECK(p && narrow && g && empty);
+	if (!p || !narrow || !g || !empty)
+		goto out;
+	CHECK(pearl_policy_eval(p, narrow, l, &v, err, sizeof(err)) < 0);
+	CHECK_STR(err, "graph has 10 features per node, the policy expects 531");
+	CHECK(pearl_policy_eval(p, empty, l, &v, err, sizeof(err)) < 0);
+	CHECK_STR(err, "graph has no nodes");
+	CHECK(pearl_policy_eval(p, NULL, l, &v, err, sizeof(err)) < 0);
+	CHECK_STR(err, "no graph");
+
+	g->dst[3] = 5;
+	CHECK(pearl_policy_eval(p, g, l, &v, err, sizeof(err)) < 0);
+	CHECK_STR(err, "edge 3 (2 -> 5) names a missing node (the graph has 5 "
+		       "nodes)");
+	g->dst[3] = -1;
+	CHECK(pearl_policy_eval(p, g, l, &v, err, sizeof(err)) < 0);
+	CHECK_STR(err, "edge 3 (2 -> -1) names a missing node (the graph has 5 "
+		       "nodes)");
+	g->dst[3] = 4;
+	g->x[3 * g->n_features + 7] = NAN;
+	CHECK(pearl_policy_eval(p, g, l, &v, err, sizeof(err)) < 0);
+	CHECK_STR(err, "feature 7 of node 3 is not finite");
+	g->x[3 * g->n_features + 7] = 0.0f;
+	CHECK(pearl_policy_eval(p, g, l, &v, err, sizeof(err)) == 0);
+	/* A tiny error buffer is truncated, never overrun. */
+	CHECK(pearl_policy_eval(p, narrow, l, &v, err, 6) < 0);
+	CHECK_STR(err, "graph");
+	CHECK(pearl_policy_eval(p, narrow, l, &v, NULL, 0) < 0);
+out:
+	pearl_policy_free(p);
+	pearl_graph_free(narrow);
+	pearl_graph_free(g);
+	pearl_graph_free(empty);
+}
+
+/* One node (only its self-loop), and one node with edges to itself. */
+static void test_single_node(void)
+{
+	pearl_policy *p = random_policy(3);
+	struct pearl_graph *g = pearl_graph_alloc(1, PEARL_GRAPH_N_FEATURES, 2);
+	float l1[N_ACTIONS], l2[N_ACTIONS], v1, v2;
+	char err[256];
+
+	CHECK(p && g);
+	if (!p || !g)
+		goto out;
+	g->x[0] = 1.0f;
+	g->x[10] = 0.5f;
+	CHECK(pearl_policy_eval(p, g, l1, &v1, err, sizeof(err)) == 0);
+	CHECK(all_finite(l1, N_ACTIONS) && isfinite(v1));
+	g->src[0] = g->dst[0] = 0;
+	g->src[1] = g->dst[1] = 0;
+	g->n_edges = 2;
+	CHECK(pearl_policy_eval(p, g, l2, &v2, err, sizeof(err)) == 0);
+	CHECK(!memcmp(l1, l2, sizeof(l1)) && v1 == v2);
+out:
+	pearl_policy_free(p);
+	pearl_graph_free(g);
+}
+
+/* Large feature values make attention scores far beyond expf's range: the
+ * softmax subtracts the maximum, so nothing overflows to NaN. */
+static void test_large_values(void)
+{
+	pearl_policy *p = random_policy(5);
+	struct pearl_graph *g = make_tree(1e4f);
+	float l[N_ACTIONS], v;
+	char err[256];
+
+	CHECK(p && g);
+	if (!p || !g)
+		goto out;
+	CHECK(pearl_policy_eval(p, g, l, &v, err, sizeof(err)) == 0);
+	CHECK(all_finite(l, N_ACTIONS) && isfinite(v));
+out:
+	pearl_policy_free(p);
+	pearl_graph_free(g);
+}
+
+/* Corrupt blobs in memory: each is refused with its message. */
+static void test_bad_blobs(void)
+{
+	pearl_policy *p = random_policy(9), *q;
+	unsigned char *blob;
+	size_t n;
+	char err[256];
+
+	blob = p ? pearl_policy_to_blob(p, &n) : NULL;
+	CHECK(blob);
+	if (!blob)
+		goto out;
+	CHECK(!pearl_policy_from_blob(NULL, 0, err, sizeof(err)));
+	CHECK_STR(err, "truncated blob: expected at least 40 bytes (the "
+		       "header), got 0");
+	CHECK(!pearl_policy_from_blob(blob, n - 4, err, sizeof(err)));
+	CHECK_STR(err, "truncated blob: expected 3863308 bytes, got 3863304");
+	blob[0] = 'X';
+	CHECK(!pearl_policy_from_blob(blob, n, err, sizeof(err)));
+	CHECK_STR(err, "bad magic: not a Pearl weight blob (expected \"PRLW\")");
+	blob[0] = 'P';
+	blob[8] = 10; /* n_features = 10 + 2 * 256 = 522 */
+	CHECK(!pearl_policy_from_blob(blob, n, err, sizeof(err)));
+	CHECK_STR(err, "dimension mismatch: blob has n_features = 522, this "
+		       "build of Pearl expects 531");
+	blob[8] = 19;
+	blob[n - 1] ^= 1;
+	q = pearl_policy_from_blob(blob, n, err, sizeof(err));
+	CHECK(!q && !strncmp(err, "checksum mismatch", 17));
+	pearl_policy_free(q);
+	blob[n - 1] ^= 1;
+	q = pearl_policy_from_blob(blob, n, err, sizeof(err));
+	CHECK(q);
+	pearl_policy_free(q);
+	CHECK(!pearl_policy_load_file("/nonexistent/pearl.bin", err,
+				      sizeof(err)));
+	CHECK_STR(err, "cannot open /nonexistent/pearl.bin: No such file or "
+		       "directory");
+	free(blob);
+out:
+	pearl_policy_free(p);
+}
+
+/* pearl_graph_print and pearl_graph_read round-trip exactly. */
+static void test_graph_text(void)
+{
+	struct pearl_graph *g = make_tree(3.0f), *h = NULL;
+	char err[256];
+	FILE *f = tmpfile();
+
+	CHECK(g && f);
+	if (!g || !f)
+		goto out;
+	g->x[7] = 1.0f / 3.0f;
+	g->x[8] = -1e-30f;
+	CHECK(pearl_graph_print(f, g) == 0);
+	rewind(f);
+	h = pearl_graph_read(f, err, sizeof(err));
+	CHECK(h);
+	if (!h)
+		goto out;
+	CHECK(h->n_nodes == g->n_nodes && h->n_features == g->n_features &&
+	      h->n_edges == g->n_edges);
+	CHECK(!memcmp(h->x, g->x,
+		      sizeof(float) * (size_t)g->n_nodes * g->n_features));
+	CHECK(!memcmp(h->src, g->src, sizeof(int) * (size_t)g->n_edges));
+	CHECK(!memcmp(h->dst, g->dst, sizeof(int) * (size_t)g->n_edges));
+	CHECK(!pearl_graph_alloc(-1, 3, 0));
+	CHECK(!pearl_graph_alloc(1, 0, 0));
+	CHECK(!pearl_graph_alloc(1, 3, -1));
+	CHECK(pearl_graph_free(NULL) == NULL);
+out:
+	if (f)
+		fclose(f);
+	pearl_graph_free(g);
+	pearl_graph_free(h);
+}
+
+int main(void)
+{
+	test_config();
+	test_round_trip();
+	test_builtin();
+	test_deterministic();
+	test_bad_graphs();
+	test_single_node();
+	test_large_values();
+	test_bad_blobs();
+	test_graph_text();
+	return check_done("test_policy");
+}

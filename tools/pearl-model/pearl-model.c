@@ -1,0 +1,239 @@
+/*
+ * pearl-model - makes, inspects and evaluates policy weight blobs.
+ *
+ *   pearl-model init [--seed S] -o FILE    random-initialized blob (seed 1)
+ *   pearl-model info FILE | --builtin      dimensions, size, checksum
+ *   pearl-model eval [--repeat N] FILE | --builtin GRAPH.txt
+ *
+ * eval reads a graph in pearl_graph_print's text format ("-" for standard
+ * input) and prints the raw logits and the value, one per line with %.9g:
+ * "logit <i> <v>" for every action, then "value <v>". With --repeat N it
+ * evaluates N times and prints the mean time per evaluation on stderr.
+ *
+ * Exit status: 0 success, 1 error (unreadable or invalid blob or graph),
+ * 2 usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "blob.h"
+#include "pearl/graph.h"
+#include "pearl/policy.h"
+
+enum { exit_ok = 0, exit_error = 1, exit_usage = 2 };
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pearl-model init [--seed S] -o FILE\n"
+		"       pearl-model info FILE|--builtin\n"
+		"       pearl-model eval [--repeat N] FILE|--builtin "
+		"GRAPH.txt\n");
+}
+
+/* Parses a non-negative decimal integer (all of s). */
+static int parse_u64(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	*v = strtoull(s, &end, 10);
+	return *end ? -1 : 0;
+}
+
+static int cmd_init(int argc, char **argv)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	unsigned long long seed = 1;
+	const char *out = NULL;
+	char err[256];
+	pearl_policy *policy;
+	int i, rc;
+
+	for (i = 0; i < argc; ++i) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (parse_u64(argv[++i], &seed) < 0) {
+				fprintf(stderr, "pearl-model: bad seed %s\n",
+					argv[i]);
+				return exit_usage;
+			}
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else {
+			usage(stderr);
+			return exit_usage;
+		}
+	}
+	if (!out) {
+		usage(stderr);
+		return exit_usage;
+	}
+	policy = pearl_policy_init_random(&cfg, seed, err, sizeof(err));
+	if (!policy) {
+		fprintf(stderr, "pearl-model: %s\n", err);
+		return exit_error;
+	}
+	rc = pearl_policy_save_file(policy, out, err, sizeof(err));
+	pearl_policy_free(policy);
+	if (rc < 0) {
+		fprintf(stderr, "pearl-model: %s\n", err);
+		return exit_error;
+	}
+	return exit_ok;
+}
+
+/* Loads the policy named by `name` ("--builtin" or a file). */
+static pearl_policy *load(const char *name)
+{
+	char err[256];
+	pearl_policy *policy;
+
+	if (!strcmp(name, "--builtin"))
+		policy = pearl_policy_load_builtin(err, sizeof(err));
+	else
+		policy = pearl_policy_load_file(name, err, sizeof(err));
+	if (!policy)
+		fprintf(stderr, "pearl-model: %s: %s\n", name, err);
+	return policy;
+}
+
+static int cmd_info(int argc, char **argv)
+{
+	struct pearl_blob_header hdr;
+	pearl_policy *policy;
+	size_t size;
+	unsigned char *blob;
+
+	if (argc != 1) {
+		usage(stderr);
+		return exit_usage;
+	}
+	policy = load(argv[0]);
+	if (!policy)
+		return exit_error;
+	/* A valid blob is exactly its canonical serialization. */
+	blob = pearl_policy_to_blob(policy, &size);
+	pearl_policy_free(policy);
+	if (!blob) {
+		fprintf(stderr, "pearl-model: out of memory\n");
+		return exit_error;
+	}
+	pearl_blob_read_header(blob, &hdr);
+	free(blob);
+	printf("blob %s\n", argv[0]);
+	printf("version %u\n", hdr.version);
+	printf("n_features %d\nhidden %d\nheads %d\nn_layers %d\n"
+	       "n_actions %d\n",
+	       (int)hdr.n_features, (int)hdr.hidden, (int)hdr.heads,
+	       (int)hdr.n_layers, (int)hdr.n_actions);
+	printf("n_floats %u\n", hdr.n_floats);
+	printf("bytes %zu\n", size);
+	printf("checksum 0x%016llx\n", (unsigned long long)hdr.checksum);
+	printf("valid yes\n");
+	return exit_ok;
+}
+
+static struct pearl_graph *read_graph(const char *path)
+{
+	char err[256];
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct pearl_graph *graph;
+
+	if (!f) {
+		fprintf(stderr, "pearl-model: cannot open %s\n", path);
+		return NULL;
+	}
+	graph = pearl_graph_read(f, err, sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (!graph)
+		fprintf(stderr, "pearl-model: %s: %s\n", path, err);
+	return graph;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmd_eval(int argc, char **argv)
+{
+	unsigned long long repeat = 1, r;
+	pearl_policy *policy;
+	struct pearl_graph *graph;
+	const struct pearl_policy_config *cfg;
+	float *logits, value;
+	char err[256];
+	int i, rc = 0;
+	double t0;
+
+	if (argc >= 2 && !strcmp(argv[0], "--repeat")) {
+		if (parse_u64(argv[1], &repeat) < 0 || repeat == 0) {
+			fprintf(stderr, "pearl-model: bad repeat count %s\n",
+				argv[1]);
+			return exit_usage;
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc != 2) {
+		usage(stderr);
+		return exit_usage;
+	}
+	policy = load(argv[0]);
+	if (!policy)
+		return exit_error;
+	graph = read_graph(argv[1]);
+	cfg = pearl_policy_get_config(policy);
+	logits = malloc((size_t)cfg->n_actions * sizeof(float));
+	if (!graph || !logits) {
+		free(logits);
+		pearl_graph_free(graph);
+		pearl_policy_free(policy);
+		return exit_error;
+	}
+	t0 = now();
+	for (r = 0; r < repeat && rc == 0; ++r)
+		rc = pearl_policy_eval(policy, graph, logits, &value, err,
+				       sizeof(err));
+	if (rc == 0 && repeat > 1)
+		fprintf(stderr, "pearl-model: %d nodes: %.1f us per eval\n",
+			graph->n_nodes, 1e6 * (now() - t0) / (double)repeat);
+	if (rc < 0)
+		fprintf(stderr, "pearl-model: %s: %s\n", argv[1], err);
+	else {
+		for (i = 0; i < cfg->n_actions; ++i)
+			printf("logit %d %.9g\n", i, (double)logits[i]);
+		printf("value %.9g\n", (double)value);
+	}
+	free(logits);
+	pearl_graph_free(graph);
+	pearl_policy_free(policy);
+	return rc < 0 ? exit_error : exit_ok;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return exit_usage;
+	}
+	if (!strcmp(argv[1], "init"))
+		return cmd_init(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "info"))
+		return cmd_info(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "eval"))
+		return cmd_eval(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return exit_ok;
+	}
+	usage(stderr);
+	return exit_usage;
+}
