@@ -231,7 +231,7 @@ struct pearl_graph *pearl_graph_read(FILE *in, char *err, size_t err_size)
 {
 	struct reader r = { in, NULL, 0, 0, err, err_size };
 	struct pearl_graph *g = NULL;
-	int n_nodes, n_features, n_edges, i, ok = 0;
+	int n_nodes = 0, n_features = 0, n_edges = 0, i, ok = 0;
 
 	if (!in) {
 		fail(&r, "no input");
