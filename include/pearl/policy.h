@@ -11,6 +11,11 @@
  *   and go through an MLP of 2 Linear+SELU layers (-> hidden);
  *   a policy head Linear+SELU, Linear+SELU, Linear(-> n_actions) and a
  *   value head of the same shape ending in Linear(-> 1).
+ * The attention follows PyTorch Geometric's GATv2Conv (share_weights=False,
+ * concat=True): the graph's edges are made undirected (an edge given twice,
+ * or in both directions, counts once; an edge from a node to itself is the
+ * self-loop every node has anyway). models/README.md is the model card;
+ * test/Policy/reference.py is an independent NumPy implementation.
  *
  * Weights live in a versioned blob (format in lib/Policy/blob.h): magic,
  * version, dimensions, a checksum, then fp32 tensors in a fixed order. One
@@ -69,13 +74,17 @@ const struct pearl_policy_config *pearl_policy_get_config(
     const pearl_policy *policy);
 
 /* A policy with fresh weights drawn from a seeded generator (Xavier-uniform
- * matrices, zero biases): the untrained network, and the start of training.
- * NULL if memory is exhausted or the configuration is invalid. */
+ * matrices, zero biases; splitmix64, the same on every machine, see
+ * lib/Policy/init.c): the untrained network, and the start of training.
+ * cfg (__isl_keep) may differ from the default (every dimension positive,
+ * at most 8 layers), but only default-sized blobs load back. NULL with a
+ * message in err if memory is exhausted or the configuration is invalid. */
 pearl_policy *pearl_policy_init_random(const struct pearl_policy_config *cfg,
 				       uint64_t seed, char *err,
 				       size_t err_size);
-/* Serializes `policy` into a malloc'd blob (*size bytes; caller frees), or
- * writes it to a file (0 on success). */
+/* Serializes `policy` (__isl_keep) into a malloc'd blob (*size bytes;
+ * caller frees; NULL if memory is exhausted), or writes it to a file (0 on
+ * success, -1 with a message in err). */
 void *pearl_policy_to_blob(const pearl_policy *policy, size_t *size);
 int pearl_policy_save_file(const pearl_policy *policy, const char *path,
 			   char *err, size_t err_size);
@@ -84,7 +93,9 @@ int pearl_policy_save_file(const pearl_policy *policy, const char *path,
  * no softmax) into logits[], the value estimate into *value. Returns 0, or
  * -1 with a message in err if the graph's feature width is not the
  * policy's, the graph is malformed (an edge names a missing node, no
- * nodes), or memory is exhausted. */
+ * nodes, a feature is NaN or infinite), or memory is exhausted. The outputs
+ * depend only on the policy and the graph (not on the order or direction
+ * of its edges) and are the same on every call. */
 int pearl_policy_eval(const pearl_policy *policy,
 		      const struct pearl_graph *graph, float *logits,
 		      float *value, char *err, size_t err_size);

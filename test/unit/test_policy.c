@@ -79,6 +79,44 @@ static void test_config(void)
 	CHECK(pearl_policy_free(NULL) == NULL);
 }
 
+/* A smaller network evaluates; its blob is refused by the loader, which
+ * takes only the dimensions of this build. */
+static void test_small_config(void)
+{
+	struct pearl_policy_config cfg = { 6, 8, 2, 3, 5 };
+	struct pearl_graph *g = pearl_graph_alloc(3, 6, 2);
+	pearl_policy *p = pearl_policy_init_random(&cfg, 1, NULL, 0);
+	float l[5], v;
+	char err[256];
+	size_t n;
+	void *blob;
+
+	CHECK(p && g);
+	if (!p || !g)
+		goto out;
+	g->x[0] = 1.0f;
+	g->x[7] = -0.5f;
+	g->x[14] = 2.0f;
+	g->src[0] = 0, g->dst[0] = 1;
+	g->src[1] = 0, g->dst[1] = 2;
+	g->n_edges = 2;
+	CHECK(pearl_policy_eval(p, g, l, &v, err, sizeof(err)) == 0);
+	CHECK(all_finite(l, 5) && isfinite(v));
+	blob = pearl_policy_to_blob(p, &n);
+	CHECK(blob && n == 40 + 4 * (size_t)(
+	    /* layer 0 */ 2 * (6 * 16 + 16) + 16 + 16 + 16 * 8 + 8 +
+	    /* layers 1, 2 */ 2 * (2 * (8 * 16 + 16) + 16 + 16 + 16 * 8 + 8) +
+	    /* mlp */ 48 * 8 + 8 + 8 * 8 + 8 +
+	    /* heads */ 2 * (8 * 8 + 8) * 2 + 8 * 5 + 5 + 8 + 1));
+	CHECK(blob && !pearl_policy_from_blob(blob, n, err, sizeof(err)));
+	CHECK_STR(err, "dimension mismatch: blob has n_features = 6, this "
+		       "build of Pearl expects 531");
+	free(blob);
+out:
+	pearl_policy_free(p);
+	pearl_graph_free(g);
+}
+
 /* init -> blob -> load gives the same bytes and the same outputs; the
  * same seed gives the same blob, another seed another one. */
 static void test_round_trip(void)
@@ -429,6 +467,7 @@ int main(void)
 {
 	test_config();
 	test_round_trip();
+	test_small_config();
 	test_builtin();
 	test_deterministic();
 	test_bad_graphs();
