@@ -1,6 +1,7 @@
 /* The policy network: blobs, random initialization, the forward pass and
  * the graph's text format (no isl, no MLIR). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,62 @@ out:
 	pearl_graph_free(empty);
 }
 
+/* Several threads evaluating one policy at once get the sequential
+ * results (the policy is immutable, the scratch memory per call). */
+struct eval_job {
+	const pearl_policy *policy;
+	const struct pearl_graph *graph;
+	const float *want_logits;
+	float want_value;
+	int mismatches;
+};
+
+static void *eval_thread(void *arg)
+{
+	struct eval_job *job = arg;
+	float l[N_ACTIONS], v;
+	char err[256];
+	int i;
+
+	for (i = 0; i < 10; ++i)
+		if (pearl_policy_eval(job->policy, job->graph, l, &v, err,
+				      sizeof(err)) < 0 ||
+		    memcmp(l, job->want_logits, sizeof(l)) != 0 ||
+		    v != job->want_value)
+			job->mismatches++;
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	pearl_policy *p = random_policy(21);
+	struct pearl_graph *g = make_tree(1.0f);
+	struct eval_job jobs[4];
+	pthread_t tid[4];
+	float want[N_ACTIONS], v;
+	char err[256];
+	int t, started = 0;
+
+	CHECK(p && g);
+	if (!p || !g ||
+	    pearl_policy_eval(p, g, want, &v, err, sizeof(err)) < 0)
+		goto out;
+	for (t = 0; t < 4; ++t) {
+		jobs[t] = (struct eval_job){ p, g, want, v, 0 };
+		if (pthread_create(&tid[t], NULL, eval_thread, &jobs[t]) != 0)
+			break;
+		started++;
+	}
+	CHECK(started == 4);
+	for (t = 0; t < started; ++t) {
+		pthread_join(tid[t], NULL);
+		CHECK(jobs[t].mismatches == 0);
+	}
+out:
+	pearl_policy_free(p);
+	pearl_graph_free(g);
+}
+
 /* One node (only its self-loop), and one node with edges to itself. */
 static void test_single_node(void)
 {
@@ -472,6 +529,7 @@ int main(void)
 	test_deterministic();
 	test_bad_graphs();
 	test_single_node();
+	test_threads();
 	test_large_values();
 	test_bad_blobs();
 	test_header_flips();
