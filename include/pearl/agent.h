@@ -8,15 +8,16 @@
  * branch; N on the last branch ends the episode. At every step the policy's
  * logits are masked (pearl_agent_mask) before the choice:
  *   - actions already tried on this branch (applied or found illegal);
- *   - actions on loop levels the branch does not have;
+ *   - actions on loop levels the branch does not have, tiles and unroll
+ *     factors larger than their loop (its extent in the graph);
  *   - the order rules: loop reordering (I, R, S) before tiling, before
  *     parallelization, before unrolling; one tiling, one parallel loop and
  *     one unrolling per branch; no skewing once a loop of the branch runs
  *     in parallel (data-driven paper's rule);
- *   - actions the dependences forbid, or whose tile/unroll factor exceeds
- *     the loop: these are found by trying the chosen action on the
- *     schedule, which applies it only if legal; an illegal choice is masked
- *     and the choice is made again from the same logits. For argmax this
+ *   - actions the dependences forbid: these are found by trying the
+ *     chosen action on the schedule, which applies it only if legal; an
+ *     illegal choice is masked and the choice is made again from the same
+ *     logits. For argmax this
  *     is exactly the argmax over the fully masked logits, and for sampling
  *     it is exactly sampling from the fully masked distribution, at a
  *     fraction of the legality checks.
@@ -62,6 +63,9 @@ struct pearl_agent_trace {
 	int n_branches;
 	int n_illegal;      /* illegal choices over the episode */
 	double seconds;     /* graph + inference + legality, wall clock */
+	double seconds_graph;    /* building graphs */
+	double seconds_policy;   /* the network's forward passes */
+	double seconds_legality; /* applying (and refusing) actions */
 };
 
 /* Runs an episode of `policy` (kept) on `sched` (kept), which it

@@ -26,6 +26,11 @@ extern "C" {
  * error in the program's context. */
 struct pearl_graph *pearl_graph_build(pearl_sched *sched, int focus);
 
+/* Moves the focus of `graph` (built by pearl_graph_build) to branch
+ * `focus` (-1: none): the focus tags are the only features that depend on
+ * the branch, so a graph can be reused when only the focus changes. */
+void pearl_graph_set_focus(struct pearl_graph *graph, int focus);
+
 /* The graph (kept) as readable text, decoded from its feature rows (so it
  * shows exactly what the policy sees), one line per node, e.g.
  *   n1 loop <- n0 level 0 extent 64 [0, 63] focus parallel row i0

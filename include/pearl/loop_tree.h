@@ -33,7 +33,9 @@ struct pearl_tree_node {
 	int loop_id;      /* the n of "Ln" */
 	isl_schedule_node *band; /* the band node holding this loop (owned) */
 	int member;       /* its member within the band */
-	isl_set *range;   /* iterations of (outer loops..., this loop) (owned) */
+	isl_set *range;   /* iterations of (outer loops..., this loop) (owned;
+			   * computed on first use: read it through
+			   * pearl_loop_tree_range) */
 	/* statements */
 	int stmt;         /* index in the program */
 };
@@ -49,6 +51,10 @@ typedef struct pearl_loop_tree {
 pearl_loop_tree *pearl_loop_tree_from_schedule(pearl_program *prog,
 					       __isl_keep isl_schedule *schedule);
 pearl_loop_tree *pearl_loop_tree_free(pearl_loop_tree *tree);
+
+/* The iterations of (outer loops..., this loop) of loop node `node` of
+ * `tree` (__isl_keep; computed once, on first use). NULL on error. */
+__isl_keep isl_set *pearl_loop_tree_range(pearl_loop_tree *tree, int node);
 
 #ifdef __cplusplus
 }

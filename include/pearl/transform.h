@@ -68,6 +68,16 @@ pearl_sched *pearl_sched_copy(pearl_sched *sched);
 /* The current schedule (__isl_keep). Parallel loops have their band member
  * marked coincident; unrolled loops have the isl_ast_loop_unroll type. */
 __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched);
+/* Whether refusals for a violated dependence name one violating pair of
+ * instances ("violates RAW dependence S0[0, 1] -> S0[1, 0]"; the default)
+ * or only the kind of dependence, which is much cheaper: the agent tries
+ * many actions it does not report. Copies inherit the setting. */
+void pearl_sched_set_explain(pearl_sched *sched, int explain);
+
+/* The loop tree of the current schedule (__isl_keep: valid until the
+ * schedule changes or is freed), built once per schedule; NULL with an
+ * error in the context. */
+struct pearl_loop_tree *pearl_sched_peek_loop_tree(pearl_sched *sched);
 /* The program and dependences the schedule was made for (kept). */
 pearl_program *pearl_sched_get_program(pearl_sched *sched);
 pearl_deps *pearl_sched_get_deps(pearl_sched *sched);

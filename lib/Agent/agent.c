@@ -43,6 +43,31 @@ static int focus_loop_has(const struct pearl_graph *graph, int feature)
 	return 0;
 }
 
+/* The extents of the loops in focus, outermost first, into extent[] (-1
+ * where the bounds are symbolic); returns their number. */
+static int focus_extents(const struct pearl_graph *graph, long *extent,
+			 int cap)
+{
+	int i, n = 0;
+
+	for (i = 0; i < graph->n_nodes && n < cap; ++i) {
+		const float *f = graph->x + (size_t)i * graph->n_features;
+
+		if (f[PEARL_F_KIND + 1] <= 0 || f[PEARL_F_FOCUS] <= 0)
+			continue;
+		extent[n++] = f[PEARL_F_SYMBOLIC] > 0
+				  ? -1
+				  : lround(exp2(f[PEARL_F_EXTENT] * 16) - 1);
+	}
+	return n;
+}
+
+/* Whether `size` iterations do not fit in a loop of `extent`. */
+static int too_large(long size, long extent)
+{
+	return extent >= 0 && size > extent;
+}
+
 int pearl_agent_mask(pearl_sched *sched, int b,
 		     const struct pearl_branch_state *state,
 		     const struct pearl_graph *graph, unsigned char *mask)
@@ -50,6 +75,8 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 	int depth = pearl_sched_branch_depth(sched, b);
 	int parallel = focus_loop_has(graph, PEARL_F_PARALLEL);
 	int unrolled = focus_loop_has(graph, PEARL_F_UNROLL);
+	long extent[64];
+	int n_extent = focus_extents(graph, extent, 64);
 	int id;
 
 	if (depth < 0)
@@ -65,6 +92,9 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 		switch (a.kind) {
 		case pearl_action_tile:
 			m |= state->tiled;
+			if (a.level[1] < n_extent)
+				m |= too_large(a.size[0], extent[a.level[0]]) ||
+				     too_large(a.size[1], extent[a.level[1]]);
 			break;
 		case pearl_action_parallel:
 			m |= parallel;
@@ -74,6 +104,9 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 			break;
 		case pearl_action_unroll:
 			m |= unrolled || depth == 0;
+			if (n_extent > 0)
+				m |= too_large(a.factor[0],
+					       extent[n_extent - 1]);
 			break;
 		case pearl_action_next:
 			m = 0;
@@ -167,34 +200,39 @@ static double now(void)
 
 /* One decision on branch b: evaluates the policy, then chooses until a
  * legal action (or N) is found, applying it. Fills *step. */
+/* One decision on branch b. `*graph` is the graph of the current
+ * schedule if not NULL (any focus); it is built if needed, and dropped
+ * when an action changes the schedule. */
 static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 			 int b, struct pearl_branch_state *state, int forced,
-			 int sample, uint64_t *rng,
-			 struct pearl_agent_step *step)
+			 int sample, uint64_t *rng, struct pearl_agent_trace *trace,
+			 struct pearl_graph **graph, struct pearl_agent_step *step)
 {
+	double t0 = now(), t1, t2;
 	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
 	float logits[PEARL_ACTION_SPACE_SIZE];
 	unsigned char mask[PEARL_ACTION_SPACE_SIZE];
 	double prob[PEARL_ACTION_SPACE_SIZE];
-	struct pearl_graph *graph;
 	char err[256];
-	int id;
+	int id, ok;
 
 	memset(step, 0, sizeof(*step));
 	step->branch = b;
-	graph = pearl_graph_build(sched, b);
-	if (!graph)
+	if (*graph)
+		pearl_graph_set_focus(*graph, b);
+	else
+		*graph = pearl_graph_build(sched, b);
+	if (!*graph)
 		return pearl_stat_error;
-	if (pearl_policy_eval(policy, graph, logits, &step->value, err,
-			      sizeof(err)) < 0) {
-		pearl_graph_free(graph);
+	t1 = now();
+	trace->seconds_graph += t1 - t0;
+	if (pearl_policy_eval(policy, *graph, logits, &step->value, err,
+			      sizeof(err)) < 0)
 		return pearl_ctx_error(ctx, "policy: %s", err);
-	}
-	if (pearl_agent_mask(sched, b, state, graph, mask) < 0) {
-		pearl_graph_free(graph);
+	t2 = now();
+	trace->seconds_policy += t2 - t1;
+	if (pearl_agent_mask(sched, b, state, *graph, mask) < 0)
 		return pearl_stat_error;
-	}
-	pearl_graph_free(graph);
 	if (forced) {
 		memset(mask, 1, sizeof(mask));
 		mask[PEARL_ACTION_NEXT] = 0;
@@ -212,8 +250,13 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 		pearl_action_space_decode(id, &a);
 		state->tried[id] = 1;
 		mask[id] = 1;
-		if (pearl_sched_apply(sched, b, &a) == pearl_stat_ok)
+		t0 = now();
+		ok = pearl_sched_apply(sched, b, &a) == pearl_stat_ok;
+		trace->seconds_legality += now() - t0;
+		if (ok) {
+			*graph = pearl_graph_free(*graph);
 			break;
+		}
 		pearl_ctx_clear_error(ctx);
 		step->n_illegal++;
 	}
@@ -229,10 +272,13 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 {
 	double start = now();
 	uint64_t rng = opts->seed;
+	struct pearl_graph *graph = NULL;
 	int b, cap = 0, n_branch, total = 0;
 	pearl_stat stat = pearl_stat_ok;
 
 	memset(trace, 0, sizeof(*trace));
+	/* Refusals are not reported: skip describing violations. */
+	pearl_sched_set_explain(sched, 0);
 	n_branch = pearl_sched_n_branch(sched);
 	if (n_branch < 0)
 		return pearl_stat_error;
@@ -248,7 +294,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 				     total >= opts->max_steps;
 
 			stat = decide(sched, policy, b, &state, forced,
-				      opts->sample, &rng, &step);
+				      opts->sample, &rng, trace, &graph, &step);
 			if (stat != pearl_stat_ok)
 				break;
 			trace->n_illegal += step.n_illegal;
@@ -265,6 +311,8 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 			++total;
 		}
 	}
+	pearl_graph_free(graph);
+	pearl_sched_set_explain(sched, 1);
 	trace->seconds = now() - start;
 	return stat;
 }

@@ -127,9 +127,6 @@ static void walk_node(struct walk *w, __isl_take isl_schedule_node *node,
 			loop->loop_id = w->tree->n_loops++;
 			loop->band = isl_schedule_node_copy(node);
 			loop->member = i;
-			loop->range = loop_range(node, i);
-			if (!loop->range)
-				w->failed = 1;
 			parent = id;
 		}
 		walk_children(w, node, parent);
@@ -168,6 +165,17 @@ pearl_loop_tree *pearl_loop_tree_from_schedule(pearl_program *prog,
 		return NULL;
 	}
 	return w.tree;
+}
+
+__isl_keep isl_set *pearl_loop_tree_range(pearl_loop_tree *tree, int node)
+{
+	struct pearl_tree_node *n = &tree->nodes[node];
+
+	if (n->kind != pearl_node_loop)
+		return NULL;
+	if (!n->range)
+		n->range = loop_range(n->band, n->member);
+	return n->range;
 }
 
 pearl_loop_tree *pearl_loop_tree_free(pearl_loop_tree *tree)

@@ -67,16 +67,19 @@ static void print_stmts(pearl_str *out, pearl_program *prog)
 }
 
 static pearl_stat print_loop(pearl_str *out, pearl_deps *deps,
-			     struct pearl_tree_node *node, int indent)
+			     pearl_loop_tree *tree, int id, int indent)
 {
+	struct pearl_tree_node *node = &tree->nodes[id];
+	isl_set *range = pearl_loop_tree_range(tree, id);
 	struct pearl_loop_deps ld;
 	int k;
 
-	if (pearl_deps_analyze_loop(deps, node->band, node->member, &ld) < 0)
+	if (!range ||
+	    pearl_deps_analyze_loop(deps, node->band, node->member, &ld) < 0)
 		return pearl_stat_error;
 	pearl_str_indent(out, indent);
 	pearl_str_printf(out, "L%d ", node->loop_id);
-	pearl_str_append_take(out, isl_set_to_str(node->range));
+	pearl_str_append_take(out, isl_set_to_str(range));
 	if (ld.parallel)
 		pearl_str_append(out, " parallel");
 	if (ld.carried) {
@@ -105,7 +108,7 @@ static pearl_stat print_tree(pearl_str *out, pearl_program *prog,
 	int c;
 
 	if (node->kind == pearl_node_loop &&
-	    print_loop(out, deps, node, indent) < 0)
+	    print_loop(out, deps, tree, id, indent) < 0)
 		return pearl_stat_error;
 	if (node->kind == pearl_node_stmt) {
 		pearl_str_indent(out, indent);

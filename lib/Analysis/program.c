@@ -19,6 +19,9 @@ struct pearl_stmt {
 	void *user;
 	struct pearl_op_count *ops;
 	int n_op;
+	/* memo of pearl_program_stmt_is_reduction, valid if reduction_known */
+	int reduction_known;
+	int reduction;
 };
 
 struct pearl_program {
@@ -166,6 +169,7 @@ pearl_stat pearl_program_add_read(pearl_program *prog, int stmt,
 	read = isl_map_align_params(read, isl_set_get_space(s->domain));
 	if (!read)
 		return pearl_ctx_isl_error(prog->ctx, "read access");
+	s->reduction_known = 0;
 	reads = realloc(s->reads, (s->n_read + 1) * sizeof(*reads));
 	if (!reads) {
 		isl_map_free(read);
@@ -295,6 +299,8 @@ int pearl_program_stmt_is_reduction(pearl_program *prog, int i)
 
 	if (!s)
 		return -1;
+	if (s->reduction_known)
+		return s->reduction;
 	for (r = 0; r < s->n_read; ++r) {
 		isl_bool eq = isl_map_is_equal(s->reads[r], s->write);
 		if (eq < 0)
@@ -302,13 +308,18 @@ int pearl_program_stmt_is_reduction(pearl_program *prog, int i)
 		if (eq)
 			break;
 	}
-	if (r == s->n_read)
-		return 0;
+	if (r == s->n_read) {
+		s->reduction_known = 1;
+		return s->reduction = 0;
+	}
 	write = isl_map_intersect_domain(isl_map_copy(s->write),
 					 isl_set_copy(s->domain));
 	injective = isl_map_is_injective(write);
 	isl_map_free(write);
-	return injective < 0 ? -1 : !injective;
+	if (injective < 0)
+		return -1;
+	s->reduction_known = 1;
+	return s->reduction = !injective;
 }
 
 __isl_give isl_union_set *pearl_program_get_domain(pearl_program *prog)

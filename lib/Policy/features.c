@@ -246,7 +246,7 @@ static double bound_features(struct builder *b, __isl_keep isl_set *range,
 	int i, symbolic, bounded;
 	isl_bool sub;
 
-	if (dim <= 0 || np < 0) {
+	if (!range || dim <= 0 || np < 0) {
 		b->failed = 1;
 		return 0;
 	}
@@ -291,7 +291,7 @@ static void loop_features(struct builder *b, int node, float *f)
 	double extent;
 
 	f[PEARL_F_KIND + 1] = 1;
-	extent = bound_features(b, n->range, f);
+	extent = bound_features(b, pearl_loop_tree_range(b->tree, node), f);
 	f[PEARL_F_LEVEL + level] = 1;
 	f[PEARL_F_FOCUS] = b->focus[node];
 	f[PEARL_F_PARALLEL] = isl_schedule_node_band_member_get_coincident(
@@ -475,8 +475,7 @@ struct pearl_graph *pearl_graph_build(pearl_sched *sched, int focus)
 
 	b.prog = pearl_sched_get_program(sched);
 	ctx = pearl_program_get_ctx(b.prog);
-	b.tree = pearl_loop_tree_from_schedule(b.prog,
-					       pearl_sched_peek(sched));
+	b.tree = pearl_sched_peek_loop_tree(sched);
 	if (!b.tree)
 		return NULL;
 	b.g = pearl_graph_alloc(b.tree->n_nodes, PEARL_GRAPH_N_FEATURES,
@@ -514,8 +513,30 @@ done:
 	free(b.rows);
 	free(b.focus);
 	free(b.buffers);
-	pearl_loop_tree_free(b.tree);
 	if (b.failed)
 		return pearl_graph_free(b.g);
 	return b.g;
+}
+
+void pearl_graph_set_focus(struct pearl_graph *graph, int focus)
+{
+	int i, e, k = -1, node = -1;
+
+	for (i = 0; i < graph->n_nodes; ++i) {
+		float *f = graph->x + (size_t)i * graph->n_features;
+
+		f[PEARL_F_FOCUS] = 0;
+		f[PEARL_F_SFOCUS] = 0;
+		if (f[PEARL_F_KIND + 2] > 0 && ++k == focus)
+			node = i;
+	}
+	/* Up from the statement through the parent edges: its loops. */
+	while (node > 0) {
+		float *f = graph->x + (size_t)node * graph->n_features;
+
+		f[f[PEARL_F_KIND + 2] > 0 ? PEARL_F_SFOCUS : PEARL_F_FOCUS] = 1;
+		for (e = 0; e < graph->n_edges && graph->dst[e] != node; ++e)
+			;
+		node = e < graph->n_edges ? graph->src[e] : -1;
+	}
 }

@@ -3,6 +3,8 @@
 #include <isl/ast_type.h>
 #include <isl/ilp.h>
 #include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/set.h>
 #include <isl/schedule_node.h>
 #include <isl/space.h>
 #include <isl/val.h>
@@ -212,30 +214,6 @@ static __isl_give isl_schedule *skewed(pearl_sched *sched, int b, int l,
 	return schedule_of(node);
 }
 
-/* 1 if loop `level` of branch `b` of `schedule` is parallel, 0 if not,
- * -1 on error. */
-static int loop_is_parallel(pearl_sched *sched, __isl_keep isl_schedule *cand,
-			    int b, int level)
-{
-	pearl_sched *tmp = pearl_sched_copy(sched);
-	isl_schedule_node *node;
-	struct pearl_loop_deps ld;
-	int r = -1;
-
-	if (!tmp)
-		return -1;
-	isl_schedule_free(tmp->schedule);
-	tmp->schedule = isl_schedule_copy(cand);
-	node = pearl_sched_branch_loop(tmp, b, level, NULL);
-	if (node && pearl_deps_analyze_loop(sched->deps, node, 0, &ld) == 0) {
-		r = ld.parallel;
-		isl_set_free(ld.distances);
-	}
-	isl_schedule_node_free(node);
-	pearl_sched_free(tmp);
-	return r;
-}
-
 /* Small coprime factor pairs, simplest first. */
 static const int skew_candidates[][2] = {
 	{ 1, 1 }, { 1, -1 }, { 1, 2 }, { 2, 1 }, { 1, -2 }, { 2, -1 },
@@ -243,37 +221,108 @@ static const int skew_candidates[][2] = {
 	{ 2, -3 }, { 3, -2 },
 };
 
-/* Chooses skew factors: the simplest legal pair that makes the outer loop
- * parallel, else the simplest that makes the inner loop parallel. */
+/* The distance vectors (d_l, d_l+1) of the dependences inside loops l and
+ * l+1 of branch b that agree on every loop outside them (__isl_give; an
+ * empty set if there are none), NULL on error. */
+static __isl_give isl_set *pair_distances(pearl_sched *sched, int b, int l)
+{
+	isl_schedule_node *node = pearl_sched_branch_loop(sched, b, l + 1, NULL);
+	struct pearl_loop_deps ld;
+	isl_set *d;
+	isl_size dim;
+	int k;
+
+	if (!node || pearl_deps_analyze_loop(sched->deps, node, 0, &ld) < 0) {
+		isl_schedule_node_free(node);
+		return NULL;
+	}
+	isl_schedule_node_free(node);
+	if (!ld.distances)
+		return isl_set_empty(isl_space_set_alloc(
+		    pearl_ctx_get_isl(pearl_sched_ctx(sched)), 0, 2));
+	d = ld.distances;
+	dim = isl_set_dim(d, isl_dim_set);
+	for (k = 0; k < dim - 2; ++k)
+		d = isl_set_fix_si(d, isl_dim_set, k, 0);
+	return isl_set_project_out(d, isl_dim_set, 0, dim - 2);
+}
+
+/* Whether `set` (taken) intersected with the constraints `cond` (an isl
+ * set over [t1, t2]) is empty. */
+static isl_bool none_where(__isl_take isl_set *set, const char *cond)
+{
+	isl_set *c = isl_set_read_from_str(isl_set_get_ctx(set), cond);
+	isl_bool empty;
+
+	c = isl_set_align_params(c, isl_set_get_space(set));
+	set = isl_set_align_params(set, isl_set_get_space(c));
+	set = isl_set_intersect(set, c);
+	empty = isl_set_is_empty(set);
+	isl_set_free(set);
+	return empty;
+}
+
+/* For skew factors (fa, fb) completed to a unimodular (c, dd) as in
+ * skewed(): 1 if the transformed distances are legal and make the outer
+ * (want 0) or inner (want 1) loop parallel, 0 if not, -1 on error. */
+static int skew_fits(__isl_keep isl_set *dist, long fa, long fb, int want)
+{
+	isl_ctx *ctx = isl_set_get_ctx(dist);
+	long x, y, c, dd;
+	char text[160];
+	isl_map *m;
+	isl_set *t;
+	isl_bool ok;
+
+	ext_gcd(fa, fb, &x, &y);
+	c = fa == 1 ? 0 : (fb == 1 || fb == -1) ? 1 : -y;
+	dd = fa == 1 ? 1 : (fb == 1 || fb == -1) ? 0 : x;
+	snprintf(text, sizeof(text),
+		 "{ [x, y] -> [%ld * x + %ld * y, %ld * x + %ld * y] }", fa, fb,
+		 c, dd);
+	m = isl_map_read_from_str(ctx, text);
+	m = isl_map_align_params(m, isl_set_get_space(dist));
+	t = isl_set_apply(isl_set_align_params(isl_set_copy(dist),
+					       isl_map_get_space(m)), m);
+	/* legal: every transformed distance is lexicographically >= 0 */
+	ok = none_where(isl_set_copy(t), "{ [t1, t2] : t1 < 0 }");
+	if (ok == isl_bool_true)
+		ok = none_where(isl_set_copy(t), "{ [t1, t2] : t1 = 0 and t2 < 0 }");
+	if (ok == isl_bool_true && want == 0)
+		ok = none_where(isl_set_copy(t), "{ [t1, t2] : t1 != 0 }");
+	if (ok == isl_bool_true && want == 1)
+		ok = none_where(isl_set_copy(t), "{ [t1, t2] : t1 = 0 and t2 != 0 }");
+	isl_set_free(t);
+	return ok < 0 ? -1 : ok == isl_bool_true;
+}
+
+/* Chooses skew factors: the simplest pair whose transformed dependence
+ * distances are legal and make the outer loop parallel, else the inner
+ * one. The chosen skew is then checked in full like any other. */
 static pearl_stat skew_solve(pearl_sched *sched, int b, int l, long *fa,
 			     long *fb)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	int n = sizeof(skew_candidates) / sizeof(skew_candidates[0]);
-	int want, i;
+	isl_set *dist = pair_distances(sched, b, l);
+	int want, i, fits = 0;
 
-	for (want = 0; want < 2; ++want)
-		for (i = 0; i < n; ++i) {
-			isl_schedule *cand = skewed(sched, b, l,
-						    skew_candidates[i][0],
-						    skew_candidates[i][1]);
-			int par;
-
-			if (!cand)
-				return pearl_stat_error;
-			par = pearl_sched_check_deps(sched, cand) == 0
-				  ? loop_is_parallel(sched, cand, b, l + want)
-				  : 0;
-			isl_schedule_free(cand);
-			if (par < 0)
-				return pearl_stat_error;
-			if (par) {
+	if (!dist)
+		return pearl_ctx_isl_error(ctx, "skew solver");
+	for (want = 0; want < 2 && !fits; ++want)
+		for (i = 0; i < n && !fits; ++i) {
+			fits = skew_fits(dist, skew_candidates[i][0],
+					 skew_candidates[i][1], want);
+			if (fits > 0) {
 				*fa = skew_candidates[i][0];
 				*fb = skew_candidates[i][1];
-				pearl_ctx_clear_error(ctx);
-				return pearl_stat_ok;
 			}
 		}
+	isl_set_free(dist);
+	if (fits < 0)
+		return pearl_ctx_isl_error(ctx, "skew solver");
+	if (fits)
+		return pearl_stat_ok;
 	return pearl_ctx_error(ctx, "no skew of loops %d and %d with factors "
 			       "up to 3 is legal and makes one of them parallel",
 			       l, l + 1);
@@ -415,8 +464,9 @@ static pearl_stat tile(pearl_sched *sched, int b, int l, int n,
 		node = isl_schedule_node_band_member_set_ast_loop_type(
 		    node, i, isl_ast_loop_default);
 	}
-	return pearl_sched_commit(sched,
-				  pearl_split_bands(schedule_of(node)));
+	/* Legal: the band is permutable (checked above). */
+	return pearl_sched_commit_proven(sched,
+					 pearl_split_bands(schedule_of(node)));
 }
 
 static pearl_stat unroll(pearl_sched *sched, int b, int factor)
@@ -456,7 +506,8 @@ static pearl_stat unroll(pearl_sched *sched, int b, int factor)
 	node = isl_schedule_node_band_member_set_coincident(node, 0, 0);
 	node = isl_schedule_node_band_member_set_ast_loop_type(
 	    node, 0, isl_ast_loop_unroll);
-	return pearl_sched_commit(sched, schedule_of(node));
+	/* Strip-mining and unrolling keep the order of execution. */
+	return pearl_sched_commit_proven(sched, schedule_of(node));
 }
 
 static pearl_stat parallelize(pearl_sched *sched, int b, int l)
@@ -488,7 +539,8 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 				       "parallel", l, b, kinds);
 	}
 	node = isl_schedule_node_band_member_set_coincident(node, 0, 1);
-	return pearl_sched_commit(sched, schedule_of(node));
+	/* The order is unchanged and the loop carries no dependence. */
+	return pearl_sched_commit_proven(sched, schedule_of(node));
 }
 
 pearl_stat pearl_sched_apply(pearl_sched *sched, int b,

@@ -20,6 +20,7 @@ pearl_sched *pearl_sched_alloc(pearl_program *prog, pearl_deps *deps)
 	}
 	sched->prog = prog;
 	sched->deps = deps;
+	sched->explain = 1;
 	sched->schedule = pearl_split_bands(pearl_program_get_schedule(prog));
 	if (!sched->schedule) {
 		pearl_ctx_isl_error(pearl_program_get_ctx(prog), "schedule");
@@ -32,6 +33,7 @@ pearl_sched *pearl_sched_free(pearl_sched *sched)
 {
 	if (!sched)
 		return NULL;
+	pearl_loop_tree_free(sched->tree);
 	isl_schedule_free(sched->schedule);
 	free(sched);
 	return NULL;
@@ -45,12 +47,26 @@ pearl_sched *pearl_sched_copy(pearl_sched *sched)
 		return NULL;
 	*copy = *sched;
 	copy->schedule = isl_schedule_copy(sched->schedule);
+	copy->tree = NULL;
 	return copy;
 }
 
 __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched)
 {
 	return sched->schedule;
+}
+
+void pearl_sched_set_explain(pearl_sched *sched, int explain)
+{
+	sched->explain = explain;
+}
+
+pearl_loop_tree *pearl_sched_peek_loop_tree(pearl_sched *sched)
+{
+	if (!sched->tree)
+		sched->tree = pearl_loop_tree_from_schedule(sched->prog,
+							    sched->schedule);
+	return sched->tree;
 }
 
 pearl_program *pearl_sched_get_program(pearl_sched *sched)
@@ -112,29 +128,24 @@ static int branch_loops(pearl_loop_tree *tree, int b, int *loops, int cap)
 
 int pearl_sched_n_branch(pearl_sched *sched)
 {
-	pearl_loop_tree *tree = pearl_loop_tree_from_schedule(sched->prog,
-							      sched->schedule);
+	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
 	int i, n = 0;
 
 	if (!tree)
 		return -1;
 	for (i = 0; i < tree->n_nodes; ++i)
 		n += tree->nodes[i].kind == pearl_node_stmt;
-	pearl_loop_tree_free(tree);
 	return n;
 }
 
 int pearl_sched_branch_depth(pearl_sched *sched, int b)
 {
-	int loops[PEARL_MAX_DEPTH], n;
-	pearl_loop_tree *tree = pearl_loop_tree_from_schedule(sched->prog,
-							      sched->schedule);
+	int loops[PEARL_MAX_DEPTH];
+	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
 
 	if (!tree)
 		return -1;
-	n = branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
-	pearl_loop_tree_free(tree);
-	return n;
+	return branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
 }
 
 __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
@@ -146,7 +157,7 @@ __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
 	pearl_loop_tree *tree;
 	isl_schedule_node *node = NULL;
 
-	tree = pearl_loop_tree_from_schedule(sched->prog, sched->schedule);
+	tree = pearl_sched_peek_loop_tree(sched);
 	if (!tree)
 		return NULL;
 	n = branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
@@ -159,10 +170,15 @@ __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
 	else {
 		struct pearl_tree_node *loop = &tree->nodes[loops[level]];
 		node = isl_schedule_node_copy(loop->band);
-		if (range)
-			*range = isl_set_copy(loop->range);
+		if (range) {
+			*range = isl_set_copy(
+			    pearl_loop_tree_range(tree, loops[level]));
+			if (!*range) {
+				pearl_ctx_isl_error(ctx, "loop range");
+				node = isl_schedule_node_free(node);
+			}
+		}
 	}
-	pearl_loop_tree_free(tree);
 	return node;
 }
 
@@ -186,6 +202,106 @@ static __isl_give isl_map *stmt_schedule(__isl_keep isl_union_map *smap,
 	return isl_map_from_union_map(m);
 }
 
+/* The schedule of the statement whose instances `m` (kept) maps from
+ * (type isl_dim_in) or to (isl_dim_out) (__isl_give). */
+static __isl_give isl_map *stmt_schedule_of(__isl_keep isl_union_map *smap,
+					    __isl_keep isl_map *m,
+					    enum isl_dim_type type)
+{
+	isl_space *space = isl_map_get_space(m);
+
+	space = type == isl_dim_in ? isl_space_domain(space)
+				   : isl_space_range(space);
+	return isl_map_from_union_map(isl_union_map_intersect_domain_space(
+	    isl_union_map_copy(smap), space));
+}
+
+/* Whether the set of schedule-time differences `d` (taken) has an element
+ * that is not lexicographically positive (a dependence target that would
+ * run before or with its source). */
+static isl_bool has_nonpositive(__isl_take isl_set *d)
+{
+	isl_size n = isl_set_dim(d, isl_dim_set);
+	isl_bool found = isl_bool_false;
+	int k;
+
+	if (n < 0)
+		found = isl_bool_error;
+	for (k = 0; k <= n && found == isl_bool_false; ++k) {
+		/* equal on 0..k-1, then negative at k (or all equal) */
+		isl_set *v = isl_set_copy(d);
+		isl_bool empty;
+		int j;
+
+		for (j = 0; j < k; ++j)
+			v = isl_set_fix_si(v, isl_dim_set, j, 0);
+		if (k < n)
+			v = isl_set_upper_bound_si(v, isl_dim_set, k, -1);
+		empty = isl_set_is_empty(v);
+		isl_set_free(v);
+		found = empty < 0 ? isl_bool_error : !empty;
+	}
+	isl_set_free(d);
+	return found;
+}
+
+/* Whether `schedule` map `smap` (kept) runs the target of every pair of
+ * dependence `m` (kept) after its source: the dependence is mapped to
+ * schedule times and its differences must be lexicographically positive.
+ * Schedules of different dimensions fall back to comparing the pairs. */
+static isl_bool respects(__isl_keep isl_union_map *smap, __isl_keep isl_map *m)
+{
+	isl_map *sa = stmt_schedule_of(smap, m, isl_dim_in);
+	isl_map *sb = stmt_schedule_of(smap, m, isl_dim_out);
+	isl_map *t;
+	isl_size na, nb;
+
+	na = isl_map_dim(sa, isl_dim_out);
+	nb = isl_map_dim(sb, isl_dim_out);
+	if (na < 0 || nb < 0 || na != nb) {
+		isl_map *before;
+		isl_bool empty;
+
+		isl_map_free(sa);
+		isl_map_free(sb);
+		if (na < 0 || nb < 0)
+			return isl_bool_error;
+		before = isl_map_lex_ge_map(
+		    stmt_schedule(smap, isl_map_domain(isl_map_copy(m))),
+		    stmt_schedule(smap, isl_map_range(isl_map_copy(m))));
+		before = isl_map_intersect(isl_map_copy(m), before);
+		empty = isl_map_is_empty(before);
+		isl_map_free(before);
+		return empty;
+	}
+	/* { t_source -> t_target } for the dependent pairs */
+	t = isl_map_apply_range(isl_map_apply_range(isl_map_reverse(sa),
+						    isl_map_copy(m)),
+				sb);
+	switch (has_nonpositive(isl_map_deltas(t))) {
+	case isl_bool_true:
+		return isl_bool_false;
+	case isl_bool_false:
+		return isl_bool_true;
+	default:
+		return isl_bool_error;
+	}
+}
+
+/* Describes a violated dependence `m` (kept): one pair of instances whose
+ * target does not run after its source. */
+static void describe_violation(__isl_keep isl_union_map *smap,
+			       __isl_keep isl_map *m, char *buf, size_t size)
+{
+	isl_map *before = isl_map_lex_ge_map(
+	    stmt_schedule(smap, isl_map_domain(isl_map_copy(m))),
+	    stmt_schedule(smap, isl_map_range(isl_map_copy(m))));
+	isl_map *bad = isl_map_intersect(isl_map_copy(m), before);
+
+	describe_pair(bad, buf, size);
+	isl_map_free(bad);
+}
+
 pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 				  __isl_keep isl_schedule *schedule)
 {
@@ -204,20 +320,17 @@ pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 			st = pearl_ctx_isl_error(ctx, "legality check");
 		for (i = 0; i < n && st == pearl_stat_ok; ++i) {
 			isl_map *m = isl_map_list_get_at(list, i);
-			isl_map *before = isl_map_lex_ge_map(
-			    stmt_schedule(smap, isl_map_domain(isl_map_copy(m))),
-			    stmt_schedule(smap, isl_map_range(isl_map_copy(m))));
-			isl_bool empty;
+			isl_bool ok = respects(smap, m);
 
-			/* Dependent pairs whose target does not run later. */
-			m = isl_map_intersect(m, before);
-			empty = isl_map_is_empty(m);
-			if (empty < 0) {
+			if (ok < 0) {
 				st = pearl_ctx_isl_error(ctx, "legality check");
-			} else if (!empty) {
+			} else if (!ok && !sched->explain) {
+				st = pearl_ctx_error(ctx, "violates %s dependence",
+						     pearl_dep_kind_name(k));
+			} else if (!ok) {
 				char pair[256];
 
-				describe_pair(m, pair, sizeof(pair));
+				describe_violation(smap, m, pair, sizeof(pair));
 				st = pearl_ctx_error(ctx, "violates %s dependence %s",
 						     pearl_dep_kind_name(k), pair);
 			}
@@ -230,16 +343,12 @@ pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 }
 
 pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
-				      __isl_keep isl_schedule *schedule)
+				      pearl_loop_tree *tree)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	pearl_loop_tree *tree;
 	pearl_stat st = pearl_stat_ok;
 	int i;
 
-	tree = pearl_loop_tree_from_schedule(sched->prog, schedule);
-	if (!tree)
-		return pearl_stat_error;
 	for (i = 0; i < tree->n_nodes && st == pearl_stat_ok; ++i) {
 		struct pearl_tree_node *n = &tree->nodes[i];
 		struct pearl_loop_deps ld;
@@ -255,23 +364,42 @@ pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
 			st = pearl_ctx_error(ctx, "the parallel loop L%d would "
 					     "carry a dependence", n->loop_id);
 	}
-	pearl_loop_tree_free(tree);
 	return st;
 }
 
-pearl_stat pearl_sched_commit(pearl_sched *sched,
-			      __isl_take isl_schedule *schedule)
+/* Replaces the schedule by `schedule` (taken) if its dependences are
+ * respected (checked only if `check_order`) and its parallel marks hold. */
+static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
+			 int check_order)
 {
+	pearl_loop_tree *tree = NULL;
+
 	if (!schedule)
 		return pearl_ctx_isl_error(pearl_sched_ctx(sched), "transform");
-	if (pearl_sched_check_deps(sched, schedule) < 0 ||
-	    pearl_sched_check_parallel(sched, schedule) < 0) {
+	if ((check_order && pearl_sched_check_deps(sched, schedule) < 0) ||
+	    !(tree = pearl_loop_tree_from_schedule(sched->prog, schedule)) ||
+	    pearl_sched_check_parallel(sched, tree) < 0) {
+		pearl_loop_tree_free(tree);
 		isl_schedule_free(schedule);
 		return pearl_stat_error;
 	}
 	isl_schedule_free(sched->schedule);
 	sched->schedule = schedule;
+	pearl_loop_tree_free(sched->tree);
+	sched->tree = tree; /* the candidate's tree is the new schedule's */
 	return pearl_stat_ok;
+}
+
+pearl_stat pearl_sched_commit(pearl_sched *sched,
+			      __isl_take isl_schedule *schedule)
+{
+	return commit(sched, schedule, 1);
+}
+
+pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule)
+{
+	return commit(sched, schedule, 0);
 }
 
 int pearl_sched_apply_sequence(pearl_sched *sched,

@@ -9,6 +9,7 @@
 #include <isl/set.h>
 #include <stdio.h>
 
+#include "pearl/loop_tree.h"
 #include "pearl/transform.h"
 
 #define PEARL_MAX_DEPTH 64
@@ -17,6 +18,8 @@ struct pearl_sched {
 	pearl_program *prog; /* kept */
 	pearl_deps *deps;    /* kept */
 	isl_schedule *schedule;
+	pearl_loop_tree *tree; /* of `schedule`, built on demand; NULL if not */
+	int explain; /* refusals name a violating instance pair (costly) */
 };
 
 pearl_ctx *pearl_sched_ctx(pearl_sched *sched);
@@ -36,12 +39,20 @@ __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
  * before its target; otherwise an error naming a violated dependence. */
 pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 				  __isl_keep isl_schedule *schedule);
-/* pearl_stat_ok if every loop marked parallel in `schedule` (kept) is. */
+/* pearl_stat_ok if every loop marked parallel in `tree` (kept, the loop
+ * tree of a candidate schedule) is. */
 pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
-				      __isl_keep isl_schedule *schedule);
+				      pearl_loop_tree *tree);
 /* Replaces the current schedule by `schedule` (taken) if it passes both
  * checks; otherwise leaves it and returns the error. */
 pearl_stat pearl_sched_commit(pearl_sched *sched,
 			      __isl_take isl_schedule *schedule);
+/* The same for a schedule the caller has proven to respect every
+ * dependence by a check of its own: tiling a permutable band, strip-mining
+ * a loop (which keeps the order of execution), marking a loop parallel
+ * that carries no dependence. Only the parallel marks are checked: the
+ * full dependence check is costly on tiled schedules. */
+pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule);
 
 #endif

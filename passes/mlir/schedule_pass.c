@@ -193,12 +193,15 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 			pearl_str_append(&msg, "\"");
 		}
 		pearl_str_printf(&msg, " (%d branch%s, %d decisions, %d "
-				 "illegal choices masked, value %.3f, decided "
-				 "in %.2f ms)", trace.n_branches,
+				 "illegal choices masked, value %.3f; decided "
+				 "in %.2f ms: graphs %.2f, network %.2f, "
+				 "legality %.2f)", trace.n_branches,
 				 trace.n_branches == 1 ? "" : "es",
 				 trace.n_steps, trace.n_illegal,
 				 trace.n_steps ? trace.steps[0].value : 0.0,
-				 trace.seconds * 1e3);
+				 trace.seconds * 1e3, trace.seconds_graph * 1e3,
+				 trace.seconds_policy * 1e3,
+				 trace.seconds_legality * 1e3);
 		text = pearl_str_take(&msg);
 		if (text)
 			pearl_mlir_emit_remark(loc, text);
