@@ -11,7 +11,8 @@
  *   - actions on loop levels the branch does not have, tiles and unroll
  *     factors larger than their loop (its extent in the graph);
  *   - the order rules: loop reordering (I, R, S) before tiling, before
- *     parallelization, before unrolling; one tiling, one parallel loop and
+ *     parallelization, before unrolling (no reordering either once a loop
+ *     of the branch is tiled through a loop it shares with another); one tiling, one parallel loop and
  *     one unrolling per branch; no skewing once a loop of the branch runs
  *     in parallel (data-driven paper's rule);
  *   - actions the dependences forbid: these are found by trying the

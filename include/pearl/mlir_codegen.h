@@ -18,7 +18,9 @@ extern "C" {
 /* Replaces the loops of `region` by code generated from `tree` (kept), the
  * isl AST of a schedule of `prog` (the model pearl_mlir_extract built for
  * this region): for nodes become affine.for, or affine.parallel under a
- * PEARL_PARALLEL_MARK mark; if nodes become affine.if; each statement
+ * PEARL_PARALLEL_MARK mark, and the loops right under a PEARL_UNROLL_MARK
+ * mark are unrolled (pearl_mlir_unroll_loop); if nodes become affine.if;
+ * each statement
  * instance recomputes the original iterators with affine.apply and clones
  * the statement's operations. The new operations are built after the
  * region and verified first; on any failure they are erased, the region is
@@ -28,6 +30,13 @@ extern "C" {
 pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			      pearl_program *prog,
 			      __isl_keep isl_ast_node *tree);
+
+/* Unrolls `op` (an affine.for, kept) with MLIR's affine loop unroller:
+ * completely if it runs at most `factor` times (a constant trip count),
+ * else by `factor`. Returns 1 if unrolled, 0 if left as it was (e.g. a min
+ * bound with a trip count that `factor` does not divide). Implemented by
+ * the C++ shim: the unroller has no C API. */
+int pearl_mlir_unroll_loop(MlirOperation op, int factor);
 
 #ifdef __cplusplus
 }

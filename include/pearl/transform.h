@@ -109,10 +109,16 @@ int pearl_sched_apply_sequence(pearl_sched *sched,
 
 /* The name of the mark node that wraps parallel loops in generated ASTs. */
 #define PEARL_PARALLEL_MARK "parallel"
+/* The name of the mark node that wraps loops to unroll; its isl_id's user
+ * pointer holds the unroll factor as an intptr_t (0 if unknown). */
+#define PEARL_UNROLL_MARK "unroll"
 
 /* The isl AST of the current schedule (__isl_give; NULL with an error in
  * the context): parallel loops are wrapped in a mark node named
- * PEARL_PARALLEL_MARK, unrolled loops are expanded by isl. */
+ * PEARL_PARALLEL_MARK; loops to unroll are wrapped in a PEARL_UNROLL_MARK
+ * mark and separated into full and partial strips, for the code generator
+ * to unroll (isl's own unrolling is very costly on tiled, non-rectangular
+ * domains). */
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched);
 /* The same AST as C-like text (malloc'd; caller frees), for printing. */
 char *pearl_sched_ast_to_str(pearl_sched *sched);

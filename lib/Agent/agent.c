@@ -75,6 +75,8 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 	int depth = pearl_sched_branch_depth(sched, b);
 	int parallel = focus_loop_has(graph, PEARL_F_PARALLEL);
 	int unrolled = focus_loop_has(graph, PEARL_F_UNROLL);
+	int tiled = focus_loop_has(graph, PEARL_F_TILE) ||
+		    focus_loop_has(graph, PEARL_F_POINT);
 	long extent[64];
 	int n_extent = focus_extents(graph, extent, 64);
 	int id;
@@ -89,6 +91,8 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 		pearl_action_space_decode(id, &a);
 		m |= pearl_action_space_max_level(id) >= depth;
 		m |= (int)phase < state->phase;
+		/* loops tiled (here or through a shared loop): no reordering */
+		m |= phase == pearl_phase_reorder && tiled;
 		switch (a.kind) {
 		case pearl_action_tile:
 			m |= state->tiled;

@@ -27,6 +27,8 @@ struct loop_row {
 	long cst;
 	long tile;   /* > 0: the loop is floor(row / tile) */
 	int point;   /* the loop is row - k * floor(row / tile) */
+	long point_tile; /* that k, for a point loop (0 if unknown) */
+	int stmt;    /* the statement the row is over */
 };
 
 struct builder {
@@ -152,6 +154,7 @@ static void compute_row(struct builder *b, int node)
 
 	if (stmt < 0)
 		return;
+	row->stmt = stmt;
 	mupa = isl_schedule_node_band_get_partial_schedule(n->band);
 	upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, n->member);
 	isl_multi_union_pw_aff_free(mupa);
@@ -176,6 +179,8 @@ static void compute_row(struct builder *b, int node)
 	} else {
 		fill_row(row, aff, 1);
 		row->point = n_div > 0;
+		if (row->point)
+			row->point_tile = -coefficient(aff, isl_dim_div, 0, 1);
 	}
 	isl_aff_free(aff);
 }
@@ -200,6 +205,7 @@ static void mark_unshifted_points(struct builder *b, int node)
 	     p = b->tree->nodes[p].parent)
 		if (b->rows[p].tile && same_row(&b->rows[p], row)) {
 			row->point = 1;
+			row->point_tile = b->rows[p].tile;
 			return;
 		}
 }
@@ -281,6 +287,118 @@ static double bound_features(struct builder *b, __isl_keep isl_set *range,
 	return floor((hi - lo) / stride) + 1;
 }
 
+/* Whether the iterators `row` (kept) combines are constrained together
+ * with others in `dom` (kept): the loop's bounds depend on outer loops. */
+static int coupled(__isl_keep isl_set *dom, const struct loop_row *row)
+{
+	isl_size n = isl_set_dim(dom, isl_dim_set);
+	isl_set *in = isl_set_copy(dom), *out = isl_set_copy(dom), *box;
+	isl_bool sub;
+	int i;
+
+	/* project onto the row's iterators (in) and onto the others (out) */
+	for (i = n - 1; i >= 0; --i) {
+		int used = i < PEARL_GRAPH_MAX_DEPTH && row->coef[i];
+
+		if (used)
+			out = isl_set_drop_constraints_involving_dims(
+			    out, isl_dim_set, i, 1);
+		else
+			in = isl_set_drop_constraints_involving_dims(
+			    in, isl_dim_set, i, 1);
+	}
+	box = isl_set_intersect(in, out);
+	sub = isl_set_is_subset(box, dom);
+	isl_set_free(box);
+	return sub == isl_bool_false;
+}
+
+/* Extent, bounds, symbolic and non-rectangular flags of loop `node` from
+ * its row: the values of the row's affine function over its statement's
+ * domain (one LP each way, on the original domain, so tile loops cost no
+ * more than others), scaled for tile loops and cut to the tile for point
+ * loops. A loop is non-rectangular if its iterators are constrained
+ * together with others in the domain, or if an enclosing loop combines one
+ * of them differently (skewing). Returns the extent, or -1 if the row
+ * cannot be used (then the loop's range is used). */
+static double row_bounds(struct builder *b, int node, float *f)
+{
+	struct loop_row *row = &b->rows[node];
+	isl_set *dom, *fixed;
+	isl_aff *obj;
+	isl_val *min, *max;
+	isl_size n, np;
+	double lo, hi, extent;
+	int i, p, symbolic, nonrect;
+
+	if (!row->valid || (row->point && row->point_tile <= 0))
+		return -1;
+	dom = pearl_program_stmt_domain(b->prog, row->stmt);
+	n = isl_set_dim(dom, isl_dim_set);
+	np = isl_set_dim(dom, isl_dim_param);
+	if (n < 0 || np < 0 || n > PEARL_GRAPH_MAX_DEPTH)
+		return -1;
+	obj = isl_aff_zero_on_domain(isl_local_space_from_space(
+	    isl_set_get_space(dom)));
+	for (i = 0; i < n; ++i)
+		obj = isl_aff_set_coefficient_si(obj, isl_dim_in, i,
+						 row->coef[i]);
+	obj = isl_aff_set_constant_si(obj, row->cst);
+	min = isl_set_min_val(dom, obj);
+	max = isl_set_max_val(dom, obj);
+	symbolic = isl_val_is_int(min) != isl_bool_true ||
+		   isl_val_is_int(max) != isl_bool_true;
+	if (symbolic) {
+		fixed = isl_set_copy(dom);
+		for (i = 0; i < np; ++i)
+			fixed = isl_set_fix_si(fixed, isl_dim_param, i,
+					       SYMBOLIC_SIZE);
+		isl_val_free(min);
+		isl_val_free(max);
+		min = isl_set_min_val(fixed, obj);
+		max = isl_set_max_val(fixed, obj);
+		isl_set_free(fixed);
+	}
+	isl_aff_free(obj);
+	if (isl_val_is_int(min) != isl_bool_true ||
+	    isl_val_is_int(max) != isl_bool_true) {
+		isl_val_free(min);
+		isl_val_free(max);
+		return -1;
+	}
+	lo = isl_val_get_d(min);
+	hi = isl_val_get_d(max);
+	isl_val_free(min);
+	isl_val_free(max);
+	if (row->tile) {
+		lo = row->tile * floor(lo / row->tile);
+		hi = row->tile * floor(hi / row->tile);
+		extent = (hi - lo) / row->tile + 1;
+	} else if (row->point) {
+		extent = fmin(row->point_tile, hi - lo + 1);
+		lo = 0;
+		hi = extent - 1;
+	} else {
+		extent = hi - lo + 1;
+	}
+	nonrect = coupled(dom, row);
+	for (p = b->tree->nodes[node].parent; p > 0 && !nonrect;
+	     p = b->tree->nodes[p].parent) {
+		const struct loop_row *o = &b->rows[p];
+
+		for (i = 0; i < PEARL_GRAPH_MAX_DEPTH && o->valid; ++i)
+			if (o->coef[i] && row->coef[i] && !same_row(o, row) &&
+			    memcmp(o->coef, row->coef, sizeof(o->coef)))
+				nonrect = 1;
+	}
+	f[PEARL_F_EXTENT] = log_scaled(extent, 16);
+	f[PEARL_F_LB] = log_scaled(lo, 16);
+	f[PEARL_F_UB] = log_scaled(hi, 16);
+	f[PEARL_F_SYMBOLIC] = (float)(symbolic && np > 0);
+	f[PEARL_F_NONRECT] = (float)nonrect;
+	return extent;
+}
+
 static void loop_features(struct builder *b, int node, float *f)
 {
 	struct pearl_tree_node *n = &b->tree->nodes[node];
@@ -291,7 +409,10 @@ static void loop_features(struct builder *b, int node, float *f)
 	double extent;
 
 	f[PEARL_F_KIND + 1] = 1;
-	extent = bound_features(b, pearl_loop_tree_range(b->tree, node), f);
+	extent = row_bounds(b, node, f);
+	if (extent < 0)
+		extent = bound_features(b, pearl_loop_tree_range(b->tree, node),
+					f);
 	f[PEARL_F_LEVEL + level] = 1;
 	f[PEARL_F_FOCUS] = b->focus[node];
 	f[PEARL_F_PARALLEL] = isl_schedule_node_band_member_get_coincident(

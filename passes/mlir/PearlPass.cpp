@@ -1,17 +1,22 @@
 //===- PearlPass.cpp - registration shim for the pearl-schedule pass ------===//
 //
-// The only C++ of the MLIR pass: MLIR's C API cannot declare pass options or
-// emit remarks, so this file declares the pass with its options, forwards
-// each func.func to the C pass body, and exposes remark emission to C.
+// The only C++ of the MLIR pass: MLIR's C API cannot declare pass options,
+// emit remarks or unroll loops, so this file declares the pass with its
+// options, forwards each func.func to the C pass body, and exposes remark
+// emission and MLIR's affine loop unroller to C.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
 
 #include <map>
@@ -146,6 +151,19 @@ struct PearlSchedulePass
 
 extern "C" void pearl_mlir_emit_remark(MlirLocation loc, const char *msg) {
   mlir::emitRemark(unwrap(loc)) << msg;
+}
+
+extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
+  auto forOp = llvm::dyn_cast<mlir::affine::AffineForOp>(unwrap(op));
+  if (!forOp)
+    return 0;
+  std::optional<uint64_t> trip = mlir::affine::getConstantTripCount(forOp);
+  if (trip && *trip <= static_cast<uint64_t>(factor > 1 ? factor : 1))
+    return mlir::succeeded(mlir::affine::loopUnrollFull(forOp));
+  if (factor > 1)
+    return mlir::succeeded(
+        mlir::affine::loopUnrollByFactor(forOp, static_cast<uint64_t>(factor)));
+  return 0;
 }
 
 extern "C" void pearl_mlir_emit_warning(MlirLocation loc, const char *msg) {

@@ -31,6 +31,8 @@ struct value_map {
 	int n, cap;
 };
 
+#define MAX_UNROLL 512
+
 struct gen {
 	pearl_ctx *ctx;
 	pearl_program *prog;
@@ -48,6 +50,12 @@ struct gen {
 	/* Where new operations go: before `anchor` in `block`. */
 	MlirBlock block;
 	MlirOperation anchor;
+	/* Loops to unroll once built (those right under an unroll mark) and
+	 * their factors; the factor of the enclosing unroll mark. */
+	MlirOperation unroll_op[MAX_UNROLL];
+	int unroll_factor[MAX_UNROLL];
+	int n_unroll;
+	int pending_unroll;
 	int failed;
 };
 
@@ -449,12 +457,20 @@ static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
 		} else {
 			isl_id *id = isl_ast_expr_id_get_id(iter);
 
+			int unroll = g->pending_unroll;
+
 			insert(g, op);
+			if (unroll && !parallel && g->n_unroll < MAX_UNROLL) {
+				g->unroll_op[g->n_unroll] = op;
+				g->unroll_factor[g->n_unroll++] = unroll;
+			}
+			g->pending_unroll = 0; /* not the loops inside */
 			g->iter[g->depth] = id;
 			g->iv[g->depth] = mlirBlockGetArgument(body, 0);
 			g->depth++;
 			gen_inside(g, body, isl_ast_node_for_get_body(node));
 			g->depth--;
+			g->pending_unroll = unroll;
 			isl_id_free(id);
 		}
 	}
@@ -740,8 +756,17 @@ static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
 	case isl_ast_node_mark:
 		mark = isl_ast_node_mark_get_id(node);
 		child = isl_ast_node_mark_get_node(node);
-		gen_node(g, child,
-			 strcmp(isl_id_get_name(mark), PEARL_PARALLEL_MARK) == 0);
+		if (strcmp(isl_id_get_name(mark), PEARL_UNROLL_MARK) == 0) {
+			int saved = g->pending_unroll;
+			intptr_t f = (intptr_t)isl_id_get_user(mark);
+
+			g->pending_unroll = f > 1 ? (int)f : 1;
+			gen_node(g, child, 0);
+			g->pending_unroll = saved;
+		} else {
+			gen_node(g, child, strcmp(isl_id_get_name(mark),
+						  PEARL_PARALLEL_MARK) == 0);
+		}
 		isl_ast_node_free(child);
 		isl_id_free(mark);
 		return;
@@ -792,6 +817,9 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			     isl_id_get_name(g.param[i]));
 	}
 	gen_node(&g, tree, 0);
+	/* Unroll before verifying, so that the unrolled code is verified. */
+	for (i = 0; i < g.n_unroll && !g.failed; ++i)
+		pearl_mlir_unroll_loop(g.unroll_op[i], g.unroll_factor[i]);
 
 	/* Verify the new operations; keep them only if they all verify. */
 	end = g.anchor;
