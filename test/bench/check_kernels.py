@@ -16,6 +16,8 @@
       identical outputs (pearl-exec makes its own inputs); then the same
       with an added @run that calls @init and @kernel, so that the kernel
       also runs on PolyBench's inputs (@init is regenerated too).
+      With --pass-options OPTS, pearl-schedule{OPTS} replaces the identity
+      regeneration (--pass-options "" schedules with the policy).
 
 Prints one line per kernel (PASS/FAIL/XFAIL, with the reason) and a closing
 "N passed, M failed" line; XFAIL lines (expected, as listed below) count as
@@ -46,6 +48,9 @@ EXPECTED_EXEC_FAILURE = {
 }
 
 REMARK = "loop nest left unchanged"
+
+
+IDENTITY = "regenerate agent=none"
 
 
 def kernel_files(folder):
@@ -149,7 +154,7 @@ def check_exec(path, args, work):
     first = kernel_line(text)
     regen = os.path.join(work, name + ".regen.mlir")
     proc = run([args.pearl_opt, mlir, "--mlir-disable-threading",
-                "--pearl-schedule=regenerate agent=none", "-o", regen])
+                "--pearl-schedule=" + args.pass_options, "-o", regen])
     status, why = "PASS", None
     if proc.returncode != 0:
         status, why = "FAIL", "pearl-opt regenerate exit %d: %s" % (
@@ -180,8 +185,10 @@ def check_exec(path, args, work):
         return "FAIL", name, "expected to fail (%s) but passed" % expected
     if status == "FAIL":
         return status, name, why
-    return "PASS", name, ("identity regeneration runs bit-identical on %s"
-                          % ("@init's inputs" if args.quick else
+    what = ("identity regeneration" if args.pass_options == IDENTITY else
+            "pearl-schedule{%s}" % args.pass_options)
+    return "PASS", name, ("%s runs bit-identical on %s"
+                          % (what, "@init's inputs" if args.quick else
                              "pearl-exec's and on @init's inputs"))
 
 
@@ -194,6 +201,9 @@ def main():
     ap.add_argument("--mlir-opt")
     ap.add_argument("--size", default="MINI")
     ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--pass-options", default=IDENTITY,
+                    help="exec: pearl-schedule's options (default: the "
+                    "identity schedule regenerated; '' runs the policy)")
     ap.add_argument("--quick", action="store_true",
                     help="exec: only the run on @init's inputs (for slow "
                     "sanitizer builds)")
