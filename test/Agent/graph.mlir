@@ -2,6 +2,8 @@
 // rows): loops with extents, bounds and focus; statements with their type,
 // operation counts and access matrices over the original iterators.
 // RUN: %pearl_opt %s --pearl-schedule="print-graph agent=none" --mlir-disable-threading -o /dev/null | FileCheck %s
+// jacobi-2d (the bundled example): a time loop shared by two branches.
+// RUN: %pearl_opt %pearl_src/tools/examples/jacobi-2d.mlir --pearl-schedule="print-graph agent=none" -o /dev/null | FileCheck %s --check-prefix=JACOBI
 // Transformation tags are read off the transformed schedule.
 // RUN: %pearl_opt %s --pearl-schedule='schedule="I(0,1) T(0,1,16,32) P(0) U(4)" print-graph' --mlir-disable-threading -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=TAGS
 // RUN: %pearl_opt %s --pearl-schedule='schedule="R(0) S(1,2,1,1)" print-graph' --mlir-disable-threading -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=SKEW
@@ -16,6 +18,24 @@
 // CHECK-NEXT:         read  b0 [i0; i1]
 // CHECK-NEXT:         read  b1 [i0; i2]
 // CHECK-NEXT:         read  b2 [i2; i1]
+
+// JACOBI:      graph @jacobi_2d region 0: 8 nodes, 7 edges, 531 features
+// JACOBI-NEXT:   n0 root
+// JACOBI-NEXT:   n1 loop <- n0 level 0 extent 20 [0, 19] focus row i0
+// JACOBI-NEXT:   n2 loop <- n1 level 1 extent 28 [1, 28] focus row i1
+// JACOBI-NEXT:   n3 loop <- n2 level 2 extent 28 [1, 28] focus row i2
+// JACOBI-NEXT:   n4 stmt <- n3 f64 focus ops add 4 mul 1 reads 5 depth 3
+// JACOBI-NEXT:        write b0 [i1; i2]
+// JACOBI-NEXT:        read  b1 [i1; i2]
+// JACOBI-NEXT:        read  b1 [i1; i2 - 1]
+// JACOBI-NEXT:        read  b1 [i1; i2 + 1]
+// JACOBI-NEXT:        read  b1 [i1 + 1; i2]
+// JACOBI-NEXT:        read  b1 [i1 - 1; i2]
+// JACOBI-NEXT:   n5 loop <- n1 level 1 extent 28 [1, 28] row i1
+// JACOBI-NEXT:   n6 loop <- n5 level 2 extent 28 [1, 28] row i2
+// JACOBI-NEXT:   n7 stmt <- n6 f64 ops add 4 mul 1 reads 5 depth 3
+// JACOBI-NEXT:        write b1 [i1; i2]
+// JACOBI-NEXT:        read  b0 [i1; i2]
 
 // TAGS-LABEL: graph @matmul region 0: 8 nodes, 7 edges, 531 features
 // TAGS-NEXT:    n0 root
