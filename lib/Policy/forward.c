@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adjacency.h"
 #include "nn.h"
 #include "weights.h"
 
-static int check_graph(const pearl_policy *policy,
-		       const struct pearl_graph *graph, char *err,
-		       size_t err_size)
+int pearl_policy_check_graph(const pearl_policy *policy,
+			     const struct pearl_graph *graph, char *err,
+			     size_t err_size)
 {
 	size_t i, n_x;
 	int k;
@@ -67,11 +68,10 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Fills adj from the graph's edges taken both ways, self-loops added and
- * duplicates removed (PyG: to_undirected, then GATv2Conv's self-loops).
- * start (n + 1) and src (n + 2 n_edges) are preallocated. */
-static void build_adjacency(struct pearl_nn_adjacency *adj,
-			    const struct pearl_graph *graph)
+/* The graph's edges taken both ways, self-loops added and duplicates
+ * removed (PyG: to_undirected, then GATv2Conv's self-loops). */
+void pearl_nn_adjacency_build(struct pearl_nn_adjacency *adj,
+			      const struct pearl_graph *graph)
 {
 	int n = graph->n_nodes, i, k, e, out;
 	int *fill = adj->start + 1; /* used as per-node counters first */
@@ -190,7 +190,7 @@ int pearl_policy_eval(const pearl_policy *policy,
 					  "no policy or no output buffer");
 	cfg = &policy->cfg;
 	w = &policy->w;
-	if (check_graph(policy, graph, err, err_size) < 0)
+	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0)
 		return -1;
 	n = graph->n_nodes;
 	d = cfg->hidden;
@@ -199,7 +199,7 @@ int pearl_policy_eval(const pearl_policy *policy,
 		return pearl_policy_error(err, err_size,
 					  "out of memory evaluating a graph of "
 					  "%d nodes", n);
-	build_adjacency(&s.adj, graph);
+	pearl_nn_adjacency_build(&s.adj, graph);
 
 	/* GATv2 layers; after each, Linear(D -> d), SELU and pooling. */
 	for (l = 0; l < cfg->n_layers; ++l) {

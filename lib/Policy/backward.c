@@ -1,0 +1,300 @@
+/*
+ * The training pass of the policy network: a forward pass that keeps its
+ * activations on a tape (the layers of nn.h called exactly as forward.c
+ * calls them, so the outputs are pearl_policy_eval's bit for bit), and the
+ * backward pass over the tape with the layers of nn_grad.h in reverse.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "adjacency.h"
+#include "nn.h"
+#include "nn_grad.h"
+#include "weights.h"
+
+struct pearl_policy_tape {
+	const pearl_policy *policy; /* not owned */
+	int n;                      /* nodes */
+	void *mem;                  /* everything below lives here */
+	float *x;                   /* [n, F] copy of the features */
+	struct pearl_nn_adjacency adj;
+	/* per GATv2 layer */
+	float *xl[PEARL_POLICY_MAX_LAYERS];  /* [n, D] x w_src + b_src */
+	float *xr[PEARL_POLICY_MAX_LAYERS];  /* [n, D] x w_dst + b_dst */
+	float *agg[PEARL_POLICY_MAX_LAYERS]; /* [n, D] attention output */
+	float *h[PEARL_POLICY_MAX_LAYERS];   /* [n, d] after Linear, SELU */
+	float *pooled;                       /* [2 d n_layers] */
+	float *a, *b;                        /* [d] readout MLP */
+	float *pt, *pu;                      /* [d] policy head */
+	float *vt, *vu;                      /* [d] value head */
+};
+
+/* Carves the tape's arrays out of one allocation (-1 if too large or out
+ * of memory). */
+static int tape_alloc(struct pearl_policy_tape *t,
+		      const struct pearl_policy_config *cfg, int n,
+		      int n_edges)
+{
+	size_t d = (size_t)cfg->hidden, D = d * (size_t)cfg->heads;
+	size_t L = (size_t)cfg->n_layers, F = (size_t)cfg->n_features;
+	size_t N = (size_t)n, nE = (size_t)n_edges;
+	size_t off = 0, l;
+	uint64_t n_floats, n_ints;
+	float *f;
+
+	/* Dimensions are bounded by pearl_policy_config_check (D < 2^18,
+	 * F <= 2^16) and n, n_edges are ints: no overflow in 64 bits. */
+	n_floats = (uint64_t)N * F + (uint64_t)L * N * (3 * D + d) +
+		   2 * d * L + 6 * d;
+	n_ints = (uint64_t)N + 1 + N + 2 * (uint64_t)nE;
+	if (n_floats + n_ints > SIZE_MAX / 8)
+		return -1;
+	t->mem = malloc((size_t)n_floats * sizeof(float) +
+			(size_t)n_ints * sizeof(int));
+	if (!t->mem)
+		return -1;
+	f = t->mem;
+	t->x = f + off, off += N * F;
+	for (l = 0; l < L; ++l) {
+		t->xl[l] = f + off, off += N * D;
+		t->xr[l] = f + off, off += N * D;
+		t->agg[l] = f + off, off += N * D;
+		t->h[l] = f + off, off += N * d;
+	}
+	t->pooled = f + off, off += 2 * d * L;
+	t->a = f + off, off += d;
+	t->b = f + off, off += d;
+	t->pt = f + off, off += d;
+	t->pu = f + off, off += d;
+	t->vt = f + off, off += d;
+	t->vu = f + off, off += d;
+	t->adj.start = (int *)(f + off);
+	t->adj.src = t->adj.start + N + 1;
+	return 0;
+}
+
+/* Linear + SELU, as forward.c's dense_selu. */
+static void dense_selu(float *y, const float *x, const float *w,
+		       const float *b, int d_in, int d_out)
+{
+	pearl_nn_linear(y, x, w, b, 1, d_in, d_out);
+	pearl_nn_selu(y, (size_t)d_out);
+}
+
+pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
+					const struct pearl_graph *graph,
+					float *logits, float *value,
+					char *err, size_t err_size)
+{
+	const struct pearl_policy_config *cfg;
+	const struct pearl_policy_weights *w;
+	pearl_policy_tape *t;
+	float *scores;
+	int n, d, D, l;
+
+	if (!policy || !logits || !value) {
+		pearl_policy_error(err, err_size,
+				   "no policy or no output buffer");
+		return NULL;
+	}
+	cfg = &policy->cfg;
+	w = &policy->w;
+	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0)
+		return NULL;
+	n = graph->n_nodes;
+	d = cfg->hidden;
+	D = cfg->heads * d;
+	t = calloc(1, sizeof(*t));
+	if (!t || tape_alloc(t, cfg, n, graph->n_edges) < 0) {
+		free(t);
+		pearl_policy_error(err, err_size,
+				   "out of memory recording a graph of %d "
+				   "nodes", n);
+		return NULL;
+	}
+	/* The attention scores need max_degree <= n + 2 n_edges floats. */
+	scores = malloc(((size_t)n + 2 * (size_t)graph->n_edges) *
+			sizeof(float));
+	if (!scores) {
+		pearl_policy_tape_free(t);
+		pearl_policy_error(err, err_size,
+				   "out of memory recording a graph of %d "
+				   "nodes", n);
+		return NULL;
+	}
+	t->policy = policy;
+	t->n = n;
+	memcpy(t->x, graph->x,
+	       (size_t)n * (size_t)cfg->n_features * sizeof(float));
+	pearl_nn_adjacency_build(&t->adj, graph);
+
+	for (l = 0; l < cfg->n_layers; ++l) {
+		const float *in = l == 0 ? t->x : t->h[l - 1];
+		int d_in = l == 0 ? cfg->n_features : d;
+
+		pearl_nn_gatv2(t->agg[l], in, d_in, &w->gat[l], cfg->heads, d,
+			       &t->adj, t->xl[l], t->xr[l], scores);
+		pearl_nn_linear(t->h[l], t->agg[l], w->gat[l].w_lin,
+				w->gat[l].b_lin, n, D, d);
+		pearl_nn_selu(t->h[l], (size_t)n * d);
+		pearl_nn_pool(t->pooled + (size_t)2 * d * l, t->h[l], n, d);
+	}
+	free(scores);
+
+	dense_selu(t->a, t->pooled, w->mlp_w1, w->mlp_b1,
+		   2 * d * cfg->n_layers, d);
+	dense_selu(t->b, t->a, w->mlp_w2, w->mlp_b2, d, d);
+	dense_selu(t->pt, t->b, w->pi_w1, w->pi_b1, d, d);
+	dense_selu(t->pu, t->pt, w->pi_w2, w->pi_b2, d, d);
+	pearl_nn_linear(logits, t->pu, w->pi_w3, w->pi_b3, 1, d,
+			cfg->n_actions);
+	dense_selu(t->vt, t->b, w->v_w1, w->v_b1, d, d);
+	dense_selu(t->vu, t->vt, w->v_w2, w->v_b2, d, d);
+	pearl_nn_linear(value, t->vu, w->v_w3, w->v_b3, 1, d, 1);
+	return t;
+}
+
+pearl_policy_tape *pearl_policy_tape_free(pearl_policy_tape *tape)
+{
+	if (tape) {
+		free(tape->mem);
+		free(tape);
+	}
+	return NULL;
+}
+
+/* Backward through Linear + SELU: dy (dL/d(output), clobbered) to dx
+ * (added) and the layer's gradients. */
+static void dense_selu_backward(float *dx, float *dw, float *db, float *dy,
+				const float *y, const float *x,
+				const float *w, int d_in, int d_out)
+{
+	pearl_nn_selu_backward(dy, y, (size_t)d_out);
+	pearl_nn_linear_backward(dx, dw, db, dy, x, w, 1, d_in, d_out);
+}
+
+/* The backward pass's scratch memory. */
+struct bscratch {
+	void *mem;
+	float *dxl, *dxr, *dagg; /* [n, D] */
+	float *dh, *dprev;       /* [n, d] */
+	float *dpooled;          /* [2 d n_layers] */
+	float *da, *db, *dt, *du; /* [d] */
+	float *alpha, *dalpha;   /* [max_degree] */
+};
+
+static int bscratch_alloc(struct bscratch *s,
+			  const struct pearl_policy_config *cfg, int n,
+			  int max_degree)
+{
+	size_t d = (size_t)cfg->hidden, D = d * (size_t)cfg->heads;
+	size_t N = (size_t)n, off = 0, n_floats;
+	float *f;
+
+	n_floats = 3 * N * D + 2 * N * d + 2 * d * (size_t)cfg->n_layers +
+		   4 * d + 2 * (size_t)max_degree;
+	s->mem = calloc(n_floats, sizeof(float));
+	if (!s->mem)
+		return -1;
+	f = s->mem;
+	s->dxl = f + off, off += N * D;
+	s->dxr = f + off, off += N * D;
+	s->dagg = f + off, off += N * D;
+	s->dh = f + off, off += N * d;
+	s->dprev = f + off, off += N * d;
+	s->dpooled = f + off, off += 2 * d * (size_t)cfg->n_layers;
+	s->da = f + off, off += d;
+	s->db = f + off, off += d;
+	s->dt = f + off, off += d;
+	s->du = f + off, off += d;
+	s->alpha = f + off, off += (size_t)max_degree;
+	s->dalpha = f + off;
+	return 0;
+}
+
+int pearl_policy_backward(const pearl_policy_tape *tape,
+			  const float *d_logits, float d_value,
+			  pearl_policy_grad *grad, char *err,
+			  size_t err_size)
+{
+	const pearl_policy *policy;
+	const struct pearl_policy_config *cfg;
+	const struct pearl_policy_weights *w;
+	struct pearl_policy_grads g;
+	struct bscratch s;
+	int n, d, D, A, l;
+
+	if (!tape || !grad)
+		return pearl_policy_error(err, err_size,
+					  "no tape or no gradient buffer");
+	policy = tape->policy;
+	cfg = &policy->cfg;
+	w = &policy->w;
+	if (grad->n_floats != policy->n_floats ||
+	    memcmp(&grad->cfg, cfg, sizeof(*cfg)) != 0)
+		return pearl_policy_error(err, err_size,
+					  "the gradient buffer (%zu floats) "
+					  "does not match the policy (%zu)",
+					  grad->n_floats, policy->n_floats);
+	n = tape->n;
+	d = cfg->hidden;
+	D = cfg->heads * d;
+	A = cfg->n_actions;
+	if (bscratch_alloc(&s, cfg, n, tape->adj.max_degree) < 0)
+		return pearl_policy_error(err, err_size,
+					  "out of memory in the backward pass "
+					  "of a graph of %d nodes", n);
+	pearl_policy_grads_map(&g, cfg, grad->data);
+
+	/* Value head: value = vu v_w3 + v_b3. */
+	pearl_nn_linear_backward(s.du, g.v_w3, g.v_b3, &d_value, tape->vu,
+				 w->v_w3, 1, d, 1);
+	dense_selu_backward(s.dt, g.v_w2, g.v_b2, s.du, tape->vu, tape->vt,
+			    w->v_w2, d, d);
+	dense_selu_backward(s.db, g.v_w1, g.v_b1, s.dt, tape->vt, tape->b,
+			    w->v_w1, d, d);
+
+	/* Policy head, into the same d(b). */
+	if (d_logits) {
+		memset(s.du, 0, (size_t)d * sizeof(float));
+		memset(s.dt, 0, (size_t)d * sizeof(float));
+		pearl_nn_linear_backward(s.du, g.pi_w3, g.pi_b3, d_logits,
+					 tape->pu, w->pi_w3, 1, d, A);
+		dense_selu_backward(s.dt, g.pi_w2, g.pi_b2, s.du, tape->pu,
+				    tape->pt, w->pi_w2, d, d);
+		dense_selu_backward(s.db, g.pi_w1, g.pi_b1, s.dt, tape->pt,
+				    tape->b, w->pi_w1, d, d);
+	}
+
+	/* Readout MLP, down to the pooled vectors. */
+	dense_selu_backward(s.da, g.mlp_w2, g.mlp_b2, s.db, tape->b, tape->a,
+			    w->mlp_w2, d, d);
+	dense_selu_backward(s.dpooled, g.mlp_w1, g.mlp_b1, s.da, tape->a,
+			    tape->pooled, w->mlp_w1, 2 * d * cfg->n_layers, d);
+
+	/* GATv2 layers, last first; s.dh holds dL/dh[l] (from layer l + 1's
+	 * input so far; the pooling's share is added here). */
+	for (l = cfg->n_layers - 1; l >= 0; --l) {
+		const float *in = l == 0 ? tape->x : tape->h[l - 1];
+		int d_in = l == 0 ? cfg->n_features : d;
+		float *tmp;
+
+		pearl_nn_pool_backward(s.dh, s.dpooled + (size_t)2 * d * l,
+				       tape->h[l], n, d);
+		pearl_nn_selu_backward(s.dh, tape->h[l], (size_t)n * d);
+		memset(s.dagg, 0, (size_t)n * D * sizeof(float));
+		pearl_nn_linear_backward(s.dagg, g.gat[l].w_lin,
+					 g.gat[l].b_lin, s.dh, tape->agg[l],
+					 w->gat[l].w_lin, n, D, d);
+		memset(s.dprev, 0, (size_t)n * d * sizeof(float));
+		pearl_nn_gatv2_backward(l > 0 ? s.dprev : NULL, &g.gat[l],
+					s.dagg, in, d_in, &w->gat[l],
+					cfg->heads, d, &tape->adj,
+					tape->xl[l], tape->xr[l], s.dxl, s.dxr,
+					s.alpha, s.dalpha);
+		tmp = s.dh, s.dh = s.dprev, s.dprev = tmp;
+	}
+	free(s.mem);
+	return 0;
+}
