@@ -5,7 +5,11 @@
 #include <string.h>
 
 /* Rows are taken four at a time so that each row of w, once loaded, feeds
- * four outputs; every y[r][o] still sums its terms in the order of k. */
+ * four outputs; every y[r][o] still sums its terms in the order of k. The
+ * function is also compiled for AVX2 and picked at load time where the CPU
+ * has it: vectors run across outputs, the order of the sums is the same
+ * and FMA contraction is off, so both versions give the same bits. */
+PEARL_NN_CLONES
 void pearl_nn_linear(float *restrict y, const float *restrict x,
 		     const float *restrict w, const float *restrict b, int n,
 		     int d_in, int d_out)

@@ -9,6 +9,14 @@
 
 #include <stddef.h>
 
+/* Versions of the dense kernels for AVX2 and for any x86-64, chosen when
+ * the library is loaded (GCC's function multi-versioning). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PEARL_NN_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PEARL_NN_CLONES
+#endif
+
 #include "weights.h"
 
 /* SELU constants (Klambauer et al.). */
