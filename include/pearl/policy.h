@@ -24,6 +24,8 @@
  *
  * A pearl_policy is immutable once loaded: one policy may be evaluated from
  * several threads at once (each call allocates its own scratch buffers).
+ * Only training changes weights, through pearl/train.h, never while the
+ * policy is being evaluated.
  * Functions that can fail write a message into err (err_size bytes,
  * NUL-terminated) and return NULL or -1; nothing here exits or aborts.
  */

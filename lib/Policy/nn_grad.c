@@ -45,22 +45,82 @@ void pearl_policy_grads_map(struct pearl_policy_grads *gw,
 	gw->v_b3 = (float *)w.v_b3;
 }
 
-/* a . b over n values with eight independent partial sums (which the
- * compiler keeps in one vector register). */
-static float dot(const float *restrict a, const float *restrict b, int n)
-{
-	float s[8] = { 0 }, t;
-	int o, j;
+/* nn.h may provide AVX2 clones of the dense kernels; without it, one
+ * version. */
+#ifndef PEARL_NN_CLONES
+#define PEARL_NN_CLONES
+#endif
 
-	for (o = 0; o + 8 <= n; o += 8)
-		for (j = 0; j < 8; ++j)
-			s[j] += a[o + j] * b[o + j];
-	t = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+/* Eight floats in one vector (GNU C vector extension: one AVX register in
+ * the AVX2 clone, two SSE registers otherwise). */
+typedef float v8f __attribute__((vector_size(32)));
+
+/* Vectors go by pointer or macro, never by value through a call, whose
+ * ABI would differ between the clones. */
+#define LOAD8(v, p) memcpy(&(v), (p), sizeof(v8f))
+
+static inline float hsum8(const v8f *v)
+{
+	const v8f s = *v;
+
+	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+/* a . b over n values, eight partial sums. */
+static inline float dot(const float *restrict a, const float *restrict b,
+			int n)
+{
+	v8f s = { 0 }, av, bv;
+	float t;
+	int o;
+
+	for (o = 0; o + 8 <= n; o += 8) {
+		LOAD8(av, a + o);
+		LOAD8(bv, b + o);
+		s += av * bv;
+	}
+	t = hsum8(&s);
 	for (; o < n; ++o)
 		t += a[o] * b[o];
 	return t;
 }
 
+/* The dots of four rows a0..a3 with b (n values) into out[4]: b is loaded
+ * once for the four. */
+static inline void dot4(float *restrict out, const float *restrict a0,
+			const float *restrict a1, const float *restrict a2,
+			const float *restrict a3, const float *restrict b,
+			int n)
+{
+	v8f s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 }, bv, av;
+	int o;
+
+	for (o = 0; o + 8 <= n; o += 8) {
+		LOAD8(bv, b + o);
+		LOAD8(av, a0 + o);
+		s0 += av * bv;
+		LOAD8(av, a1 + o);
+		s1 += av * bv;
+		LOAD8(av, a2 + o);
+		s2 += av * bv;
+		LOAD8(av, a3 + o);
+		s3 += av * bv;
+	}
+	out[0] = hsum8(&s0);
+	out[1] = hsum8(&s1);
+	out[2] = hsum8(&s2);
+	out[3] = hsum8(&s3);
+	for (; o < n; ++o) {
+		out[0] += a0[o] * b[o];
+		out[1] += a1[o] * b[o];
+		out[2] += a2[o] * b[o];
+		out[3] += a3[o] * b[o];
+	}
+}
+
+/* Rows are taken four at a time, as in pearl_nn_linear, so that each row
+ * of dw and of w is loaded once for four rows of dy. */
+PEARL_NN_CLONES
 void pearl_nn_linear_backward(float *restrict dx, float *restrict dw,
 			      float *restrict db, const float *restrict dy,
 			      const float *restrict x, const float *restrict w,
@@ -68,12 +128,46 @@ void pearl_nn_linear_backward(float *restrict dx, float *restrict dw,
 {
 	int r, k, o;
 
-	for (r = 0; r < n; ++r) {
+	for (r = 0; r < n; ++r)
+		for (o = 0; o < d_out; ++o)
+			db[o] += dy[(size_t)r * d_out + o];
+	for (r = 0; r + 4 <= n; r += 4) {
+		const float *restrict dy0 = dy + (size_t)r * d_out;
+		const float *restrict dy1 = dy0 + d_out;
+		const float *restrict dy2 = dy1 + d_out;
+		const float *restrict dy3 = dy2 + d_out;
+		const float *x0 = x + (size_t)r * d_in;
+
+		for (k = 0; k < d_in; ++k) {
+			float *restrict dwk = dw + (size_t)k * d_out;
+			float a0 = x0[k], a1 = x0[d_in + k];
+			float a2 = x0[2 * d_in + k], a3 = x0[3 * d_in + k];
+
+			if (a0 == 0.0f && a1 == 0.0f && a2 == 0.0f &&
+			    a3 == 0.0f)
+				continue;
+			for (o = 0; o < d_out; ++o)
+				dwk[o] += (a0 * dy0[o] + a1 * dy1[o]) +
+					  (a2 * dy2[o] + a3 * dy3[o]);
+		}
+		if (!dx)
+			continue;
+		for (k = 0; k < d_in; ++k) {
+			float t[4];
+			float *dxk = dx + (size_t)r * d_in + k;
+
+			dot4(t, dy0, dy1, dy2, dy3, w + (size_t)k * d_out,
+			     d_out);
+			dxk[0] += t[0];
+			dxk[d_in] += t[1];
+			dxk[2 * d_in] += t[2];
+			dxk[3 * d_in] += t[3];
+		}
+	}
+	for (; r < n; ++r) {
 		const float *restrict dyr = dy + (size_t)r * d_out;
 		const float *restrict xr = x + (size_t)r * d_in;
 
-		for (o = 0; o < d_out; ++o)
-			db[o] += dyr[o];
 		for (k = 0; k < d_in; ++k) {
 			float *restrict dwk = dw + (size_t)k * d_out;
 			float xv = xr[k];
