@@ -99,8 +99,8 @@ typedef struct pearl_policy_tape pearl_policy_tape;
 /* The forward pass of pearl_policy_eval on graph (__isl_keep; copied, so
  * it may be freed at once), with the same checks and errors and
  * bit-identical logits[n_actions] and *value, keeping the activations the
- * backward pass needs: about (4 heads hidden + hidden) floats per node and
- * layer, plus a copy of the features. Returns the tape (__isl_give), which
+ * backward pass needs: (3 heads + 1) hidden floats per node and layer,
+ * plus a copy of the features. Returns the tape (__isl_give), which
  * refers to policy (__isl_keep): the policy must outlive the tape and its
  * weights must not change before the last pearl_policy_backward on it.
  * NULL with a message in err on an invalid graph or if memory is
