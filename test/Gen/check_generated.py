@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Checks programs of pearl-gen end to end.
+
+  check_generated.py --pearl-gen G --pearl-opt P --pearl-exec E --mlir-opt M
+                     [--seed 1] [--count 60] [--scale small] [-j 2] [--quick]
+
+Generates programs of seeds SEED .. SEED+COUNT-1 (pearl-gen --size-scale
+SCALE) and checks each:
+
+  1. `pearl-opt --pearl-schedule="print-model agent=none"` models @kernel:
+     a model with statements is printed and no "loop nest left unchanged"
+     remark points into @kernel;
+  2. `pearl-opt --pearl-schedule` (the policy, greedy) succeeds, again with
+     no such remark in @kernel;
+  3. `mlir-opt --lower-affine` accepts the original and the scheduled
+     module;
+  4. `pearl-exec --entry=kernel original scheduled` (OMP_NUM_THREADS=2)
+     reports identical outputs.
+
+Prints one line per program (PASS/FAIL/XFAIL, the generator's summary and
+the policy's schedule), the distribution of kinds, types and features over
+all generated programs, a coverage line (every kind, every type and the
+main features occur at least once), and a closing "N passed, M failed"
+line; XFAIL lines (seeds listed in EXPECTED_FAILURE) count as passed.
+With --quick (sanitizer builds) every program is still generated and
+counted in the distribution, but only every fourth one is run through the
+checks.  Exit status 0 when nothing failed and the coverage is complete.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Seeds whose programs expose a known Pearl bug: seed -> the symptom (see
+# the report of the generator's commit).  Their checks are expected to fail.
+EXPECTED_FAILURE = {
+}
+
+REMARK = "loop nest left unchanged"
+KINDS = ["elementwise", "stencil", "reduction", "contraction"]
+TYPES = ["f32", "f64", "i32"]
+# Features that must occur at least once among the generated programs.
+REQUIRED_FEATURES = ["multi-nest", "chain", "triangular", "imperfect",
+                     "time-loop", "in-place"]
+
+
+def run(cmd, timeout=600, env=None):
+    return subprocess.run(cmd, capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def kernel_line(text):
+    for n, line in enumerate(text.splitlines(), 1):
+        if re.match(r"\s*func\.func @kernel\b", line):
+            return n
+    return None
+
+
+def kernel_remarks(stderr, first_line):
+    out = []
+    for m in re.finditer(r"^[^\n:]*:(\d+):\d+: remark: pearl-schedule: "
+                         + REMARK + r"(?:: )?([^\n]*)$", stderr, re.M):
+        if int(m.group(1)) >= first_line:
+            out.append(m.group(2))
+    return out
+
+
+def parse_summary(line):
+    """'gen-7: nests=2 depth=3 kinds=a,b ...' -> dict of the fields."""
+    fields = {}
+    for item in line.split()[1:]:
+        key, _, val = item.partition("=")
+        fields[key] = val
+    return fields
+
+
+def generate(seed, args, work):
+    path = os.path.join(work, "gen-%d.mlir.in" % seed)
+    proc = run([args.pearl_gen, "--seed", str(seed), "--size-scale",
+                args.scale, "-o", path])
+    if proc.returncode != 0:
+        return None, None, "pearl-gen exit %d: %s" % (
+            proc.returncode, proc.stderr.strip()[-300:])
+    return path, proc.stdout.strip(), None
+
+
+def check(seed, path, args, work):
+    """(status, why) for the generated program at path."""
+    with open(path) as f:
+        text = f.read()
+    first = kernel_line(text)
+    if first is None:
+        return "FAIL", "no func.func @kernel"
+    proc = run([args.pearl_opt, path, "--mlir-disable-threading",
+                "--pearl-schedule=print-model agent=none", "-o", os.devnull])
+    if proc.returncode != 0:
+        return "FAIL", "pearl-opt print-model exit %d: %s" % (
+            proc.returncode, proc.stderr.strip()[-300:])
+    remarks = kernel_remarks(proc.stderr, first)
+    if remarks:
+        return "FAIL", "not modeled: %s" % "; ".join(remarks)
+    m = re.search(r"^model @kernel\n(.*?)(?=^model @|\Z)", proc.stdout,
+                  re.M | re.S)
+    if not m or not re.search(r"^    S\d+ ", m.group(1), re.M):
+        return "FAIL", "no model with statements printed for @kernel"
+
+    sched = os.path.join(work, "gen-%d.sched.mlir" % seed)
+    proc = run([args.pearl_opt, path, "--mlir-disable-threading",
+                "--pearl-schedule", "-o", sched])
+    if proc.returncode != 0:
+        return "FAIL", "pearl-opt --pearl-schedule exit %d: %s" % (
+            proc.returncode, proc.stderr.strip()[-300:])
+    remarks = kernel_remarks(proc.stderr, first)
+    if remarks:
+        return "FAIL", "not scheduled: %s" % "; ".join(remarks)
+    chosen = []
+    for m in re.finditer(r"^[^\n:]*:(\d+):\d+: remark: pearl-schedule: "
+                         r"agent \(\w+\) chose \"([^\"]*)\"", proc.stderr, re.M):
+        if int(m.group(1)) >= first:
+            chosen.append(m.group(2))
+
+    for f in (path, sched):
+        low = run([args.mlir_opt, f, "--lower-affine", "-o", os.devnull])
+        if low.returncode != 0:
+            return "FAIL", "mlir-opt --lower-affine %s: %s" % (
+                os.path.basename(f), low.stderr.strip()[-300:])
+
+    env = dict(os.environ, OMP_NUM_THREADS="2")
+    ex = run([args.pearl_exec, "--entry=kernel", path, sched], env=env)
+    last = ex.stdout.strip().splitlines()[-1:] or [""]
+    if ex.returncode != 0 or last[0] != "pearl-exec: outputs identical":
+        return "FAIL", "pearl-exec exit %d: %s" % (
+            ex.returncode, (ex.stdout + ex.stderr).strip()[-300:])
+    return "PASS", "schedule \"%s\" runs bit-identical" % "; ".join(chosen)
+
+
+def one(seed, args, work):
+    try:
+        path, summary, why = generate(seed, args, work)
+        if path is None:
+            return seed, None, "FAIL", why
+        if args.quick and (seed - args.seed) % 4 != 0:
+            return seed, summary, "SKIP", None
+        status, why = check(seed, path, args, work)
+    except subprocess.TimeoutExpired as e:
+        return seed, None, "FAIL", "timeout: %s" % " ".join(e.cmd[:2])
+    except OSError as e:
+        return seed, None, "FAIL", "cannot run: %s" % e
+    expected = EXPECTED_FAILURE.get(seed)
+    if expected is not None:
+        if status == "FAIL":
+            return seed, summary, "XFAIL", "%s (expected: %s)" % (why, expected)
+        return seed, summary, "FAIL", "expected to fail (%s) but passed" % expected
+    return seed, summary, status, why
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pearl-gen", required=True)
+    ap.add_argument("--pearl-opt", required=True)
+    ap.add_argument("--pearl-exec", required=True)
+    ap.add_argument("--mlir-opt", required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--scale", default="small", choices=["small", "train"])
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--quick", action="store_true",
+                    help="run the checks on every fourth program only")
+    args = ap.parse_args()
+
+    seeds = list(range(args.seed, args.seed + args.count))
+    with tempfile.TemporaryDirectory(prefix="pearl-gen-") as work:
+        with concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
+            results = list(pool.map(lambda s: one(s, args, work), seeds))
+
+    checked = sum(1 for r in results if r[2] != "SKIP")
+    print("programs: %d generated, %d checked" % (len(results), checked))
+    passed = failed = 0
+    dist = {}
+    for seed, summary, status, why in results:
+        fields = parse_summary(summary) if summary else {}
+        for key in ("kinds", "types", "features"):
+            for name in fields.get(key, "").split(","):
+                if name and name != "none":
+                    dist[(key, name)] = dist.get((key, name), 0) + 1
+        if status == "SKIP":
+            continue
+        short = " ".join(summary.split()[1:6]) if summary else ""
+        print("%s gen-%d: %s%s" % (status, seed, short,
+                                   ": " + why if why else ""))
+        if status == "FAIL":
+            failed += 1
+        else:
+            passed += 1
+
+    missing = []
+    for key, names in (("kinds", KINDS), ("types", TYPES),
+                       ("features", REQUIRED_FEATURES)):
+        for name in names:
+            if not dist.get((key, name)):
+                missing.append(name)
+    for key in ("kinds", "types", "features"):
+        items = sorted(((n, c) for (k, n), c in dist.items() if k == key),
+                       key=lambda x: (-x[1], x[0]))
+        print("distribution of %s: %s" % (
+            key, ", ".join("%s %d" % item for item in items)))
+    if missing:
+        print("coverage: MISSING %s" % ", ".join(missing))
+    else:
+        print("coverage: every kind, type and required feature occurs")
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed or missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,587 @@
+/*
+ * pearl-gen/gen.c - the public entry: builds the structure (gen_build.c),
+ * decides the sizes from an operation budget, checks every access against
+ * the array bounds, and prints the module (gen_emit.c).
+ *
+ * Sizes: every program size is D_d = clamp(mul_d * s / 64, min_d, max)
+ * for one common scale s, with mul_d an aspect in [32, 128] drawn by the
+ * builder and min_d what the structure needs (stencil margins, filters).
+ * The operation count of the nests (loads + arithmetic + stores per
+ * statement instance, times the estimated iterations) grows with s; the
+ * generator takes the largest s whose count stays under a target drawn
+ * log-uniformly per program and whose arrays fit a memory cap.  Everything
+ * is integer arithmetic, so the sizes are the same on every machine.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_internal.h"
+
+/* Operation budgets (log-uniform in [lo, hi]) and caps per scale.  The
+ * train range was calibrated with pearl-exec --time on this project's
+ * machines (about GEN_PS_PER_OP picoseconds per counted operation for
+ * unscheduled code on one thread, see the README of pearl-gen). */
+#define GEN_SMALL_OPS_LO 2000ULL
+#define GEN_SMALL_OPS_LOG4 16		/* quarter-octaves above lo */
+#define GEN_SMALL_MAX_DIM 24
+#define GEN_SMALL_MAX_BYTES (1ULL << 20)
+#define GEN_TRAIN_OPS_LO 12000000ULL
+#define GEN_TRAIN_OPS_LOG4 20		/* 2^5: 12M .. 384M */
+#define GEN_TRAIN_MAX_DIM (1 << 22)
+#define GEN_TRAIN_MAX_BYTES (48ULL << 20)
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static int64_t aff_base(const struct gen_prog *p, const struct gen_aff *a)
+{
+	return a->k + (a->dim >= 0 ? p->dim[a->dim] : 0);
+}
+
+int64_t gen_aff_min(const struct gen_prog *p, const struct gen_aff *a,
+		    const int64_t *lo, const int64_t *hi)
+{
+	int64_t v = aff_base(p, a);
+	int l;
+
+	for (l = 0; l < GEN_MAX_DEPTH; ++l)
+		v += a->coef[l] * (a->coef[l] > 0 ? lo[l] : hi[l]);
+	return v;
+}
+
+int64_t gen_aff_max(const struct gen_prog *p, const struct gen_aff *a,
+		    const int64_t *lo, const int64_t *hi)
+{
+	int64_t v = aff_base(p, a);
+	int l;
+
+	for (l = 0; l < GEN_MAX_DEPTH; ++l)
+		v += a->coef[l] * (a->coef[l] > 0 ? hi[l] : lo[l]);
+	return v;
+}
+
+static int aff_has_iter(const struct gen_aff *a)
+{
+	int l;
+
+	for (l = 0; l < GEN_MAX_DEPTH; ++l)
+		if (a->coef[l])
+			return 1;
+	return 0;
+}
+
+/* The bounding box [lo, hi] of loop `n`'s iterator given the boxes of the
+ * enclosing ones. */
+static void loop_box(const struct gen_prog *p, const struct gen_node *n,
+		     const int64_t *lo, const int64_t *hi, int64_t *blo,
+		     int64_t *bhi)
+{
+	int i;
+
+	for (i = 0; i < n->n_lb; ++i) {
+		int64_t v = gen_aff_min(p, &n->lb[i], lo, hi);
+
+		if (i == 0 || v > *blo)
+			*blo = v;
+	}
+	for (i = 0; i < n->n_ub; ++i) {
+		int64_t v = gen_aff_max(p, &n->ub[i], lo, hi) - 1;
+
+		if (i == 0 || v < *bhi)
+			*bhi = v;
+	}
+}
+
+/* Operations of one instance of a statement: its store, loads and
+ * arithmetic (math.sqrt counts its absf too). */
+static uint64_t expr_ops(const struct gen_prog *p, int e)
+{
+	const struct gen_expr *x;
+
+	if (e < 0)
+		return 0;
+	x = &p->exprs[e];
+	switch (x->op) {
+	case GEN_OP_CONST:
+		return 0;
+	case GEN_OP_LOAD:
+		return 1;
+	case GEN_OP_SELECT:
+		return 4 + expr_ops(p, x->a) + expr_ops(p, x->b);
+	case GEN_OP_SQRT:
+		return 2 + expr_ops(p, x->a);
+	default:
+		return 1 + expr_ops(p, x->a) + expr_ops(p, x->b);
+	}
+}
+
+/* Estimated operations of node `n` executed `mult` times per instance of
+ * its enclosing loops (whose boxes are lo/hi). */
+static uint64_t count_ops(const struct gen_prog *p, int n, int64_t *lo,
+			  int64_t *hi, uint64_t mult)
+{
+	const struct gen_node *node = &p->nodes[n];
+	uint64_t sum = 0, t = 0, e = 0;
+	int i;
+
+	if (node->kind == GEN_NODE_STMT)
+		return sat_mul(mult, 1 + expr_ops(p, node->expr));
+	if (node->kind == GEN_NODE_IF) {
+		for (i = 0; i < node->n_child; ++i)
+			t = sat_add(t, count_ops(p, node->child[i], lo, hi, mult));
+		for (i = 0; i < node->n_else; ++i)
+			e = sat_add(e, count_ops(p, node->else_child[i], lo, hi,
+						 mult));
+		return t > e ? t : e;
+	} else {
+		int d = node->depth;
+		int64_t blo = 0, bhi = -1, ext;
+		int dependent = 0;
+
+		loop_box(p, node, lo, hi, &blo, &bhi);
+		ext = bhi >= blo ? bhi - blo + 1 : 0;
+		for (i = 0; i < node->n_lb; ++i)
+			dependent |= aff_has_iter(&node->lb[i]);
+		for (i = 0; i < node->n_ub; ++i)
+			dependent |= aff_has_iter(&node->ub[i]);
+		if (dependent && (node->n_lb > 1 || node->n_ub > 1)) {
+			/* band: ub[1] - lb[1] wide around the outer iterator */
+			int64_t w = node->ub[1].k - node->lb[1].k;
+
+			if (w < ext)
+				ext = w;
+		} else if (dependent) {
+			ext = (ext + 1) / 2;	/* triangle */
+		}
+		ext = (ext + node->step - 1) / node->step;
+		lo[d] = blo;
+		hi[d] = bhi;
+		for (i = 0; i < node->n_child; ++i)
+			sum = sat_add(sum, count_ops(p, node->child[i], lo, hi,
+						     sat_mul(mult, (uint64_t)ext)));
+		return sum;
+	}
+}
+
+static uint64_t program_ops(const struct gen_prog *p)
+{
+	int64_t lo[GEN_MAX_DEPTH + 1], hi[GEN_MAX_DEPTH + 1];
+	uint64_t sum = 0;
+	int i;
+
+	memset(lo, 0, sizeof(lo));
+	memset(hi, 0, sizeof(hi));
+	for (i = 0; i < p->n_nests; ++i)
+		sum = sat_add(sum, count_ops(p, p->nests[i].root, lo, hi, 1));
+	return sum;
+}
+
+static int elem_bytes(enum pearl_gen_type t)
+{
+	return t == pearl_gen_type_f64 ? 8 : 4;
+}
+
+static int64_t array_extent(const struct gen_prog *p, const struct gen_array *a,
+			    int d)
+{
+	return a->dim[d] >= 0 ? p->dim[a->dim[d]] : -a->dim[d];
+}
+
+static uint64_t program_bytes(const struct gen_prog *p)
+{
+	uint64_t sum = 0, n;
+	int i, d;
+
+	for (i = 0; i < p->n_arrays; ++i) {
+		n = (uint64_t)elem_bytes(p->type);
+		for (d = 0; d < p->arrays[i].rank; ++d)
+			n = sat_mul(n, (uint64_t)array_extent(p, &p->arrays[i], d));
+		sum = sat_add(sum, n);
+	}
+	return sum;
+}
+
+static void set_scale(struct gen_prog *p, int64_t s, int64_t max_dim)
+{
+	int d;
+
+	for (d = 0; d < p->n_dims; ++d) {
+		int64_t v = p->dim_mul[d] * s / 64;
+
+		if (v > max_dim)
+			v = max_dim;
+		if (v < p->dim_min[d])
+			v = p->dim_min[d];
+		p->dim[d] = v;
+	}
+}
+
+/* The largest scale whose operations stay under a random target and whose
+ * arrays fit the cap (the smallest sizes if even those do not). */
+static void choose_sizes(struct gen_prog *p)
+{
+	static const uint64_t quarter[4] = { 1000, 1189, 1414, 1682 };
+	int small = p->scale == pearl_gen_scale_small;
+	uint64_t lo = small ? GEN_SMALL_OPS_LO : GEN_TRAIN_OPS_LO;
+	int steps = small ? GEN_SMALL_OPS_LOG4 : GEN_TRAIN_OPS_LOG4;
+	uint64_t cap = small ? GEN_SMALL_MAX_BYTES : GEN_TRAIN_MAX_BYTES;
+	int64_t max_dim = small ? GEN_SMALL_MAX_DIM : GEN_TRAIN_MAX_DIM;
+	int u = gen_below(&p->rng, steps + 1);
+	uint64_t target = (lo << (u / 4)) * quarter[u % 4] / 1000;
+	int64_t a = 1, b = 1 << 22;
+
+	while (a < b) {
+		int64_t m = a + (b - a + 1) / 2;
+
+		set_scale(p, m, max_dim);
+		if (program_ops(p) <= target && program_bytes(p) <= cap)
+			a = m;
+		else
+			b = m - 1;
+	}
+	set_scale(p, a, max_dim);
+}
+
+/* ------------------------------------------------------------------ */
+/* Checks: every loop can run, every access is in bounds. */
+
+static int check_access(const struct gen_prog *p, int acc, const int64_t *lo,
+			const int64_t *hi, char *err, size_t err_size)
+{
+	const struct gen_access *a = &p->accesses[acc];
+	const struct gen_array *arr = &p->arrays[a->array];
+	int d;
+
+	for (d = 0; d < arr->rank; ++d) {
+		int64_t mn = gen_aff_min(p, &a->idx[d], lo, hi);
+		int64_t mx = gen_aff_max(p, &a->idx[d], lo, hi);
+
+		if (mn < 0 || mx >= array_extent(p, arr, d)) {
+			snprintf(err, err_size, "internal: access %d to array "
+				 "%d dimension %d spans [%lld, %lld] of %lld",
+				 acc, a->array, d, (long long)mn, (long long)mx,
+				 (long long)array_extent(p, arr, d));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_expr(const struct gen_prog *p, int e, const int64_t *lo,
+		      const int64_t *hi, char *err, size_t err_size)
+{
+	const struct gen_expr *x;
+
+	if (e < 0) {
+		snprintf(err, err_size, "internal: missing expression");
+		return -1;
+	}
+	x = &p->exprs[e];
+	if (x->op == GEN_OP_LOAD)
+		return check_access(p, x->access, lo, hi, err, err_size);
+	if (x->op == GEN_OP_CONST)
+		return 0;
+	if (check_expr(p, x->a, lo, hi, err, err_size) < 0)
+		return -1;
+	if (x->b >= 0 && check_expr(p, x->b, lo, hi, err, err_size) < 0)
+		return -1;
+	return 0;
+}
+
+static int check_node(const struct gen_prog *p, int n, int64_t *lo,
+		      int64_t *hi, char *err, size_t err_size)
+{
+	const struct gen_node *node = &p->nodes[n];
+	int i;
+
+	if (node->kind == GEN_NODE_STMT) {
+		if (check_access(p, node->write, lo, hi, err, err_size) < 0)
+			return -1;
+		return check_expr(p, node->expr, lo, hi, err, err_size);
+	}
+	if (node->kind == GEN_NODE_LOOP) {
+		int64_t blo = 0, bhi = -1;
+
+		loop_box(p, node, lo, hi, &blo, &bhi);
+		if (bhi < blo) {
+			snprintf(err, err_size, "internal: loop at depth %d "
+				 "never runs ([%lld, %lld])", node->depth,
+				 (long long)blo, (long long)bhi);
+			return -1;
+		}
+		lo[node->depth] = blo;
+		hi[node->depth] = bhi;
+	}
+	if (node->kind == GEN_NODE_IF) {
+		/* the then-branch sees the boxes narrowed by the conditions
+		 * on a single iterator (+-i + c >= 0) */
+		int64_t tlo[GEN_MAX_DEPTH + 1], thi[GEN_MAX_DEPTH + 1];
+		int c, l;
+
+		memcpy(tlo, lo, sizeof(tlo));
+		memcpy(thi, hi, sizeof(thi));
+		for (c = 0; c < node->n_cond; ++c) {
+			const struct gen_aff *a = &node->cond[c];
+			int n_it = 0, at = 0;
+			int64_t k = aff_base(p, a);
+
+			for (l = 0; l < GEN_MAX_DEPTH; ++l)
+				if (a->coef[l]) {
+					n_it++;
+					at = l;
+				}
+			if (n_it != 1)
+				continue;
+			if (a->coef[at] == 1 && -k > tlo[at])
+				tlo[at] = -k;
+			if (a->coef[at] == -1 && k < thi[at])
+				thi[at] = k;
+		}
+		for (i = 0; i < node->n_child; ++i)
+			if (check_node(p, node->child[i], tlo, thi, err,
+				       err_size) < 0)
+				return -1;
+	}
+	for (i = 0; node->kind != GEN_NODE_IF && i < node->n_child; ++i)
+		if (check_node(p, node->child[i], lo, hi, err, err_size) < 0)
+			return -1;
+	for (i = 0; i < node->n_else; ++i)
+		if (check_node(p, node->else_child[i], lo, hi, err,
+			       err_size) < 0)
+			return -1;
+	return 0;
+}
+
+static int max_depth(const struct gen_prog *p, int n)
+{
+	const struct gen_node *node = &p->nodes[n];
+	int i, m = node->kind == GEN_NODE_LOOP ? node->depth + 1 : node->depth;
+
+	for (i = 0; i < node->n_child; ++i) {
+		int d = max_depth(p, node->child[i]);
+
+		if (d > m)
+			m = d;
+	}
+	for (i = 0; i < node->n_else; ++i) {
+		int d = max_depth(p, node->else_child[i]);
+
+		if (d > m)
+			m = d;
+	}
+	return m;
+}
+
+/* ------------------------------------------------------------------ */
+
+char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
+			struct pearl_gen_info *info, char *err,
+			size_t err_size)
+{
+	struct gen_prog *p;
+	struct pearl_gen_info local;
+	int64_t lo[GEN_MAX_DEPTH + 1], hi[GEN_MAX_DEPTH + 1];
+	char dummy[8];
+	char *text;
+	int i;
+
+	if (!err) {
+		err = dummy;
+		err_size = sizeof(dummy);
+	}
+	if (err_size)
+		err[0] = '\0';
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	p->seed = seed;
+	p->scale = opts ? opts->scale : pearl_gen_scale_small;
+	if (p->scale != pearl_gen_scale_small &&
+	    p->scale != pearl_gen_scale_train) {
+		snprintf(err, err_size, "unknown size scale %d", (int)p->scale);
+		free(p);
+		return NULL;
+	}
+	/* One stream per (seed, scale): the scale changes the sizes drawn,
+	 * and keeping the structure of a seed equal across scales makes the
+	 * small programs of the tests stand for the training ones. */
+	p->rng.state = seed ^ 0x5045524c2d47454eULL;	/* "PERL-GEN" */
+	gen_build(p);
+	if (p->full) {
+		snprintf(err, err_size, "internal: program of seed %llu "
+			 "exceeds the generator's pools (gen_build.c:%d)",
+			 (unsigned long long)seed, p->full);
+		free(p);
+		return NULL;
+	}
+	choose_sizes(p);
+	memset(lo, 0, sizeof(lo));
+	memset(hi, 0, sizeof(hi));
+	for (i = 0; i < p->n_nests; ++i)
+		if (check_node(p, p->nests[i].root, lo, hi, err, err_size) < 0) {
+			free(p);
+			return NULL;
+		}
+
+	memset(&local, 0, sizeof(local));
+	local.n_nests = p->n_nests;
+	for (i = 0; i < p->n_nests; ++i) {
+		int d = max_depth(p, p->nests[i].root);
+
+		if (d > local.max_depth)
+			local.max_depth = d;
+		local.kinds |= 1u << p->nests[i].kind;
+	}
+	local.types = 1u << p->type;
+	local.features = p->features;
+	local.n_arrays = p->n_arrays;
+	local.ops = program_ops(p);
+	local.bytes = program_bytes(p);
+	local.est_ms = (double)local.ops * GEN_PS_PER_OP * 1e-9;
+	text = gen_emit(p, &local);
+	free(p);
+	if (!text) {
+		snprintf(err, err_size, "out of memory");
+		return NULL;
+	}
+	if (info)
+		*info = local;
+	return text;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names */
+
+static const char *const kind_names[pearl_gen_n_kinds] = {
+	"elementwise", "stencil", "reduction", "contraction"
+};
+static const char *const type_names[pearl_gen_n_types] = {
+	"f32", "f64", "i32"
+};
+static const char *const feature_names[pearl_gen_n_features][2] = {
+	{ "multi-nest", "more than one loop nest in @kernel" },
+	{ "chain", "a nest reads an array an earlier nest wrote" },
+	{ "triangular", "a loop bound depends on an outer iterator" },
+	{ "banded", "max/min bound maps around an outer iterator" },
+	{ "imperfect", "a statement before or after an inner loop" },
+	{ "time-loop", "an outer loop repeating a sweep" },
+	{ "in-place", "a statement reads and writes the same array" },
+	{ "if", "affine.if guards (with or without else)" },
+	{ "apply", "an index computed by affine.apply" },
+	{ "step", "a loop with step 2" },
+	{ "transpose", "a read with permuted iterators" },
+	{ "broadcast", "a read indexed by a subset of the iterators" },
+	{ "math", "math.sqrt / math.absf" },
+	{ "select", "cmp + select, max, min" },
+	{ "conv", "convolution (i + r indices, constant-size filter)" },
+	{ "batched", "batched matmul or doitgen (4-d contraction)" },
+};
+
+const char *pearl_gen_kind_name(enum pearl_gen_kind kind)
+{
+	return (unsigned)kind < pearl_gen_n_kinds ? kind_names[kind] : NULL;
+}
+
+const char *pearl_gen_type_name(enum pearl_gen_type type)
+{
+	return (unsigned)type < pearl_gen_n_types ? type_names[type] : NULL;
+}
+
+static int feature_index(enum pearl_gen_feature feature)
+{
+	int i;
+
+	for (i = 0; i < pearl_gen_n_features; ++i)
+		if ((unsigned)feature == 1u << i)
+			return i;
+	return -1;
+}
+
+const char *pearl_gen_feature_name(enum pearl_gen_feature feature)
+{
+	int i = feature_index(feature);
+
+	return i < 0 ? NULL : feature_names[i][0];
+}
+
+const char *pearl_gen_feature_description(enum pearl_gen_feature feature)
+{
+	int i = feature_index(feature);
+
+	return i < 0 ? NULL : feature_names[i][1];
+}
+
+/* Appends names of the set bits of `bits` joined by ',' ("none" if
+ * empty). */
+static size_t append_names(char *buf, size_t size, size_t len, unsigned bits,
+			   const char *(*name)(unsigned))
+{
+	int i, first = 1;
+
+	for (i = 0; i < 32; ++i) {
+		const char *s;
+
+		if (!(bits & (1u << i)) || !(s = name(i)))
+			continue;
+		len += snprintf(len < size ? buf + len : NULL,
+				len < size ? size - len : 0, "%s%s",
+				first ? "" : ",", s);
+		first = 0;
+	}
+	if (first)
+		len += snprintf(len < size ? buf + len : NULL,
+				len < size ? size - len : 0, "none");
+	return len;
+}
+
+static const char *kind_by_bit(unsigned i)
+{
+	return pearl_gen_kind_name((enum pearl_gen_kind)i);
+}
+
+static const char *type_by_bit(unsigned i)
+{
+	return pearl_gen_type_name((enum pearl_gen_type)i);
+}
+
+static const char *feature_by_bit(unsigned i)
+{
+	return i < pearl_gen_n_features ?
+		pearl_gen_feature_name((enum pearl_gen_feature)(1u << i)) : NULL;
+}
+
+int pearl_gen_info_str(const struct pearl_gen_info *info, uint64_t seed,
+		       char *buf, size_t size)
+{
+	size_t len;
+
+	if (!buf)
+		size = 0;
+	len = snprintf(buf, size, "gen-%llu: nests=%d depth=%d kinds=",
+		       (unsigned long long)seed, info->n_nests, info->max_depth);
+	len = append_names(buf, size, len, info->kinds, kind_by_bit);
+	len += snprintf(len < size ? buf + len : NULL,
+			len < size ? size - len : 0, " types=");
+	len = append_names(buf, size, len, info->types, type_by_bit);
+	len += snprintf(len < size ? buf + len : NULL,
+			len < size ? size - len : 0, " features=");
+	len = append_names(buf, size, len, info->features, feature_by_bit);
+	len += snprintf(len < size ? buf + len : NULL,
+			len < size ? size - len : 0,
+			" ops=%llu est=%.3gms mem=%lluKB",
+			(unsigned long long)info->ops, info->est_ms,
+			(unsigned long long)((info->bytes + 1023) / 1024));
+	return (int)len;
+}

@@ -1,0 +1,129 @@
+/*
+ * pearl-gen/gen.h - seeded generator of random affine programs (MLIR).
+ *
+ * pearl_gen_program(seed, opts, ...) returns the text of one MLIR module in
+ * the benchmark kernel contract of test/bench/kernels/README.md: a header
+ * (kernel name gen-<seed>, sizes, outputs, then a features line), a public
+ * @init that fills every argument deterministically and a public @kernel
+ * with the same signature, every argument a statically shaped memref.
+ * @kernel holds 1-3 loop nests of depth 1-5 built from the patterns of the
+ * Tiramisu/LOOPer random program generators: element-wise maps, stencils,
+ * reductions and contractions, on rectangular, triangular and banded
+ * domains, with producer/consumer chains between nests and imperfect nests
+ * (statements before or after an inner loop).  Only operations Pearl's
+ * pass models appear in @kernel: affine.for / if / load / store / apply
+ * (min and max in loop bounds) and arith / math.
+ *
+ * The same seed and options give byte-identical text on every machine: the
+ * generator draws from its own splitmix64 stream and decides sizes with
+ * integer arithmetic only.
+ *
+ * Ownership: the returned text is malloc'd and the caller frees it; `opts`
+ * and `info` are borrowed.  Errors (out of memory, a generator bug caught by
+ * the internal checks) return NULL and leave a message in err[err_size]
+ * (when err is not NULL); nothing here exits or aborts.
+ */
+#ifndef PEARL_GEN_H
+#define PEARL_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How large the generated problems are. */
+enum pearl_gen_scale {
+	/* Tiny sizes (loops of a few to a few dozen iterations, time loops of
+	 * 1-3 steps) for tests: a program runs in microseconds. */
+	pearl_gen_scale_small = 0,
+	/* Training sizes: the estimated run time of @kernel (unscheduled, one
+	 * thread) is drawn log-uniformly between about 5 and 150 ms, with
+	 * arrays from cache-resident to tens of megabytes. */
+	pearl_gen_scale_train = 1
+};
+
+struct pearl_gen_options {
+	enum pearl_gen_scale scale;
+};
+
+/* The kinds of loop nests. */
+enum pearl_gen_kind {
+	pearl_gen_kind_elementwise = 0,
+	pearl_gen_kind_stencil,
+	pearl_gen_kind_reduction,
+	pearl_gen_kind_contraction,
+	pearl_gen_n_kinds
+};
+
+/* Element types. */
+enum pearl_gen_type {
+	pearl_gen_type_f32 = 0,
+	pearl_gen_type_f64,
+	pearl_gen_type_i32,
+	pearl_gen_n_types
+};
+
+/* Program features (bits of pearl_gen_info.features). */
+enum pearl_gen_feature {
+	pearl_gen_f_multi_nest = 1u << 0,  /* more than one loop nest */
+	pearl_gen_f_chain = 1u << 1,       /* a nest reads what an earlier one wrote */
+	pearl_gen_f_triangular = 1u << 2,  /* a bound depends on an outer iterator */
+	pearl_gen_f_banded = 1u << 3,      /* max/min bound maps around an outer iterator */
+	pearl_gen_f_imperfect = 1u << 4,   /* a statement before/after an inner loop */
+	pearl_gen_f_time_loop = 1u << 5,   /* an outer loop repeating a sweep */
+	pearl_gen_f_in_place = 1u << 6,    /* a statement reads and writes one array */
+	pearl_gen_f_if = 1u << 7,          /* affine.if (with or without else) */
+	pearl_gen_f_apply = 1u << 8,       /* an index computed by affine.apply */
+	pearl_gen_f_step = 1u << 9,        /* a loop with step 2 */
+	pearl_gen_f_transpose = 1u << 10,  /* a read with permuted iterators */
+	pearl_gen_f_broadcast = 1u << 11,  /* a read indexed by some of the iterators */
+	pearl_gen_f_math = 1u << 12,       /* math.sqrt / math.absf */
+	pearl_gen_f_select = 1u << 13,     /* cmp + select, max/min */
+	pearl_gen_f_conv = 1u << 14,       /* convolution (i + r indices) */
+	pearl_gen_f_batched = 1u << 15,    /* batched or 4-d contraction */
+	pearl_gen_n_features = 16
+};
+
+/* What a generated program contains. */
+struct pearl_gen_info {
+	int n_nests;
+	int max_depth;		/* deepest loop nest */
+	unsigned kinds;		/* bit 1 << pearl_gen_kind per kind present */
+	unsigned types;		/* bit 1 << pearl_gen_type per element type */
+	unsigned features;	/* pearl_gen_feature bits */
+	int n_arrays;
+	uint64_t ops;		/* estimated operations (loads, arith, stores) */
+	uint64_t bytes;		/* bytes of all arguments */
+	double est_ms;		/* estimated unscheduled single-thread run time */
+};
+
+/* The MLIR text of program `seed` (malloc'd, caller frees), and, when info
+ * is not NULL, a description of it.  opts NULL means the small scale.
+ * NULL on error, with a message in err. */
+char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
+			struct pearl_gen_info *info, char *err,
+			size_t err_size);
+
+/* Name of a kind, type or feature bit (e.g. "stencil", "f32",
+ * "triangular"); NULL if out of range. */
+const char *pearl_gen_kind_name(enum pearl_gen_kind kind);
+const char *pearl_gen_type_name(enum pearl_gen_type type);
+const char *pearl_gen_feature_name(enum pearl_gen_feature feature);
+/* One-line description of a feature bit; NULL if out of range. */
+const char *pearl_gen_feature_description(enum pearl_gen_feature feature);
+
+/* Writes the one-line summary of `info` for program `seed`:
+ * "gen-<seed>: nests=N depth=D kinds=a,b types=t features=x,y ops=O
+ *  est=E ms mem=M KB" (without newline) to buf[size], truncated if needed.
+ * Returns the length it would have had, like snprintf. */
+int pearl_gen_info_str(const struct pearl_gen_info *info, uint64_t seed,
+		       char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

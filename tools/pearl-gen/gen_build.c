@@ -1,0 +1,1530 @@
+/*
+ * pearl-gen/gen_build.c - the random structure of a program.
+ *
+ * The grammar (probabilities in per mille where not given as weights):
+ *
+ *   program  := nest{1,2,3}                  weights 40 : 40 : 20
+ *   nest     := elementwise | stencil | reduction | contraction
+ *                                            weights 25 : 25 : 22 : 28
+ *   element type (whole program): f32 | f64 | i32    weights 40 : 30 : 30
+ *
+ * A nest after the first reads an array written by an earlier nest
+ * (producer/consumer chain) when its kind finds one that fits (the chances
+ * are given per kind).  Sizes are the program's D0..D2 (1-3 of them);
+ * every array dimension is one of them (or a small constant for filters),
+ * and loops run over [margin, D - margin), so every access stays in bounds
+ * whatever sizes are chosen later (gen.c checks this once they are).
+ *
+ * elementwise: rank 1-4 (20:45:25:10) out[x] = f(in[x], ...)
+ *   chain input 700; loop order permuted 250; domain rect / triangular /
+ *   banded / affine.if guard (62:22:8:8, rank >= 2); step 2 on the
+ *   innermost loop 50; time loop 350 (rank <= 2) or 150 (rank 3), then
+ *   the update is an in-place average; in place 250 on a chained array,
+ *   120 otherwise; 0-2 extra reads: same shape (40), broadcast (35),
+ *   transposed (25); imperfect (rank >= 2) 250: a statement before the
+ *   innermost loop producing a row value the inner statement reads (500),
+ *   else one after it reading the row's first element.
+ * stencil: rank 1-3 (25:50:25), radius 2 (rank <= 2) 200, box 350 (rank
+ *   2, radius 1) else star; chain input 650; variants out-of-place (40:
+ *   weighted average 600, free expression otherwise; boundary handled by an
+ *   affine.if/else copy 150 instead of shrunk loops; extra coefficient array
+ *   250), Jacobi time loop B = f(A); A = f(B) (30), Gauss-Seidel in place
+ *   (30, inside a time loop 600).
+ * reduction: output rank 1-3 (45:40:15), reduced loops 1-2 (75:25); chain
+ *   input 600; reduced axes first in the input 200; reduction loops
+ *   outermost 300 (one reduced loop); triangular 300 (k <= i, k < i,
+ *   k >= i, k > i); weight vector 450 or second full input 150; max
+ *   instead of sum 200; init statement before the reduction loops 500,
+ *   finishing statement after them 300 (when they are innermost).
+ * contraction: matmul (45), batched matmul (15), doitgen (15),
+ *   convolution (25).  matmul: chained A 600, A transposed 200, B chained
+ *   300, B transposed 200, loop order ijk ikj jik kij jki kji
+ *   (30:30:10:15:5:10), triangular 300 (j vs i or k vs i), alpha 300,
+ *   init C = beta C or 0 before an innermost k loop 400.  batched: shared
+ *   B 400, order bijk or bikj.  doitgen: init 600, copy-back loop 500.
+ *   convolution: 3x3 (800) or 5x5 filter, channels 300, filter loops
+ *   outermost 250, init 350.
+ *
+ * Expressions: f32/f64 use addf subf mulf divf (by constants), maximumf
+ * minimumf, cmpf+select, math.absf, math.sqrt(absf); i32 uses addi subi
+ * muli divsi/remsi (by positive constants), shrsi, maxsi minsi, cmpi+select
+ * (wrap-around is fine: comparisons are bit for bit).  Statements repeated
+ * by a time loop use bounded averages so values neither overflow nor
+ * vanish.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen_internal.h"
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: splitmix64. */
+
+uint64_t gen_rng_next(struct gen_rng *rng)
+{
+	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int gen_below(struct gen_rng *rng, int n)
+{
+	if (n <= 1)
+		return 0;
+	return (int)(gen_rng_next(rng) % (uint64_t)n);
+}
+
+int gen_chance(struct gen_rng *rng, int permille)
+{
+	return gen_below(rng, 1000) < permille;
+}
+
+int gen_pick(struct gen_rng *rng, const int *weights, int n)
+{
+	int i, sum = 0, r;
+
+	for (i = 0; i < n; ++i)
+		sum += weights[i];
+	r = gen_below(rng, sum);
+	for (i = 0; i < n; ++i) {
+		if (r < weights[i])
+			return i;
+		r -= weights[i];
+	}
+	return n - 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Affine expressions, nodes, arrays, accesses, expressions. */
+
+/* Records the first line where the structure went wrong. */
+#define GEN_FAIL(p) ((p)->full = (p)->full ? (p)->full : __LINE__)
+
+static struct gen_aff aff_k(int k)
+{
+	struct gen_aff a;
+
+	memset(&a, 0, sizeof(a));
+	a.dim = -1;
+	a.k = k;
+	return a;
+}
+
+static struct gen_aff aff_d(int dim, int k)
+{
+	struct gen_aff a = aff_k(k);
+
+	a.dim = dim;
+	return a;
+}
+
+static struct gen_aff aff_it(int level, int k)
+{
+	struct gen_aff a = aff_k(k);
+
+	a.coef[level] = 1;
+	return a;
+}
+
+static int new_node(struct gen_prog *p, enum gen_node_kind kind, int depth)
+{
+	struct gen_node *n;
+
+	if (p->n_nodes >= GEN_MAX_NODES || depth > GEN_MAX_DEPTH) {
+		GEN_FAIL(p);
+		return -1;
+	}
+	n = &p->nodes[p->n_nodes];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->depth = depth;
+	n->step = 1;
+	n->write = -1;
+	n->expr = -1;
+	return p->n_nodes++;
+}
+
+static void add_child(struct gen_prog *p, int parent, int child, int in_else)
+{
+	struct gen_node *n;
+
+	if (parent < 0 || child < 0)
+		return;
+	n = &p->nodes[parent];
+	if (in_else) {
+		if (n->n_else >= GEN_MAX_CHILDREN) {
+			GEN_FAIL(p);
+			return;
+		}
+		n->else_child[n->n_else++] = child;
+	} else {
+		if (n->n_child >= GEN_MAX_CHILDREN) {
+			GEN_FAIL(p);
+			return;
+		}
+		n->child[n->n_child++] = child;
+	}
+}
+
+/* A loop max(lb..) <= i < min(ub..) at `depth`, appended to parent's body
+ * (parent -1: a nest root). */
+static int loop_new(struct gen_prog *p, int parent, int depth, int n_lb,
+		    const struct gen_aff *lb, int n_ub,
+		    const struct gen_aff *ub, enum gen_loop_role role)
+{
+	int i, l = new_node(p, GEN_NODE_LOOP, depth);
+
+	if (l < 0)
+		return -1;
+	p->nodes[l].n_lb = n_lb;
+	p->nodes[l].n_ub = n_ub;
+	for (i = 0; i < n_lb; ++i)
+		p->nodes[l].lb[i] = lb[i];
+	for (i = 0; i < n_ub; ++i)
+		p->nodes[l].ub[i] = ub[i];
+	p->nodes[l].role = role;
+	add_child(p, parent, l, 0);
+	return l;
+}
+
+static void need_dim(struct gen_prog *p, int dim, int min)
+{
+	if (dim >= 0 && dim < GEN_MAX_DIMS && p->dim_min[dim] < min)
+		p->dim_min[dim] = min;
+}
+
+/* lo <= i < D[dim] - hi */
+static int loop_dim(struct gen_prog *p, int parent, int depth, int dim,
+		    int lo, int hi, enum gen_loop_role role)
+{
+	struct gen_aff lb = aff_k(lo), ub = aff_d(dim, -hi);
+
+	need_dim(p, dim, lo + hi + 2);
+	return loop_new(p, parent, depth, 1, &lb, 1, &ub, role);
+}
+
+/* 0 <= i < n */
+static int loop_const(struct gen_prog *p, int parent, int depth, int n,
+		      enum gen_loop_role role)
+{
+	struct gen_aff lb = aff_k(0), ub = aff_k(n);
+
+	return loop_new(p, parent, depth, 1, &lb, 1, &ub, role);
+}
+
+/* Triangle kinds of an inner loop over the size of an outer loop at
+ * `ref` (which runs over [0, D)). */
+enum { TRI_LE, TRI_LT, TRI_GE, TRI_GT, N_TRI };
+static const char *const tri_name[N_TRI] = { "<=", "<", ">=", ">" };
+
+static int loop_tri(struct gen_prog *p, int parent, int depth, int dim,
+		    int ref, int kind, enum gen_loop_role role)
+{
+	struct gen_aff lb = aff_k(0), ub = aff_d(dim, 0);
+
+	switch (kind) {
+	case TRI_LE: ub = aff_it(ref, 1); break;
+	case TRI_LT: ub = aff_it(ref, 0); break;
+	case TRI_GE: lb = aff_it(ref, 0); break;
+	default: lb = aff_it(ref, 1); break;
+	}
+	need_dim(p, dim, 4);
+	p->features |= pearl_gen_f_triangular;
+	return loop_new(p, parent, depth, 1, &lb, 1, &ub, role);
+}
+
+/* max(0, i_ref - w) <= i < min(D, i_ref + w + 1) */
+static int loop_band(struct gen_prog *p, int parent, int depth, int dim,
+		     int ref, int w, enum gen_loop_role role)
+{
+	struct gen_aff lb[2] = { aff_k(0), aff_it(ref, -w) };
+	struct gen_aff ub[2] = { aff_d(dim, 0), aff_it(ref, w + 1) };
+
+	need_dim(p, dim, 2 * w + 3);
+	p->features |= pearl_gen_f_banded;
+	return loop_new(p, parent, depth, 2, lb, 2, ub, role);
+}
+
+static int array_new(struct gen_prog *p, int rank, const int *dims)
+{
+	struct gen_array *a;
+	int d;
+
+	if (p->n_arrays >= GEN_MAX_ARRAYS || rank < 1 || rank > GEN_MAX_RANK) {
+		GEN_FAIL(p);
+		return -1;
+	}
+	a = &p->arrays[p->n_arrays];
+	memset(a, 0, sizeof(*a));
+	a->rank = rank;
+	for (d = 0; d < rank; ++d)
+		a->dim[d] = dims[d];
+	a->writer = -1;
+	return p->n_arrays++;
+}
+
+static int array_dims_equal(const struct gen_array *a, int rank,
+			    const int *dims)
+{
+	int d;
+
+	if (a->rank != rank)
+		return 0;
+	for (d = 0; d < rank; ++d)
+		if (a->dim[d] != dims[d])
+			return 0;
+	return 1;
+}
+
+static int array_is_sized(const struct gen_array *a)
+{
+	int d;
+
+	for (d = 0; d < a->rank; ++d)
+		if (a->dim[d] < 0)
+			return 0;
+	return 1;
+}
+
+/* An array written by a nest before `nest` with rank in [lo, hi] (sized
+ * dimensions only), uniformly; -1 if none. */
+static int chain_any(struct gen_prog *p, int nest, int lo, int hi)
+{
+	int cand[GEN_MAX_ARRAYS], n = 0, i;
+
+	for (i = 0; i < p->n_arrays; ++i) {
+		const struct gen_array *a = &p->arrays[i];
+
+		if (a->writer >= 0 && a->writer < nest && a->rank >= lo &&
+		    a->rank <= hi && array_is_sized(a))
+			cand[n++] = i;
+	}
+	return n ? cand[gen_below(&p->rng, n)] : -1;
+}
+
+/* An array written by a nest before `nest` with exactly these dims. */
+static int chain_match(struct gen_prog *p, int nest, int rank,
+		       const int *dims)
+{
+	int cand[GEN_MAX_ARRAYS], n = 0, i;
+
+	for (i = 0; i < p->n_arrays; ++i) {
+		const struct gen_array *a = &p->arrays[i];
+
+		if (a->writer >= 0 && a->writer < nest &&
+		    array_dims_equal(a, rank, dims))
+			cand[n++] = i;
+	}
+	return n ? cand[gen_below(&p->rng, n)] : -1;
+}
+
+/* An input array of these dims: an earlier nest's output with chance
+ * `chain` (when one fits), else a new array. */
+static int input_array(struct gen_prog *p, int nest, int rank,
+		       const int *dims, int chain)
+{
+	int a = -1;
+
+	if (nest > 0 && gen_chance(&p->rng, chain))
+		a = chain_match(p, nest, rank, dims);
+	if (a >= 0)
+		p->features |= pearl_gen_f_chain;
+	else
+		a = array_new(p, rank, dims);
+	return a;
+}
+
+/* An access to `array` with the given indices; an index that is not a
+ * plain iterator is printed through affine.apply with chance 80. */
+static int access_new(struct gen_prog *p, int array, const struct gen_aff *idx,
+		      int is_write)
+{
+	struct gen_access *acc;
+	int d, l, plain;
+
+	if (array < 0 || p->n_accesses >= GEN_MAX_ACCESSES) {
+		GEN_FAIL(p);
+		return -1;
+	}
+	acc = &p->accesses[p->n_accesses];
+	acc->array = array;
+	acc->apply_dim = -1;
+	for (d = 0; d < p->arrays[array].rank; ++d) {
+		acc->idx[d] = idx[d];
+		plain = idx[d].k == 0 && idx[d].dim < 0;
+		for (l = 0; l < GEN_MAX_DEPTH; ++l)
+			if (idx[d].coef[l] != 0 && idx[d].coef[l] != 1)
+				plain = 0;
+		if (!plain && !is_write && acc->apply_dim < 0 &&
+		    gen_chance(&p->rng, 80)) {
+			acc->apply_dim = d;
+			p->features |= pearl_gen_f_apply;
+		}
+	}
+	if (is_write) {
+		if (p->arrays[array].writer < 0)
+			p->arrays[array].writer = p->n_nests;
+	} else {
+		p->arrays[array].read = 1;
+	}
+	return p->n_accesses++;
+}
+
+/* array[i_{lev[0]}, i_{lev[1]}, ...] */
+static int access_levels(struct gen_prog *p, int array, const int *lev,
+			 int is_write)
+{
+	struct gen_aff idx[GEN_MAX_RANK];
+	int d;
+
+	if (array < 0)
+		return -1;
+	for (d = 0; d < p->arrays[array].rank; ++d)
+		idx[d] = aff_it(lev[d], 0);
+	return access_new(p, array, idx, is_write);
+}
+
+static int e_new(struct gen_prog *p, enum gen_op op, int a, int b)
+{
+	struct gen_expr *e;
+
+	if (p->n_exprs >= GEN_MAX_EXPRS || (op != GEN_OP_CONST &&
+	    op != GEN_OP_LOAD && a < 0)) {
+		GEN_FAIL(p);
+		return -1;
+	}
+	e = &p->exprs[p->n_exprs];
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	e->access = -1;
+	e->literal = NULL;
+	if (op == GEN_OP_MAX || op == GEN_OP_MIN || op == GEN_OP_SELECT)
+		p->features |= pearl_gen_f_select;
+	if (op == GEN_OP_ABS || op == GEN_OP_SQRT)
+		p->features |= pearl_gen_f_math;
+	return p->n_exprs++;
+}
+
+static int e_load(struct gen_prog *p, int access)
+{
+	int e;
+
+	if (access < 0) {
+		GEN_FAIL(p);
+		return -1;
+	}
+	e = e_new(p, GEN_OP_LOAD, -1, -1);
+	if (e >= 0)
+		p->exprs[e].access = access;
+	return e;
+}
+
+static int e_const(struct gen_prog *p, const char *literal)
+{
+	int e = e_new(p, GEN_OP_CONST, -1, -1);
+
+	if (e >= 0)
+		p->exprs[e].literal = literal;
+	return e;
+}
+
+static int is_float(const struct gen_prog *p)
+{
+	return p->type != pearl_gen_type_i32;
+}
+
+/* Literals. Floats are written so that f32 and f64 parse them alike. */
+static const char *const f_small[] = { "0.5", "0.25", "0.75", "0.125" };
+static const char *const f_large[] = { "1.5", "2.0", "3.0", "1.25" };
+static const char *const f_div[] = { "2.0", "3.0", "4.0", "5.0", "7.0" };
+static const char *const i_mul[] = { "2", "3", "5", "7", "-1" };
+static const char *const i_div[] = { "2", "3", "4", "5", "7" };
+static const char *const i_rem[] = { "7", "13", "64", "1000" };
+static const char *const i_shr[] = { "1", "2", "3" };
+static const char *const n_float[] = { "1.0", "2.0", "3.0", "4.0", "5.0",
+	"6.0", "7.0", "8.0", "9.0", "10.0", "11.0", "12.0" };
+static const char *const n_int[] = { "1", "2", "3", "4", "5", "6", "7",
+	"8", "9", "10", "11", "12" };
+#define N_OF(t) ((int)(sizeof(t) / sizeof((t)[0])))
+#define LIT(p, t) ((t)[gen_below(&(p)->rng, N_OF(t))])
+
+static const char *zero_literal(const struct gen_prog *p)
+{
+	return is_float(p) ? "0.0" : "0";
+}
+
+static int e_bin(struct gen_prog *p, enum gen_op op, int a, int b)
+{
+	return e_new(p, op, a, b);
+}
+
+/* x, or x times a constant (chance 200). */
+static int maybe_scale(struct gen_prog *p, int x)
+{
+	const char *c;
+
+	if (!gen_chance(&p->rng, 200))
+		return x;
+	if (is_float(p))
+		c = gen_chance(&p->rng, 600) ? LIT(p, f_small) : LIT(p, f_large);
+	else
+		c = LIT(p, i_mul);
+	return e_bin(p, GEN_OP_MUL, x, e_const(p, c));
+}
+
+/* The sum (or max/min) of the leaves scaled down by their number, so that
+ * its magnitude stays within the leaves' (floats); for integers the sum
+ * divided or shifted. */
+static int combine_bounded(struct gen_prog *p, const int *leaves, int n)
+{
+	enum gen_op fold = GEN_OP_ADD;
+	int i, e = leaves[0], sh;
+
+	if (n > 1 && gen_chance(&p->rng, 150))
+		fold = gen_chance(&p->rng, 500) ? GEN_OP_MAX : GEN_OP_MIN;
+	for (i = 1; i < n; ++i)
+		e = e_bin(p, fold, e, leaves[i]);
+	if (fold != GEN_OP_ADD || n < 2)
+		return e;
+	if (n > N_OF(n_float))
+		n = N_OF(n_float);
+	if (is_float(p)) {
+		if (gen_chance(&p->rng, 400))
+			return e_bin(p, GEN_OP_DIV, e,
+				     e_const(p, n_float[n - 1]));
+		return e_bin(p, GEN_OP_MUL, e, e_const(p, n <= 2 ? "0.5" :
+				   n <= 4 ? "0.25" : n <= 8 ? "0.125" : "0.0625"));
+	}
+	if (gen_chance(&p->rng, 500))
+		return e_bin(p, GEN_OP_DIV, e, e_const(p, n_int[n - 1]));
+	for (sh = 0; (1 << sh) < n; ++sh)
+		;
+	return e_bin(p, GEN_OP_SHR, e, e_const(p, n_int[sh - 1]));
+}
+
+/* A random expression over the leaves (in order). */
+static int combine_free(struct gen_prog *p, const int *leaves, int n)
+{
+	static const int w[] = { 40, 15, 30, 6, 5, 4 };
+	static const enum gen_op ops[] = { GEN_OP_ADD, GEN_OP_SUB, GEN_OP_MUL,
+		GEN_OP_MAX, GEN_OP_MIN, GEN_OP_SELECT };
+	int i, e = maybe_scale(p, leaves[0]);
+
+	for (i = 1; i < n; ++i)
+		e = e_bin(p, ops[gen_pick(&p->rng, w, N_OF(w))], e,
+			  maybe_scale(p, leaves[i]));
+	if (is_float(p)) {
+		if (gen_chance(&p->rng, 100))
+			e = e_new(p, GEN_OP_SQRT, e, -1);
+		else if (gen_chance(&p->rng, 60))
+			e = e_new(p, GEN_OP_ABS, e, -1);
+		if (gen_chance(&p->rng, 80))
+			e = e_bin(p, GEN_OP_DIV, e, e_const(p, LIT(p, f_div)));
+		if (gen_chance(&p->rng, 40))
+			e = e_new(p, GEN_OP_NEG, e, -1);
+	} else {
+		if (gen_chance(&p->rng, 120))
+			e = e_bin(p, GEN_OP_DIV, e, e_const(p, LIT(p, i_div)));
+		else if (gen_chance(&p->rng, 60))
+			e = e_bin(p, GEN_OP_REM, e, e_const(p, LIT(p, i_rem)));
+		else if (gen_chance(&p->rng, 60))
+			e = e_bin(p, GEN_OP_SHR, e, e_const(p, LIT(p, i_shr)));
+	}
+	return e;
+}
+
+static int combine(struct gen_prog *p, const int *leaves, int n, int bounded)
+{
+	if (n < 1) {
+		GEN_FAIL(p);
+		return -1;
+	}
+	return bounded ? combine_bounded(p, leaves, n)
+		       : combine_free(p, leaves, n);
+}
+
+/* A statement write := expr appended to parent's body (or else-branch). */
+static int stmt_new(struct gen_prog *p, int parent, int depth, int write,
+		    int expr, int in_else)
+{
+	int s;
+
+	if (write < 0 || expr < 0) {
+		GEN_FAIL(p);
+		return -1;
+	}
+	s = new_node(p, GEN_NODE_STMT, depth);
+	if (s < 0)
+		return -1;
+	p->nodes[s].write = write;
+	p->nodes[s].expr = expr;
+	add_child(p, parent, s, in_else);
+	return s;
+}
+
+static int random_dim(struct gen_prog *p)
+{
+	return gen_below(&p->rng, p->n_dims);
+}
+
+static int time_steps(struct gen_prog *p)
+{
+	return p->scale == pearl_gen_scale_small ? 2 + gen_below(&p->rng, 2)
+						 : 2 + gen_below(&p->rng, 7);
+}
+
+static void shuffle(struct gen_prog *p, int *v, int n)
+{
+	int i, j, t;
+
+	for (i = n - 1; i > 0; --i) {
+		j = gen_below(&p->rng, i + 1);
+		t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
+}
+
+#define DESC(...) snprintf(desc + strlen(desc), 96 - strlen(desc), __VA_ARGS__)
+
+/* ------------------------------------------------------------------ */
+/* elementwise */
+
+static int build_elementwise(struct gen_prog *p, int nest, char *desc)
+{
+	static const int rank_w[] = { 20, 45, 25, 10 };
+	static const int shape_w[] = { 62, 22, 8, 8 };
+	enum { RECT, TRI, BAND, GUARD };
+	int dims[GEN_MAX_RANK] = { 0 }, perm[GEN_MAX_RANK], lev[GEN_MAX_RANK];
+	int loops[GEN_MAX_DEPTH];
+	int leaves[GEN_MAX_READS], n_leaves = 0;
+	int r, src = -1, use_t, t0, l, a, shape = RECT, l1 = 0, l2 = 0, tri = 0;
+	int root = -1, parent, in_place, out, n_extra, i, pre = 0, post = 0;
+	int tmp = -1, stmt_parent, expr, write, step2 = 0;
+
+	if (nest > 0 && gen_chance(&p->rng, 700))
+		src = chain_any(p, nest, 1, GEN_MAX_RANK);
+	if (src >= 0) {
+		r = p->arrays[src].rank;
+		memcpy(dims, p->arrays[src].dim, sizeof(dims));
+		p->features |= pearl_gen_f_chain;
+	} else {
+		r = 1 + gen_pick(&p->rng, rank_w, N_OF(rank_w));
+		for (a = 0; a < r; ++a)
+			dims[a] = random_dim(p);
+	}
+	use_t = r <= 3 && gen_chance(&p->rng, r <= 2 ? 350 : 150);
+	t0 = use_t ? 1 : 0;
+	for (a = 0; a < r; ++a)
+		perm[a] = a;
+	if (r >= 2 && gen_chance(&p->rng, 250))
+		shuffle(p, perm, r);
+	if (r >= 2)
+		shape = gen_pick(&p->rng, shape_w, N_OF(shape_w));
+	if (shape != RECT) {
+		l2 = 1 + gen_below(&p->rng, r - 1);
+		l1 = gen_below(&p->rng, l2);
+		if (dims[perm[l1]] != dims[perm[l2]]) {
+			if (src < 0)
+				dims[perm[l2]] = dims[perm[l1]];
+			else
+				shape = RECT;
+		}
+	}
+	/* iterator level of each array axis */
+	for (l = 0; l < r; ++l)
+		lev[perm[l]] = t0 + l;
+	if (r >= 2 && gen_chance(&p->rng, 250)) {
+		pre = gen_chance(&p->rng, 500);
+		post = !pre;
+		p->features |= pearl_gen_f_imperfect;
+	}
+	step2 = shape == RECT && gen_chance(&p->rng, 50);
+
+	DESC("elementwise: rank %d", r);
+	if (use_t) {
+		root = loop_const(p, -1, 0, time_steps(p), GEN_ROLE_TIME);
+		p->features |= pearl_gen_f_time_loop;
+	}
+	parent = root;
+	for (l = 0; l < r; ++l) {
+		int d = dims[perm[l]];
+
+		if (l == r - 1 && pre) {
+			/* tmp[outer] = f(in[outer]) before the innermost loop */
+			int tdims[GEN_MAX_RANK], tlev[GEN_MAX_RANK], in, lf[2];
+			int n = 0;
+
+			for (i = 0; i < r - 1; ++i) {
+				tdims[i] = dims[perm[i]];
+				tlev[i] = t0 + i;
+			}
+			in = input_array(p, nest, r - 1, tdims, 500);
+			lf[n++] = e_load(p, access_levels(p, in, tlev, 0));
+			if (gen_chance(&p->rng, 500))
+				lf[n++] = e_const(p, is_float(p) ?
+					LIT(p, f_large) : LIT(p, i_mul));
+			tmp = array_new(p, r - 1, tdims);
+			stmt_new(p, parent, t0 + r - 1,
+				 access_levels(p, tmp, tlev, 1),
+				 combine(p, lf, n, 0), 0);
+		}
+		if (l == l2 && shape == TRI) {
+			tri = gen_below(&p->rng, N_TRI);
+			loops[l] = loop_tri(p, parent, t0 + l, d, t0 + l1, tri,
+					    GEN_ROLE_SPACE);
+			DESC(", triangular i%d %s i%d", t0 + l2, tri_name[tri],
+			     t0 + l1);
+		} else if (l == l2 && shape == BAND) {
+			int w = 1 + gen_below(&p->rng, 4);
+
+			loops[l] = loop_band(p, parent, t0 + l, d, t0 + l1, w,
+					     GEN_ROLE_SPACE);
+			DESC(", band %d", w);
+		} else {
+			loops[l] = loop_dim(p, parent, t0 + l, d, 0, 0,
+					    GEN_ROLE_SPACE);
+			if (l == r - 1 && step2 && loops[l] >= 0) {
+				p->nodes[loops[l]].step = 2;
+				p->features |= pearl_gen_f_step;
+				DESC(", step 2");
+			}
+		}
+		parent = loops[l];
+	}
+	if (root < 0)
+		root = loops[0];
+	stmt_parent = parent;
+	if (shape == GUARD) {
+		int g = new_node(p, GEN_NODE_IF, t0 + r);
+
+		if (g >= 0) {
+			struct gen_aff c = aff_it(t0 + l2, 0);
+
+			c.coef[t0 + l1] = -1;
+			if (gen_chance(&p->rng, 500)) {
+				c.coef[t0 + l2] = -1;
+				c.coef[t0 + l1] = 1;
+			}
+			p->nodes[g].n_cond = 1;
+			p->nodes[g].cond[0] = c;
+		}
+		add_child(p, parent, g, 0);
+		stmt_parent = g;
+		p->features |= pearl_gen_f_if;
+		DESC(", if-guarded");
+	}
+
+	/* the main statement */
+	src = src >= 0 ? src : array_new(p, r, dims);
+	in_place = gen_chance(&p->rng, p->arrays[src >= 0 ? src : 0].writer >= 0
+				       ? 250 : 120);
+	leaves[n_leaves++] = e_load(p, access_levels(p, src, lev, 0));
+	out = in_place ? src : array_new(p, r, dims);
+	if (use_t && !in_place)
+		leaves[n_leaves++] = e_load(p, access_levels(p, out, lev, 0));
+	if (in_place || use_t) {
+		p->features |= pearl_gen_f_in_place;
+		if (out >= 0)
+			p->arrays[out].in_place = 1;
+		DESC(", in place");
+	}
+	if (use_t)
+		DESC(", time loop");
+	n_extra = gen_below(&p->rng, 3);
+	for (i = 0; i < n_extra; ++i) {
+		static const int kind_w[] = { 40, 35, 25 };
+		int k = r >= 2 ? gen_pick(&p->rng, kind_w, 3) : 0, b1 = -1, b2;
+		int blev[GEN_MAX_RANK], bdims[GEN_MAX_RANK], nb = 0, arr;
+
+		if (k == 2) {
+			for (b1 = 0; b1 < r && k == 2; ++b1)
+				for (b2 = b1 + 1; b2 < r; ++b2)
+					if (dims[b1] == dims[b2]) {
+						memcpy(blev, lev, sizeof(blev));
+						blev[b1] = lev[b2];
+						blev[b2] = lev[b1];
+						k = 3;
+						break;
+					}
+			k = k == 3 ? 2 : 0;
+		}
+		if (k == 0) {
+			arr = input_array(p, nest, r, dims, 400);
+			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
+								     lev, 0));
+		} else if (k == 1) {
+			for (a = 0; a < r; ++a)
+				if (gen_chance(&p->rng, 500)) {
+					bdims[nb] = dims[a];
+					blev[nb++] = lev[a];
+				}
+			if (nb == 0 || nb == r) {
+				nb = 1;
+				a = gen_below(&p->rng, r);
+				bdims[0] = dims[a];
+				blev[0] = lev[a];
+			}
+			arr = input_array(p, nest, nb, bdims, 300);
+			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
+								     blev, 0));
+			p->features |= pearl_gen_f_broadcast;
+		} else {
+			arr = input_array(p, nest, r, dims, 300);
+			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
+								     blev, 0));
+			p->features |= pearl_gen_f_transpose;
+		}
+	}
+	if (tmp >= 0) {
+		int tlev[GEN_MAX_RANK];
+
+		for (i = 0; i < r - 1; ++i)
+			tlev[i] = t0 + i;
+		leaves[n_leaves++] = e_load(p, access_levels(p, tmp, tlev, 0));
+		DESC(", pre-statement");
+	}
+	expr = combine(p, leaves, n_leaves, use_t);
+	write = access_levels(p, out, lev, 1);
+	stmt_new(p, stmt_parent, t0 + r, write, expr, 0);
+	if (shape == GUARD && gen_chance(&p->rng, 400)) {
+		int x = e_load(p, access_levels(p, src, lev, 0));
+
+		x = e_bin(p, GEN_OP_MUL, x, e_const(p, is_float(p) ?
+					LIT(p, f_small) : LIT(p, i_mul)));
+		stmt_new(p, stmt_parent, t0 + r, access_levels(p, out, lev, 1),
+			 x, 1);
+		DESC(" with else");
+	}
+	if (post && r >= 2) {
+		/* row[outer] = f(out[outer.., 0 ..], row[outer]) after the
+		 * innermost loop */
+		struct gen_aff idx[GEN_MAX_RANK];
+		int rdims[GEN_MAX_RANK], rlev[GEN_MAX_RANK], row, lf[2];
+		int inner_axis = perm[r - 1];
+
+		for (i = 0; i < r - 1; ++i) {
+			rdims[i] = dims[perm[i]];
+			rlev[i] = t0 + i;
+		}
+		row = array_new(p, r - 1, rdims);
+		for (a = 0; a < r; ++a)
+			idx[a] = a == inner_axis ? aff_k(0) : aff_it(lev[a], 0);
+		lf[0] = e_load(p, out >= 0 ? access_new(p, out, idx, 0) : -1);
+		lf[1] = e_load(p, access_levels(p, row, rlev, 0));
+		stmt_new(p, r >= 2 ? loops[r - 2] : -1, t0 + r - 1,
+			 access_levels(p, row, rlev, 1),
+			 combine(p, lf, 2, use_t), 0);
+		DESC(", post-statement");
+	}
+	if (perm[0] != 0 || (r > 1 && perm[1] != 1))
+		DESC(", permuted");
+	return root;
+}
+
+/* ------------------------------------------------------------------ */
+/* stencil */
+
+static int build_stencil(struct gen_prog *p, int nest, char *desc)
+{
+	static const int rank_w[] = { 25, 50, 25 };
+	static const int var_w[] = { 40, 30, 30 };
+	enum { PLAIN, JACOBI, SEIDEL };
+	int dims[GEN_MAX_RANK] = { 0 }, lev[GEN_MAX_RANK];
+	int off[16][GEN_MAX_RANK], n_off = 0;
+	int r, src = -1, rad, box, variant, use_t, t0, a, i, d, root = -1;
+	int parent, guard = 0, loops[GEN_MAX_DEPTH], other = -1;
+
+	if (nest > 0 && gen_chance(&p->rng, 650))
+		src = chain_any(p, nest, 1, 3);
+	if (src >= 0) {
+		r = p->arrays[src].rank;
+		memcpy(dims, p->arrays[src].dim, sizeof(dims));
+		p->features |= pearl_gen_f_chain;
+	} else {
+		r = 1 + gen_pick(&p->rng, rank_w, N_OF(rank_w));
+		for (a = 0; a < r; ++a)
+			dims[a] = random_dim(p);
+		src = array_new(p, r, dims);
+	}
+	rad = r <= 2 && gen_chance(&p->rng, 200) ? 2 : 1;
+	box = r == 2 && rad == 1 && gen_chance(&p->rng, 350);
+	/* offsets: the centre first */
+	memset(off, 0, sizeof(off));
+	n_off = 1;
+	if (box) {
+		for (i = -1; i <= 1; ++i)
+			for (d = -1; d <= 1; ++d)
+				if (i || d) {
+					off[n_off][0] = i;
+					off[n_off++][1] = d;
+				}
+	} else {
+		for (a = 0; a < r; ++a)
+			for (d = 1; d <= rad; ++d) {
+				off[n_off++][a] = -d;
+				off[n_off++][a] = d;
+			}
+	}
+	variant = gen_pick(&p->rng, var_w, N_OF(var_w));
+	use_t = variant == JACOBI ||
+		(variant == SEIDEL && gen_chance(&p->rng, 600));
+	if (variant == PLAIN)
+		guard = gen_chance(&p->rng, 150);
+	t0 = use_t ? 1 : 0;
+	for (a = 0; a < r; ++a) {
+		lev[a] = t0 + a;
+		need_dim(p, dims[a], 2 * rad + 3);
+	}
+	DESC("stencil: rank %d, %d points%s", r, n_off, box ? " (box)" : "");
+	if (use_t) {
+		root = loop_const(p, -1, 0, time_steps(p), GEN_ROLE_TIME);
+		p->features |= pearl_gen_f_time_loop;
+	}
+
+	/* one sweep dst = f(src) (twice for Jacobi: B = f(A); A = f(B)) */
+	for (i = 0; i < (variant == JACOBI ? 2 : 1); ++i) {
+		int from, to, leaves[16], k, stmt_parent, expr, bounded;
+		struct gen_aff idx[GEN_MAX_RANK];
+
+		if (variant == SEIDEL) {
+			from = to = src;
+		} else if (i == 0) {
+			from = src;
+			to = array_new(p, r, dims);
+			other = to;
+		} else {
+			from = other;
+			to = src;
+		}
+		parent = root;
+		for (a = 0; a < r; ++a) {
+			loops[a] = loop_dim(p, parent, t0 + a, dims[a],
+					    guard ? 0 : rad, guard ? 0 : rad,
+					    GEN_ROLE_SPACE);
+			parent = loops[a];
+		}
+		if (root < 0)
+			root = loops[0];
+		stmt_parent = parent;
+		if (guard) {
+			int g = new_node(p, GEN_NODE_IF, t0 + r);
+
+			if (g >= 0) {
+				for (a = 0; a < r; ++a) {
+					struct gen_aff lo = aff_it(lev[a], -rad);
+					struct gen_aff hi = aff_d(dims[a], -1 - rad);
+
+					hi.coef[lev[a]] = -1;
+					p->nodes[g].cond[2 * a] = lo;
+					p->nodes[g].cond[2 * a + 1] = hi;
+				}
+				p->nodes[g].n_cond = 2 * r;
+			}
+			add_child(p, parent, g, 0);
+			stmt_parent = g;
+			p->features |= pearl_gen_f_if;
+		}
+		for (k = 0; k < n_off; ++k) {
+			for (a = 0; a < r; ++a)
+				idx[a] = aff_it(lev[a], off[k][a]);
+			leaves[k] = e_load(p, access_new(p, from, idx, 0));
+		}
+		k = n_off;
+		bounded = variant != PLAIN || gen_chance(&p->rng, 600);
+		if (variant == PLAIN && gen_chance(&p->rng, 250)) {
+			int coef = input_array(p, nest, r, dims, 300);
+			int c = e_load(p, access_levels(p, coef, lev, 0));
+			int sum = combine(p, leaves, k, bounded);
+
+			expr = e_bin(p, GEN_OP_MUL, sum, c);
+			DESC(", coefficient array");
+		} else {
+			expr = combine(p, leaves, k, bounded);
+		}
+		stmt_new(p, stmt_parent, t0 + r, access_levels(p, to, lev, 1),
+			 expr, 0);
+		if (guard) {
+			/* boundary: copy */
+			int x = e_load(p, access_levels(p, from, lev, 0));
+
+			stmt_new(p, stmt_parent, t0 + r,
+				 access_levels(p, to, lev, 1), x, 1);
+			DESC(", boundary by affine.if/else");
+		}
+		if (variant == SEIDEL) {
+			p->arrays[src].in_place = 1;
+			p->features |= pearl_gen_f_in_place;
+		}
+	}
+	DESC("%s", variant == JACOBI ? ", Jacobi time loop" :
+		   variant == SEIDEL ? (use_t ? ", Gauss-Seidel time loop" :
+					", Gauss-Seidel") : "");
+	if (rad == 2)
+		DESC(", radius 2");
+	return root;
+}
+
+/* ------------------------------------------------------------------ */
+/* reduction */
+
+static int build_reduction(struct gen_prog *p, int nest, char *desc)
+{
+	static const int ro_w[] = { 45, 40, 15 };
+	static const int nr_w[] = { 75, 25 };
+	int od[GEN_MAX_RANK] = { 0 }, rd[GEN_MAX_RANK] = { 0 };
+	int xdims[GEN_MAX_RANK] = { 0 };
+	int olev[GEN_MAX_RANK], rlev[GEN_MAX_RANK], xlev[GEN_MAX_RANK];
+	int loops[GEN_MAX_DEPTH], ldim[GEN_MAX_DEPTH];
+	int ro, nr, src = -1, red_first, red_inner, tri = -1, tri_o = 0;
+	int w_kind, is_max, init, post, out, x, term, upd, root, parent, l, i;
+	int depth;
+
+	ro = 1 + gen_pick(&p->rng, ro_w, N_OF(ro_w));
+	nr = 1 + gen_pick(&p->rng, nr_w, N_OF(nr_w));
+	red_first = gen_chance(&p->rng, 200);
+	if (nest > 0 && gen_chance(&p->rng, 600))
+		src = chain_any(p, nest, 2, GEN_MAX_RANK);
+	if (src >= 0) {
+		int rk = p->arrays[src].rank;
+
+		nr = rk >= 3 && gen_chance(&p->rng, 250) ? 2 : 1;
+		ro = rk - nr;
+		for (i = 0; i < rk; ++i)
+			xdims[i] = p->arrays[src].dim[i];
+		for (i = 0; i < ro; ++i)
+			od[i] = xdims[red_first ? nr + i : i];
+		for (i = 0; i < nr; ++i)
+			rd[i] = xdims[red_first ? i : ro + i];
+		p->features |= pearl_gen_f_chain;
+	} else {
+		for (i = 0; i < ro; ++i)
+			od[i] = random_dim(p);
+		for (i = 0; i < nr; ++i)
+			rd[i] = random_dim(p);
+	}
+	red_inner = nr == 2 || !gen_chance(&p->rng, 300);
+	/* triangular: the last reduced loop against an output loop */
+	if (gen_chance(&p->rng, 300)) {
+		tri_o = gen_below(&p->rng, ro);
+		if (rd[nr - 1] == od[tri_o] || src < 0) {
+			rd[nr - 1] = od[tri_o];
+			tri = gen_below(&p->rng, N_TRI);
+		}
+	}
+	if (src < 0) {
+		for (i = 0; i < ro; ++i)
+			xdims[red_first ? nr + i : i] = od[i];
+		for (i = 0; i < nr; ++i)
+			xdims[red_first ? i : ro + i] = rd[i];
+		src = array_new(p, ro + nr, xdims);
+	}
+	/* loop levels */
+	for (i = 0; i < ro; ++i)
+		olev[i] = red_inner ? i : nr + i;
+	for (i = 0; i < nr; ++i)
+		rlev[i] = red_inner ? ro + i : i;
+	for (i = 0; i < ro; ++i) {
+		xlev[red_first ? nr + i : i] = olev[i];
+		ldim[olev[i]] = od[i];
+	}
+	for (i = 0; i < nr; ++i) {
+		xlev[red_first ? i : ro + i] = rlev[i];
+		ldim[rlev[i]] = rd[i];
+	}
+	w_kind = gen_chance(&p->rng, 450) ? 1 : gen_chance(&p->rng, 150) ? 2 : 0;
+	is_max = gen_chance(&p->rng, 200);
+	init = red_inner && gen_chance(&p->rng, 500);
+	post = red_inner && gen_chance(&p->rng, 300);
+	out = array_new(p, ro, od);
+
+	DESC("reduction: %d output, %d reduced loop%s, %s%s", ro, nr,
+	     nr > 1 ? "s" : "", is_max ? "max" : "sum",
+	     red_inner ? "" : ", reduction outermost");
+	root = parent = -1;
+	depth = ro + nr;
+	for (l = 0; l < depth; ++l) {
+		int is_red = red_inner ? l >= ro : l < nr;
+		int first_red = red_inner ? l == ro : 0;
+		int tri_here = tri >= 0 && l == (red_inner ? rlev[nr - 1] :
+						 olev[tri_o]);
+
+		if (first_red && init) {
+			int v;
+
+			if (gen_chance(&p->rng, 500)) {
+				v = e_const(p, zero_literal(p));
+			} else {
+				v = e_load(p, access_levels(p, out, olev, 0));
+				v = e_bin(p, GEN_OP_MUL, v, e_const(p,
+					  is_float(p) ? LIT(p, f_small) :
+						       LIT(p, i_mul)));
+			}
+			stmt_new(p, parent, ro, access_levels(p, out, olev, 1),
+				 v, 0);
+			p->features |= pearl_gen_f_imperfect;
+			DESC(", init");
+		}
+		if (tri_here) {
+			int ref = red_inner ? olev[tri_o] : rlev[nr - 1];
+
+			loops[l] = loop_tri(p, parent, l, ldim[l], ref, tri,
+					    is_red ? GEN_ROLE_REDUCTION
+						   : GEN_ROLE_SPACE);
+			DESC(", triangular i%d %s i%d", l, tri_name[tri], ref);
+		} else {
+			loops[l] = loop_dim(p, parent, l, ldim[l], 0, 0,
+					    is_red ? GEN_ROLE_REDUCTION
+						   : GEN_ROLE_SPACE);
+		}
+		if (root < 0)
+			root = loops[l];
+		parent = loops[l];
+	}
+	x = e_load(p, access_levels(p, src, xlev, 0));
+	term = x;
+	if (w_kind == 1) {
+		int wv = input_array(p, nest, nr, rd, 300);
+
+		term = e_bin(p, GEN_OP_MUL, x,
+			     e_load(p, access_levels(p, wv, rlev, 0)));
+		DESC(", weights");
+	} else if (w_kind == 2) {
+		int x2 = input_array(p, nest, ro + nr, xdims, 400);
+		int leaves[2];
+
+		leaves[0] = x;
+		leaves[1] = e_load(p, access_levels(p, x2, xlev, 0));
+		term = combine(p, leaves, 2, 0);
+	}
+	if (gen_chance(&p->rng, 150))
+		term = maybe_scale(p, term);
+	upd = e_bin(p, is_max ? GEN_OP_MAX : GEN_OP_ADD,
+		    e_load(p, access_levels(p, out, olev, 0)), term);
+	stmt_new(p, parent, depth, access_levels(p, out, olev, 1), upd, 0);
+	if (post) {
+		int v = e_load(p, access_levels(p, out, olev, 0)), host;
+
+		if (is_float(p))
+			v = gen_chance(&p->rng, 500) ? e_new(p, GEN_OP_SQRT, v, -1)
+				: e_bin(p, GEN_OP_MUL, v, e_const(p, LIT(p, f_small)));
+		else
+			v = e_bin(p, GEN_OP_SHR, v, e_const(p, LIT(p, i_shr)));
+		host = ro >= 1 ? loops[ro - 1] : -1;
+		stmt_new(p, host, ro, access_levels(p, out, olev, 1), v, 0);
+		p->features |= pearl_gen_f_imperfect;
+		DESC(", finish");
+	}
+	if (red_first)
+		DESC(", reduced axes first");
+	return root;
+}
+
+/* ------------------------------------------------------------------ */
+/* contraction */
+
+/* The loops of a perfect chain of `n` levels from `depth0` under parent,
+ * with an optional triangular pair (inner level tri_in bounded by
+ * tri_ref); a statement `pre` (node, already made) is placed just before
+ * level pre_at.  Returns the root; loops[] gets every level's node. */
+static int loop_chain(struct gen_prog *p, int parent, int depth0, int n,
+		      const int *ldim, const int *lconst,
+		      const enum gen_loop_role *role, int tri_in, int tri_ref,
+		      int tri, int *loops)
+{
+	int l, root = -1;
+
+	for (l = 0; l < n; ++l) {
+		if (l == tri_in && tri >= 0)
+			loops[l] = loop_tri(p, parent, depth0 + l, ldim[l],
+					    depth0 + tri_ref, tri, role[l]);
+		else if (ldim[l] < 0)
+			loops[l] = loop_const(p, parent, depth0 + l, lconst[l],
+					      role[l]);
+		else
+			loops[l] = loop_dim(p, parent, depth0 + l, ldim[l], 0,
+					    lconst[l], role[l]);
+		if (root < 0)
+			root = loops[l];
+		parent = loops[l];
+	}
+	return root;
+}
+
+static int build_contraction(struct gen_prog *p, int nest, char *desc)
+{
+	static const int var_w[] = { 45, 15, 15, 25 };
+	static const int perm_w[] = { 30, 30, 10, 15, 5, 10 };
+	static const int perms[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+		{ 2, 0, 1 }, { 1, 2, 0 }, { 2, 1, 0 } };
+	static const char *const perm_name[6] = { "ijk", "ikj", "jik", "kij",
+		"jki", "kji" };
+	enum { MATMUL, BATCHED, DOITGEN, CONV };
+	int loops[GEN_MAX_DEPTH];
+	int variant = gen_pick(&p->rng, var_w, N_OF(var_w));
+	int root = -1, l, i;
+
+	if (variant == MATMUL || variant == BATCHED) {
+		/* C[b][i][j] += A[b][i][k] * B[b][k][j] (b only if batched);
+		 * axes I=0 J=1 K=2 */
+		int batched = variant == BATCHED, b0 = batched ? 1 : 0;
+		int dI, dJ, dK, dB = 0, a_t = 0, b_t = 0, shared_b = 0;
+		int pi = batched ? gen_below(&p->rng, 2)
+				 : gen_pick(&p->rng, perm_w, N_OF(perm_w));
+		const int *perm = perms[pi];
+		int lev[3], A = -1, B, C, tri = -1, tri_in = -1, tri_ref = -1;
+		int adims[3], bdims[3], cdims[3], alev[3], blev[3], clev[3];
+		int na, nb, k_inner, init, x, y, term, c_load;
+
+		dI = random_dim(p);
+		dJ = random_dim(p);
+		dK = random_dim(p);
+		if (batched)
+			dB = random_dim(p);
+		a_t = !batched && gen_chance(&p->rng, 200);
+		if (!batched && nest > 0 && gen_chance(&p->rng, 600)) {
+			A = chain_any(p, nest, 2, 2);
+			if (A >= 0) {
+				dI = p->arrays[A].dim[a_t ? 1 : 0];
+				dK = p->arrays[A].dim[a_t ? 0 : 1];
+				p->features |= pearl_gen_f_chain;
+			}
+		}
+		for (i = 0; i < 3; ++i)
+			lev[perm[i]] = b0 + i;
+		/* triangular pair */
+		if (gen_chance(&p->rng, 300)) {
+			int pair_j = gen_chance(&p->rng, 500);
+			int other = pair_j ? 1 : 2;
+
+			if (pair_j || A < 0 || dK == dI) {
+				if (pair_j)
+					dJ = dI;
+				else
+					dK = dI;
+				tri = gen_below(&p->rng, N_TRI);
+				/* the inner of (I, other) is bounded by the
+				 * outer */
+				if (lev[0] < lev[other]) {
+					tri_in = lev[other] - b0;
+					tri_ref = lev[0] - b0;
+				} else {
+					tri_in = lev[0] - b0;
+					tri_ref = lev[other] - b0;
+				}
+			}
+		}
+		shared_b = batched && gen_chance(&p->rng, 400);
+		b_t = !batched && gen_chance(&p->rng, 200);
+		na = nb = 0;
+		if (batched) {
+			adims[na] = dB;
+			alev[na++] = 0;
+			if (!shared_b) {
+				bdims[nb] = dB;
+				blev[nb++] = 0;
+			}
+		}
+		if (a_t) {
+			adims[na] = dK; alev[na++] = lev[2];
+			adims[na] = dI; alev[na++] = lev[0];
+		} else {
+			adims[na] = dI; alev[na++] = lev[0];
+			adims[na] = dK; alev[na++] = lev[2];
+		}
+		if (b_t) {
+			bdims[nb] = dJ; blev[nb++] = lev[1];
+			bdims[nb] = dK; blev[nb++] = lev[2];
+		} else {
+			bdims[nb] = dK; blev[nb++] = lev[2];
+			bdims[nb] = dJ; blev[nb++] = lev[1];
+		}
+		for (i = 0; i < na; ++i) {
+			cdims[i] = i < na - 2 ? dB : i == na - 2 ? dI : dJ;
+			clev[i] = i < na - 2 ? 0 : i == na - 2 ? lev[0] : lev[1];
+		}
+		if (A < 0)
+			A = array_new(p, na, adims);
+		B = input_array(p, nest, nb, bdims, 300);
+		C = array_new(p, na, cdims);
+		if (a_t || b_t)
+			p->features |= pearl_gen_f_transpose;
+		if (batched)
+			p->features |= pearl_gen_f_batched;
+
+		/* loops: [b] then the three in perm order; init before an
+		 * innermost k loop */
+		k_inner = perm[2] == 2;
+		init = k_inner && gen_chance(&p->rng, batched ? 300 : 400);
+		{
+			int d3[3], dall[GEN_MAX_DEPTH], c3[GEN_MAX_DEPTH];
+			enum gen_loop_role r3[GEN_MAX_DEPTH];
+			int parent = -1, before = init ? 2 : 3;
+
+			d3[0] = dI;
+			d3[1] = dJ;
+			d3[2] = dK;
+			memset(c3, 0, sizeof(c3));
+			if (batched) {
+				dall[0] = dB;
+				r3[0] = GEN_ROLE_SPACE;
+				root = loop_chain(p, -1, 0, 1, dall, c3, r3, -1,
+						  -1, -1, loops);
+				parent = root;
+			}
+			for (i = 0; i < 3; ++i) {
+				dall[i] = d3[perm[i]];
+				r3[i] = perm[i] == 2 ? GEN_ROLE_REDUCTION
+						     : GEN_ROLE_SPACE;
+			}
+			l = loop_chain(p, parent, b0, before, dall, c3, r3,
+				       tri_in < before ? tri_in : -1, tri_ref,
+				       tri_in < before ? tri : -1, loops + b0);
+			if (root < 0)
+				root = l;
+			parent = loops[b0 + before - 1];
+			if (init) {
+				int v;
+
+				if (gen_chance(&p->rng, 500)) {
+					v = e_const(p, zero_literal(p));
+				} else {
+					v = e_load(p, access_levels(p, C, clev, 0));
+					v = e_bin(p, GEN_OP_MUL, v, e_const(p,
+						  is_float(p) ? LIT(p, f_large)
+							      : LIT(p, i_mul)));
+				}
+				stmt_new(p, parent, b0 + 2,
+					 access_levels(p, C, clev, 1), v, 0);
+				p->features |= pearl_gen_f_imperfect;
+				loop_chain(p, parent, b0 + 2, 1, dall + 2,
+					   c3, r3 + 2, tri_in == 2 ? 0 : -1,
+					   tri_ref - 2, tri_in == 2 ? tri : -1,
+					   loops + b0 + 2);
+			}
+			parent = loops[b0 + 2];
+			x = e_load(p, access_levels(p, A, alev, 0));
+			y = e_load(p, access_levels(p, B, blev, 0));
+			term = e_bin(p, GEN_OP_MUL, x, y);
+			if (gen_chance(&p->rng, 300))
+				term = e_bin(p, GEN_OP_MUL, term, e_const(p,
+					     is_float(p) ? LIT(p, f_large)
+							 : LIT(p, i_mul)));
+			c_load = e_load(p, access_levels(p, C, clev, 0));
+			stmt_new(p, parent, b0 + 3, access_levels(p, C, clev, 1),
+				 e_bin(p, GEN_OP_ADD, c_load, term), 0);
+		}
+		DESC("contraction: %s %s%s%s%s", batched ? "batched matmul" :
+		     "matmul", batched ? (pi ? "bikj" : "bijk") : perm_name[pi],
+		     a_t ? ", A^T" : "", b_t ? ", B^T" : "",
+		     shared_b ? ", shared B" : "");
+		if (tri >= 0)
+			DESC(", triangular i%d %s i%d", b0 + tri_in,
+			     tri_name[tri], b0 + tri_ref);
+		if (init)
+			DESC(", init");
+	} else if (variant == DOITGEN) {
+		/* sum[r][q][p] += A[r][q][s] * C4[s][p]; then optionally
+		 * A[r][q][p] = sum[r][q][p] in a second p loop */
+		int dr = random_dim(p), dq = random_dim(p), ds = random_dim(p);
+		int adims[3] = { dr, dq, ds }, cdims[2] = { ds, ds };
+		int sdims[3] = { dr, dq, ds };
+		int slev[3] = { 0, 1, 2 }, alev[3] = { 0, 1, 3 };
+		int clev[2] = { 3, 2 }, A, C4, S, init, copy, x, y, v;
+		int d4[4] = { dr, dq, ds, ds }, c4[4] = { 0, 0, 0, 0 };
+		enum gen_loop_role r4[4] = { GEN_ROLE_SPACE, GEN_ROLE_SPACE,
+			GEN_ROLE_SPACE, GEN_ROLE_REDUCTION };
+
+		A = -1;
+		if (nest > 0 && gen_chance(&p->rng, 500)) {
+			A = chain_any(p, nest, 3, 3);
+			if (A >= 0) {
+				dr = adims[0] = sdims[0] = d4[0] = p->arrays[A].dim[0];
+				dq = adims[1] = sdims[1] = d4[1] = p->arrays[A].dim[1];
+				ds = adims[2] = sdims[2] = d4[2] = d4[3] =
+					cdims[0] = cdims[1] = p->arrays[A].dim[2];
+				p->features |= pearl_gen_f_chain;
+			}
+		}
+		if (A < 0)
+			A = array_new(p, 3, adims);
+		C4 = input_array(p, nest, 2, cdims, 300);
+		S = array_new(p, 3, sdims);
+		init = gen_chance(&p->rng, 600);
+		copy = gen_chance(&p->rng, 500);
+		root = loop_chain(p, -1, 0, 3, d4, c4, r4, -1, -1, -1, loops);
+		if (init) {
+			stmt_new(p, loops[2], 3, access_levels(p, S, slev, 1),
+				 e_const(p, zero_literal(p)), 0);
+			p->features |= pearl_gen_f_imperfect;
+		}
+		loop_chain(p, loops[2], 3, 1, d4 + 3, c4, r4 + 3, -1, -1, -1,
+			   loops + 3);
+		x = e_load(p, access_levels(p, A, alev, 0));
+		y = e_load(p, access_levels(p, C4, clev, 0));
+		v = e_bin(p, GEN_OP_ADD, e_load(p, access_levels(p, S, slev, 0)),
+			  e_bin(p, GEN_OP_MUL, x, y));
+		stmt_new(p, loops[3], 4, access_levels(p, S, slev, 1), v, 0);
+		if (copy) {
+			int l2 = loop_dim(p, loops[1], 2, ds, 0, 0,
+					  GEN_ROLE_SPACE);
+			int wlev[3] = { 0, 1, 2 };
+
+			stmt_new(p, l2, 3, access_levels(p, A, wlev, 1),
+				 e_load(p, access_levels(p, S, slev, 0)), 0);
+			p->features |= pearl_gen_f_imperfect;
+		}
+		p->features |= pearl_gen_f_batched;
+		DESC("contraction: doitgen%s%s", init ? ", init" : "",
+		     copy ? ", copy-back loop" : "");
+	} else {
+		/* out[c][i][j] += in[c][i + r][j + s] * w[c][r][s] */
+		int chans = gen_chance(&p->rng, 300);
+		/* drawn at both scales so that a seed has one structure */
+		int R = gen_chance(&p->rng, 800) ||
+			p->scale == pearl_gen_scale_small ? 3 : 5;
+		int filt_outer = gen_chance(&p->rng, 250);
+		int init = !filt_outer && gen_chance(&p->rng, 350);
+		int c0 = chans ? 1 : 0, dc = random_dim(p);
+		int di = random_dim(p), dj = random_dim(p), in = -1, out, w;
+		int idims[3], wdims[3], n, x, y, v, lvi, lvj, lvr, lvs;
+		struct gen_aff idx[3];
+		int olev[3], wlev[3];
+
+		if (nest > 0 && gen_chance(&p->rng, 500)) {
+			in = chain_any(p, nest, 2 + c0, 2 + c0);
+			if (in >= 0) {
+				if (chans)
+					dc = p->arrays[in].dim[0];
+				di = p->arrays[in].dim[c0];
+				dj = p->arrays[in].dim[c0 + 1];
+				p->features |= pearl_gen_f_chain;
+			}
+		}
+		n = 0;
+		if (chans) {
+			idims[n] = dc;
+			wdims[n++] = dc;
+		}
+		idims[n] = di;
+		wdims[n++] = -R;
+		idims[n] = dj;
+		wdims[n++] = -R;
+		if (in < 0)
+			in = array_new(p, n, idims);
+		out = array_new(p, n, idims);
+		w = array_new(p, n, wdims);
+		need_dim(p, di, R + 3);
+		need_dim(p, dj, R + 3);
+		lvi = c0 + (filt_outer ? 2 : 0);
+		lvj = lvi + 1;
+		lvr = c0 + (filt_outer ? 0 : 2);
+		lvs = lvr + 1;
+		{
+			int dl[GEN_MAX_DEPTH], cl[GEN_MAX_DEPTH];
+			enum gen_loop_role rl[GEN_MAX_DEPTH];
+			int parent = -1, nl = c0 + 4;
+
+			memset(cl, 0, sizeof(cl));
+			if (chans) {
+				dl[0] = dc;
+				rl[0] = GEN_ROLE_SPACE;
+			}
+			dl[lvi] = di; cl[lvi] = R - 1; rl[lvi] = GEN_ROLE_SPACE;
+			dl[lvj] = dj; cl[lvj] = R - 1; rl[lvj] = GEN_ROLE_SPACE;
+			dl[lvr] = -1; cl[lvr] = R; rl[lvr] = GEN_ROLE_REDUCTION;
+			dl[lvs] = -1; cl[lvs] = R; rl[lvs] = GEN_ROLE_REDUCTION;
+			n = 0;
+			if (chans)
+				olev[n++] = 0;
+			olev[n++] = lvi;
+			olev[n++] = lvj;
+			root = loop_chain(p, -1, 0, init ? c0 + 2 : nl, dl, cl,
+					  rl, -1, -1, -1, loops);
+			if (init) {
+				parent = loops[c0 + 1];
+				stmt_new(p, parent, c0 + 2,
+					 access_levels(p, out, olev, 1),
+					 e_const(p, zero_literal(p)), 0);
+				p->features |= pearl_gen_f_imperfect;
+				loop_chain(p, parent, c0 + 2, 2, dl + c0 + 2,
+					   cl + c0 + 2, rl + c0 + 2, -1, -1, -1,
+					   loops + c0 + 2);
+			}
+			parent = loops[nl - 1];
+			n = 0;
+			if (chans) {
+				idx[n] = aff_it(0, 0);
+				wlev[n++] = 0;
+			}
+			idx[n] = aff_it(lvi, 0);
+			idx[n++].coef[lvr] = 1;
+			idx[n] = aff_it(lvj, 0);
+			idx[n++].coef[lvs] = 1;
+			wlev[n - 2] = lvr;
+			wlev[n - 1] = lvs;
+			x = e_load(p, access_new(p, in, idx, 0));
+			y = e_load(p, access_levels(p, w, wlev, 0));
+			v = e_bin(p, GEN_OP_ADD,
+				  e_load(p, access_levels(p, out, olev, 0)),
+				  e_bin(p, GEN_OP_MUL, x, y));
+			stmt_new(p, parent, nl, access_levels(p, out, olev, 1),
+				 v, 0);
+		}
+		p->features |= pearl_gen_f_conv;
+		DESC("contraction: convolution %dx%d%s%s%s", R, R,
+		     chans ? ", channels" : "",
+		     filt_outer ? ", filter loops outermost" : "",
+		     init ? ", init" : "");
+	}
+	return root;
+}
+
+/* ------------------------------------------------------------------ */
+
+void gen_build(struct gen_prog *p)
+{
+	static const int nest_w[] = { 40, 40, 20 };
+	static const int kind_w[] = { 25, 25, 22, 28 };
+	static const int type_w[] = { 40, 30, 30 };
+	int n, k, i;
+
+	p->type = (enum pearl_gen_type)gen_pick(&p->rng, type_w, N_OF(type_w));
+	p->n_dims = 1 + gen_below(&p->rng, GEN_MAX_DIMS);
+	for (i = 0; i < p->n_dims; ++i) {
+		p->dim_min[i] = p->scale == pearl_gen_scale_small ? 4 : 8;
+		/* aspect between 1/2 and 2 of the common scale */
+		p->dim_mul[i] = 32 + gen_below(&p->rng, 97);
+	}
+	n = 1 + gen_pick(&p->rng, nest_w, N_OF(nest_w));
+	for (i = 0; i < n && !p->full; ++i) {
+		struct gen_nest *nest = &p->nests[i];
+
+		k = gen_pick(&p->rng, kind_w, N_OF(kind_w));
+		nest->kind = (enum pearl_gen_kind)k;
+		nest->desc[0] = '\0';
+		p->n_nests = i;	/* the nest being built, for array writers */
+		switch (nest->kind) {
+		case pearl_gen_kind_elementwise:
+			nest->root = build_elementwise(p, i, nest->desc);
+			break;
+		case pearl_gen_kind_stencil:
+			nest->root = build_stencil(p, i, nest->desc);
+			break;
+		case pearl_gen_kind_reduction:
+			nest->root = build_reduction(p, i, nest->desc);
+			break;
+		default:
+			nest->root = build_contraction(p, i, nest->desc);
+			break;
+		}
+		if (nest->root < 0)
+			GEN_FAIL(p);
+	}
+	p->n_nests = n;
+	if (n > 1)
+		p->features |= pearl_gen_f_multi_nest;
+}

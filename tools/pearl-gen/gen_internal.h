@@ -1,0 +1,166 @@
+/*
+ * pearl-gen/gen_internal.h - the generator's program model, shared by the
+ * builder (gen_build.c: random structure), the sizer (gen.c: sizes from an
+ * operation budget) and the printer (gen_emit.c: MLIR text).
+ *
+ * A program is a forest of nodes in fixed pools (no allocation until the
+ * text is printed): loop nodes with affine bounds, statement nodes (one
+ * affine.store of an expression tree over loads) and affine.if nodes.
+ * Bounds and indices are affine expressions over the enclosing iterators,
+ * numbered by loop depth, plus optionally one program size D[dim] (the
+ * sizes are decided after the structure, so everything that depends on a
+ * size refers to it symbolically).
+ */
+#ifndef PEARL_GEN_INTERNAL_H
+#define PEARL_GEN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "gen.h"
+
+#define GEN_MAX_DEPTH 5		/* loops per nest (Pearl's graph limit) */
+#define GEN_MAX_RANK 5		/* array dimensions (Pearl's graph limit) */
+#define GEN_MAX_DIMS 3		/* program sizes D0..D2 */
+#define GEN_MAX_ARRAYS 16
+#define GEN_MAX_NESTS 3
+#define GEN_MAX_NODES 96
+#define GEN_MAX_EXPRS 512
+#define GEN_MAX_ACCESSES 192
+#define GEN_MAX_CHILDREN 4
+#define GEN_MAX_BOUNDS 2	/* terms of a max (lower) or min (upper) bound */
+#define GEN_MAX_CONDS 6		/* constraints of an affine.if */
+#define GEN_MAX_READS 10	/* loads per statement (Pearl's graph limit) */
+/* Estimated run time per counted operation of unscheduled code, one
+ * thread, in picoseconds (calibrated with pearl-exec --time). */
+#define GEN_PS_PER_OP 400
+
+/* splitmix64 */
+struct gen_rng {
+	uint64_t state;
+};
+
+uint64_t gen_rng_next(struct gen_rng *rng);
+/* Uniform in [0, n) for n >= 1 (0 for n <= 1). */
+int gen_below(struct gen_rng *rng, int n);
+/* 1 with probability permille / 1000. */
+int gen_chance(struct gen_rng *rng, int permille);
+/* Index i with probability weights[i] / sum(weights). */
+int gen_pick(struct gen_rng *rng, const int *weights, int n);
+
+/* sum_l coef[l] * i_l + (dim >= 0 ? D[dim] : 0) + k, over the iterators
+ * i_0 (outermost) .. of the enclosing loops. */
+struct gen_aff {
+	int coef[GEN_MAX_DEPTH];
+	int dim;
+	int k;
+};
+
+struct gen_array {
+	int rank;
+	int dim[GEN_MAX_RANK];	/* program size index of each dimension */
+	int writer;		/* first nest writing it, -1 if only read */
+	int read;		/* read by @kernel */
+	int in_place;		/* some statement reads and writes it */
+};
+
+/* An access: array[idx...]; apply_dim >= 0 prints that index through an
+ * affine.apply. */
+struct gen_access {
+	int array;
+	struct gen_aff idx[GEN_MAX_RANK];
+	int apply_dim;
+};
+
+enum gen_op {
+	GEN_OP_LOAD,	/* access */
+	GEN_OP_CONST,	/* literal */
+	GEN_OP_ADD,
+	GEN_OP_SUB,
+	GEN_OP_MUL,
+	GEN_OP_DIV,	/* by a constant operand b */
+	GEN_OP_REM,	/* integers, by a constant operand b */
+	GEN_OP_SHR,	/* integers, by a constant operand b */
+	GEN_OP_MAX,
+	GEN_OP_MIN,
+	GEN_OP_SELECT,	/* a > b ? a : b * 0.5 (cmp + select) */
+	GEN_OP_ABS,	/* floats: math.absf; unary */
+	GEN_OP_SQRT,	/* floats: math.sqrt(math.absf(a)); unary */
+	GEN_OP_NEG	/* unary */
+};
+
+struct gen_expr {
+	enum gen_op op;
+	int a, b;		/* operands (expr indices), -1 if none */
+	int access;		/* GEN_OP_LOAD */
+	const char *literal;	/* GEN_OP_CONST; static string */
+};
+
+enum gen_node_kind { GEN_NODE_LOOP, GEN_NODE_STMT, GEN_NODE_IF };
+
+enum gen_loop_role { GEN_ROLE_SPACE, GEN_ROLE_TIME, GEN_ROLE_REDUCTION };
+
+struct gen_node {
+	enum gen_node_kind kind;
+	int depth;		/* loops enclosing the node */
+	/* loop: max(lb) <= i < min(ub), step */
+	int n_lb, n_ub;
+	struct gen_aff lb[GEN_MAX_BOUNDS], ub[GEN_MAX_BOUNDS];
+	int step;
+	enum gen_loop_role role;
+	/* if: all cond[c] >= 0 */
+	int n_cond;
+	struct gen_aff cond[GEN_MAX_CONDS];
+	/* loop body or then-branch; else-branch */
+	int n_child, child[GEN_MAX_CHILDREN];
+	int n_else, else_child[GEN_MAX_CHILDREN];
+	/* statement */
+	int write;		/* access */
+	int expr;
+};
+
+struct gen_nest {
+	int root;		/* node */
+	enum pearl_gen_kind kind;
+	char desc[96];		/* e.g. "contraction: matmul ikj, triangular" */
+};
+
+struct gen_prog {
+	uint64_t seed;
+	enum pearl_gen_scale scale;
+	enum pearl_gen_type type;
+	struct gen_rng rng;
+
+	int n_dims;
+	int dim_min[GEN_MAX_DIMS];	/* smallest size the structure allows */
+	int dim_mul[GEN_MAX_DIMS];	/* aspect: D = mul * s / 64 */
+	int64_t dim[GEN_MAX_DIMS];	/* the sizes, once decided */
+
+	int n_arrays;
+	struct gen_array arrays[GEN_MAX_ARRAYS];
+	int n_nests;
+	struct gen_nest nests[GEN_MAX_NESTS];
+	int n_nodes;
+	struct gen_node nodes[GEN_MAX_NODES];
+	int n_exprs;
+	struct gen_expr exprs[GEN_MAX_EXPRS];
+	int n_accesses;
+	struct gen_access accesses[GEN_MAX_ACCESSES];
+
+	unsigned features;
+	int full;		/* a pool overflowed or an operand was missing
+				 * (a generator bug): the line that saw it */
+};
+
+/* gen_build.c: the random structure of the program (sizes left symbolic). */
+void gen_build(struct gen_prog *p);
+
+/* gen.c: helpers on the model with the sizes decided. */
+int64_t gen_aff_min(const struct gen_prog *p, const struct gen_aff *a,
+		    const int64_t *lo, const int64_t *hi);
+int64_t gen_aff_max(const struct gen_prog *p, const struct gen_aff *a,
+		    const int64_t *lo, const int64_t *hi);
+
+/* gen_emit.c: the MLIR text (malloc'd), NULL if memory is exhausted. */
+char *gen_emit(const struct gen_prog *p, const struct pearl_gen_info *info);
+
+#endif
