@@ -6,11 +6,12 @@
  * Sizes: every program size is D_d = clamp(mul_d * s / 64, min_d, max)
  * for one common scale s, with mul_d an aspect in [32, 128] drawn by the
  * builder and min_d what the structure needs (stencil margins, filters).
- * The operation count of the nests (loads + arithmetic + stores per
- * statement instance, times the estimated iterations) grows with s; the
- * generator takes the largest s whose count stays under a target drawn
- * log-uniformly per program and whose arrays fit a memory cap.  Everything
- * is integer arithmetic, so the sizes are the same on every machine.
+ * The estimated run time (cost_ps: operations per statement instance times
+ * the estimated iterations, plus the cache-missing traffic of arrays
+ * larger than L2 or L3) grows with s; the generator takes the largest s
+ * whose estimate stays under a target drawn log-uniformly per program and
+ * whose arrays fit a memory cap.  Everything is integer arithmetic, so the
+ * sizes are the same on every machine.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,16 +19,18 @@
 
 #include "gen_internal.h"
 
-/* Operation budgets (log-uniform in [lo, hi]) and caps per scale.  The
- * train range was calibrated with pearl-exec --time on this project's
- * machines (about GEN_PS_PER_OP picoseconds per counted operation for
- * unscheduled code on one thread, see the README of pearl-gen). */
-#define GEN_SMALL_OPS_LO 2000ULL
-#define GEN_SMALL_OPS_LOG4 16		/* quarter-octaves above lo */
+/* Time budgets in picoseconds of estimated run time (log-uniform in
+ * quarter octaves from LO) and caps per scale.  The estimate (cost_ps) is
+ * GEN_PS_PER_OP per operation plus GEN_PS_PER_BYTE per byte an operation
+ * moves from or to an array larger than the L2 cache, calibrated against
+ * pearl-exec --time (JIT, unscheduled, one thread) on this project's
+ * machines. */
+#define GEN_SMALL_PS_LO 200000ULL		/* 0.2 us */
+#define GEN_SMALL_PS_LOG4 16
 #define GEN_SMALL_MAX_DIM 24
 #define GEN_SMALL_MAX_BYTES (1ULL << 20)
-#define GEN_TRAIN_OPS_LO 12000000ULL
-#define GEN_TRAIN_OPS_LOG4 20		/* 2^5: 12M .. 384M */
+#define GEN_TRAIN_PS_LO 8000000000ULL		/* 8 ms */
+#define GEN_TRAIN_PS_LOG4 15			/* 8 .. 108 ms */
 #define GEN_TRAIN_MAX_DIM (1 << 22)
 #define GEN_TRAIN_MAX_BYTES (48ULL << 20)
 
@@ -125,24 +128,136 @@ static uint64_t expr_ops(const struct gen_prog *p, int e)
 	}
 }
 
-/* Estimated operations of node `n` executed `mult` times per instance of
- * its enclosing loops (whose boxes are lo/hi). */
-static uint64_t count_ops(const struct gen_prog *p, int n, int64_t *lo,
-			  int64_t *hi, uint64_t mult)
+static int elem_bytes(enum pearl_gen_type t)
+{
+	return t == pearl_gen_type_f64 ? 8 : 4;
+}
+
+static int64_t array_extent(const struct gen_prog *p, const struct gen_array *a,
+			    int d)
+{
+	return a->dim[d] >= 0 ? p->dim[a->dim[d]] : -a->dim[d];
+}
+
+static uint64_t array_bytes(const struct gen_prog *p, int arr)
+{
+	uint64_t n = (uint64_t)elem_bytes(p->type);
+	int d;
+
+	for (d = 0; d < p->arrays[arr].rank; ++d)
+		n = sat_mul(n, (uint64_t)array_extent(p, &p->arrays[arr], d));
+	return n;
+}
+
+/* Bytes one access instance moves through the memory hierarchy when the
+ * array does not fit in the cache: 0 if the innermost loop's iterator
+ * (level `inner`) does not index it (the value stays in a register or
+ * L1), the element size for unit stride (that iterator only in the last
+ * index, coefficient +-1), a whole cache line otherwise. */
+static int access_bytes(const struct gen_prog *p, int acc, int inner)
+{
+	const struct gen_access *a = &p->accesses[acc];
+	int d, rank = p->arrays[a->array].rank, used = 0, unit = 1;
+
+	if (inner < 0)
+		return 0;
+	for (d = 0; d < rank; ++d) {
+		int c = a->idx[d].coef[inner];
+
+		if (!c)
+			continue;
+		used = 1;
+		if (d != rank - 1 || (c != 1 && c != -1))
+			unit = 0;
+	}
+	return !used ? 0 : unit ? elem_bytes(p->type) : 64;
+}
+
+/* The largest access_bytes per array of the loads in expression e. */
+static void expr_bytes(const struct gen_prog *p, int e, int inner,
+		       int *bytes)
+{
+	const struct gen_expr *x;
+
+	if (e < 0)
+		return;
+	x = &p->exprs[e];
+	if (x->op == GEN_OP_LOAD) {
+		int arr = p->accesses[x->access].array;
+		int b = access_bytes(p, x->access, inner);
+
+		if (b > bytes[arr])
+			bytes[arr] = b;
+	} else if (x->op != GEN_OP_CONST) {
+		expr_bytes(p, x->a, inner, bytes);
+		expr_bytes(p, x->b, inner, bytes);
+	}
+}
+
+/* The cost model: operations, and bytes moved per statement instance
+ * from arrays larger than L2 (but within L3) and larger than L3. */
+struct cost {
+	uint64_t ops;
+	uint64_t l3;
+	uint64_t mem;
+};
+
+static void cost_add(struct cost *a, struct cost b)
+{
+	a->ops = sat_add(a->ops, b.ops);
+	a->l3 = sat_add(a->l3, b.l3);
+	a->mem = sat_add(a->mem, b.mem);
+}
+
+/* One statement instance (neighbouring reads of one array share cache
+ * lines: each array counts once, with its worst access). */
+static struct cost stmt_cost(const struct gen_prog *p,
+			     const struct gen_node *node)
+{
+	int bytes[GEN_MAX_ARRAYS], i, w;
+	struct cost c = { 0, 0, 0 };
+
+	memset(bytes, 0, sizeof(bytes));
+	expr_bytes(p, node->expr, node->depth - 1, bytes);
+	w = access_bytes(p, node->write, node->depth - 1);
+	if (w > bytes[p->accesses[node->write].array])
+		bytes[p->accesses[node->write].array] = w;
+	c.ops = 1 + expr_ops(p, node->expr);
+	for (i = 0; i < p->n_arrays; ++i) {
+		uint64_t size = array_bytes(p, i);
+
+		if (size > GEN_L3_BYTES)
+			c.mem += (uint64_t)bytes[i];
+		else if (size > GEN_L2_BYTES)
+			c.l3 += (uint64_t)bytes[i];
+	}
+	return c;
+}
+
+/* Estimated cost of node `n` executed `mult` times per instance of its
+ * enclosing loops (whose boxes are lo/hi). */
+static struct cost count_cost(const struct gen_prog *p, int n, int64_t *lo,
+			      int64_t *hi, uint64_t mult)
 {
 	const struct gen_node *node = &p->nodes[n];
-	uint64_t sum = 0, t = 0, e = 0;
+	struct cost sum = { 0, 0, 0 }, t = { 0, 0, 0 }, e = { 0, 0, 0 };
 	int i;
 
-	if (node->kind == GEN_NODE_STMT)
-		return sat_mul(mult, 1 + expr_ops(p, node->expr));
+	if (node->kind == GEN_NODE_STMT) {
+		struct cost c = stmt_cost(p, node);
+
+		sum.ops = sat_mul(mult, c.ops);
+		sum.l3 = sat_mul(mult, c.l3);
+		sum.mem = sat_mul(mult, c.mem);
+		return sum;
+	}
 	if (node->kind == GEN_NODE_IF) {
 		for (i = 0; i < node->n_child; ++i)
-			t = sat_add(t, count_ops(p, node->child[i], lo, hi, mult));
+			cost_add(&t, count_cost(p, node->child[i], lo, hi, mult));
 		for (i = 0; i < node->n_else; ++i)
-			e = sat_add(e, count_ops(p, node->else_child[i], lo, hi,
-						 mult));
-		return t > e ? t : e;
+			cost_add(&e, count_cost(p, node->else_child[i], lo, hi,
+						mult));
+		return t.ops > e.ops ? t : e;
 	} else {
 		int d = node->depth;
 		int64_t blo = 0, bhi = -1, ext;
@@ -167,47 +282,40 @@ static uint64_t count_ops(const struct gen_prog *p, int n, int64_t *lo,
 		lo[d] = blo;
 		hi[d] = bhi;
 		for (i = 0; i < node->n_child; ++i)
-			sum = sat_add(sum, count_ops(p, node->child[i], lo, hi,
-						     sat_mul(mult, (uint64_t)ext)));
+			cost_add(&sum, count_cost(p, node->child[i], lo, hi,
+						  sat_mul(mult, (uint64_t)ext)));
 		return sum;
 	}
 }
 
-static uint64_t program_ops(const struct gen_prog *p)
+static struct cost program_cost(const struct gen_prog *p)
 {
 	int64_t lo[GEN_MAX_DEPTH + 1], hi[GEN_MAX_DEPTH + 1];
-	uint64_t sum = 0;
+	struct cost sum = { 0, 0, 0 };
 	int i;
 
 	memset(lo, 0, sizeof(lo));
 	memset(hi, 0, sizeof(hi));
 	for (i = 0; i < p->n_nests; ++i)
-		sum = sat_add(sum, count_ops(p, p->nests[i].root, lo, hi, 1));
+		cost_add(&sum, count_cost(p, p->nests[i].root, lo, hi, 1));
 	return sum;
 }
 
-static int elem_bytes(enum pearl_gen_type t)
+/* Estimated run time in picoseconds. */
+static uint64_t cost_ps(struct cost c)
 {
-	return t == pearl_gen_type_f64 ? 8 : 4;
-}
-
-static int64_t array_extent(const struct gen_prog *p, const struct gen_array *a,
-			    int d)
-{
-	return a->dim[d] >= 0 ? p->dim[a->dim[d]] : -a->dim[d];
+	return sat_add(sat_add(sat_mul(c.ops, GEN_PS_PER_OP),
+			       sat_mul(c.l3, GEN_PS_PER_L3_BYTE)),
+		       sat_mul(c.mem, GEN_PS_PER_MEM_BYTE));
 }
 
 static uint64_t program_bytes(const struct gen_prog *p)
 {
-	uint64_t sum = 0, n;
-	int i, d;
+	uint64_t sum = 0;
+	int i;
 
-	for (i = 0; i < p->n_arrays; ++i) {
-		n = (uint64_t)elem_bytes(p->type);
-		for (d = 0; d < p->arrays[i].rank; ++d)
-			n = sat_mul(n, (uint64_t)array_extent(p, &p->arrays[i], d));
-		sum = sat_add(sum, n);
-	}
+	for (i = 0; i < p->n_arrays; ++i)
+		sum = sat_add(sum, array_bytes(p, i));
 	return sum;
 }
 
@@ -232,19 +340,20 @@ static void choose_sizes(struct gen_prog *p)
 {
 	static const uint64_t quarter[4] = { 1000, 1189, 1414, 1682 };
 	int small = p->scale == pearl_gen_scale_small;
-	uint64_t lo = small ? GEN_SMALL_OPS_LO : GEN_TRAIN_OPS_LO;
-	int steps = small ? GEN_SMALL_OPS_LOG4 : GEN_TRAIN_OPS_LOG4;
+	uint64_t lo = small ? GEN_SMALL_PS_LO : GEN_TRAIN_PS_LO;
+	int steps = small ? GEN_SMALL_PS_LOG4 : GEN_TRAIN_PS_LOG4;
 	uint64_t cap = small ? GEN_SMALL_MAX_BYTES : GEN_TRAIN_MAX_BYTES;
 	int64_t max_dim = small ? GEN_SMALL_MAX_DIM : GEN_TRAIN_MAX_DIM;
 	int u = gen_below(&p->rng, steps + 1);
-	uint64_t target = (lo << (u / 4)) * quarter[u % 4] / 1000;
+	uint64_t target = (lo << (u / 4)) * quarter[u % 4] / 1000;	/* ps */
 	int64_t a = 1, b = 1 << 22;
 
 	while (a < b) {
 		int64_t m = a + (b - a + 1) / 2;
 
 		set_scale(p, m, max_dim);
-		if (program_ops(p) <= target && program_bytes(p) <= cap)
+		if (cost_ps(program_cost(p)) <= target &&
+		    program_bytes(p) <= cap)
 			a = m;
 		else
 			b = m - 1;
@@ -447,9 +556,16 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	local.types = 1u << p->type;
 	local.features = p->features;
 	local.n_arrays = p->n_arrays;
-	local.ops = program_ops(p);
+	{
+		struct cost c = program_cost(p);
+
+		local.ops = c.ops;
+		local.l3_bytes = c.l3;
+		local.mem_bytes = c.mem;
+		local.est_ps = cost_ps(c);
+	}
 	local.bytes = program_bytes(p);
-	local.est_ms = (double)local.ops * GEN_PS_PER_OP * 1e-9;
+	local.est_ms = (double)local.est_ps * 1e-9;
 	text = gen_emit(p, &local);
 	free(p);
 	if (!text) {

@@ -96,8 +96,12 @@ struct pearl_gen_info {
 	unsigned features;	/* pearl_gen_feature bits */
 	int n_arrays;
 	uint64_t ops;		/* estimated operations (loads, arith, stores) */
+	uint64_t l3_bytes;	/* estimated traffic from arrays beyond L2 */
+	uint64_t mem_bytes;	/* ... and from arrays beyond L3 */
 	uint64_t bytes;		/* bytes of all arguments */
-	double est_ms;		/* estimated unscheduled single-thread run time */
+	uint64_t est_ps;	/* estimated unscheduled single-thread run time
+				 * (picoseconds; operations and traffic) */
+	double est_ms;		/* the same in milliseconds */
 };
 
 /* The MLIR text of program `seed` (malloc'd, caller frees), and, when info

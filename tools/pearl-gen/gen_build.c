@@ -17,7 +17,8 @@
  *
  * elementwise: rank 1-4 (20:45:25:10) out[x] = f(in[x], ...)
  *   chain input 700; loop order permuted 250; domain rect / triangular /
- *   banded / affine.if guard (62:22:8:8, rank >= 2); step 2 on the
+ *   banded / affine.if guard (56:22:8:14, rank >= 2; band
+ *   half-width 1-4, at the train scale 4-32); step 2 on the
  *   innermost loop 50; time loop 350 (rank <= 2) or 150 (rank 3), then
  *   the update is an in-place average; in place 250 on a chained array,
  *   120 otherwise; 0-2 extra reads: same shape (40), broadcast (35),
@@ -27,7 +28,7 @@
  * stencil: rank 1-3 (25:50:25), radius 2 (rank <= 2) 200, box 350 (rank
  *   2, radius 1) else star; chain input 650; variants out-of-place (40:
  *   weighted average 600, free expression otherwise; boundary handled by an
- *   affine.if/else copy 150 instead of shrunk loops; extra coefficient array
+ *   affine.if/else copy 250 instead of shrunk loops; extra coefficient array
  *   250), Jacobi time loop B = f(A); A = f(B) (30), Gauss-Seidel in place
  *   (30, inside a time loop 600).
  * reduction: output rank 1-3 (45:40:15), reduced loops 1-2 (75:25); chain
@@ -596,7 +597,7 @@ static void shuffle(struct gen_prog *p, int *v, int n)
 static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 {
 	static const int rank_w[] = { 20, 45, 25, 10 };
-	static const int shape_w[] = { 62, 22, 8, 8 };
+	static const int shape_w[] = { 56, 22, 8, 14 };
 	enum { RECT, TRI, BAND, GUARD };
 	int dims[GEN_MAX_RANK] = { 0 }, perm[GEN_MAX_RANK], lev[GEN_MAX_RANK];
 	int loops[GEN_MAX_DEPTH];
@@ -679,7 +680,9 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 			DESC(", triangular i%d %s i%d", t0 + l2, tri_name[tri],
 			     t0 + l1);
 		} else if (l == l2 && shape == BAND) {
-			int w = 1 + gen_below(&p->rng, 4);
+			int wi = gen_below(&p->rng, 4);
+			int w = p->scale == pearl_gen_scale_small ? 1 + wi
+								  : 4 << wi;
 
 			loops[l] = loop_band(p, parent, t0 + l, d, t0 + l1, w,
 					     GEN_ROLE_SPACE);
@@ -873,7 +876,7 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 	use_t = variant == JACOBI ||
 		(variant == SEIDEL && gen_chance(&p->rng, 600));
 	if (variant == PLAIN)
-		guard = gen_chance(&p->rng, 150);
+		guard = gen_chance(&p->rng, 250);
 	t0 = use_t ? 1 : 0;
 	for (a = 0; a < r; ++a) {
 		lev[a] = t0 + a;

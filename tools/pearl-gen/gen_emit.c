@@ -590,7 +590,7 @@ char *gen_emit(const struct gen_prog *p, const struct pearl_gen_info *info)
 		}
 	sb_printf(&s, "\n");
 	/* integers only: the text must not depend on printf's rounding */
-	est_ms = (unsigned long long)(info->ops / (1000000000ULL / GEN_PS_PER_OP));
+	est_ms = (unsigned long long)(info->est_ps / 1000000000ULL);
 	sb_printf(&s, "// generator: pearl-gen --seed %llu --size-scale %s "
 		  "(%llu operations, estimated %llu ms unscheduled)\n",
 		  (unsigned long long)p->seed,

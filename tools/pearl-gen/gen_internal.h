@@ -30,9 +30,15 @@
 #define GEN_MAX_BOUNDS 2	/* terms of a max (lower) or min (upper) bound */
 #define GEN_MAX_CONDS 6		/* constraints of an affine.if */
 #define GEN_MAX_READS 10	/* loads per statement (Pearl's graph limit) */
-/* Estimated run time per counted operation of unscheduled code, one
- * thread, in picoseconds (calibrated with pearl-exec --time). */
-#define GEN_PS_PER_OP 400
+/* The run-time estimate of unscheduled code on one thread (gen.c),
+ * calibrated with pearl-exec --time: picoseconds per operation (load,
+ * arithmetic, store) and per byte moved from or to an array larger than
+ * the L2 cache (but within L3) or larger than L3. */
+#define GEN_PS_PER_OP 105
+#define GEN_PS_PER_L3_BYTE 20
+#define GEN_PS_PER_MEM_BYTE 105
+#define GEN_L2_BYTES (1ULL << 20)
+#define GEN_L3_BYTES (16ULL << 20)
 
 /* splitmix64 */
 struct gen_rng {
