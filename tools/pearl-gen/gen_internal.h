@@ -34,9 +34,9 @@
  * calibrated with pearl-exec --time: picoseconds per operation (load,
  * arithmetic, store) and per byte moved from or to an array larger than
  * the L2 cache (but within L3) or larger than L3. */
-#define GEN_PS_PER_OP 105
+#define GEN_PS_PER_OP 80
 #define GEN_PS_PER_L3_BYTE 20
-#define GEN_PS_PER_MEM_BYTE 105
+#define GEN_PS_PER_MEM_BYTE 70
 #define GEN_L2_BYTES (1ULL << 20)
 #define GEN_L3_BYTES (16ULL << 20)
 
