@@ -33,9 +33,10 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 
 /* Unrolls `op` (an affine.for, kept) with MLIR's affine loop unroller:
  * completely if it runs at most `factor` times (a constant trip count),
- * else by `factor`. Returns 1 if unrolled, 0 if left as it was (e.g. a min
- * bound with a trip count that `factor` does not divide). Implemented by
- * the C++ shim: the unroller has no C API. */
+ * else by `factor`. Returns 1 if unrolled, 0 if left as it was, e.g. a
+ * strip bounded by a min whose trip count `factor` does not divide (the
+ * code generator then says so in a remark).
+ * Implemented by the C++ shim: these utilities have no C API. */
 int pearl_mlir_unroll_loop(MlirOperation op, int factor);
 
 #ifdef __cplusplus

@@ -80,6 +80,9 @@ static __isl_give isl_schedule_node *mark_bands(
 	    isl_ast_loop_unroll)
 		return node;
 	f = strip_factor(node);
+	/* Partial strips keep max/min bounds that MLIR's unroller refuses;
+	 * separating full strips needs an isolate option on the strip loop
+	 * (what Polly does for its tiles), not done yet. */
 	node = isl_schedule_node_band_member_set_ast_loop_type(
 	    node, 0, isl_ast_loop_separate);
 	return isl_schedule_node_insert_mark(

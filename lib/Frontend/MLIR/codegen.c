@@ -20,6 +20,7 @@
 
 #include "mlir_util.h"
 #include "pearl/mlir_codegen.h"
+#include "pearl/mlir_pass.h"
 #include "pearl/transform.h"
 
 #define MAX_LOOPS 64
@@ -796,7 +797,7 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	isl_space *space = isl_union_set_get_space(dom);
 	struct gen g = { 0 };
 	MlirDiagnosticHandlerID handler;
-	int i, ok = 1;
+	int i, ok = 1, kept = 0;
 
 	g.ctx = ctx;
 	g.prog = prog;
@@ -819,7 +820,8 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	gen_node(&g, tree, 0);
 	/* Unroll before verifying, so that the unrolled code is verified. */
 	for (i = 0; i < g.n_unroll && !g.failed; ++i)
-		pearl_mlir_unroll_loop(g.unroll_op[i], g.unroll_factor[i]);
+		kept += !pearl_mlir_unroll_loop(g.unroll_op[i],
+						g.unroll_factor[i]);
 
 	/* Verify the new operations; keep them only if they all verify. */
 	end = g.anchor;
@@ -853,6 +855,14 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			if (stop)
 				break;
 		}
+	}
+	if (!g.failed && kept) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
+			 "unroll kept as loops (bounds MLIR's unroller cannot "
+			 "take)", kept, g.n_unroll);
+		pearl_mlir_emit_remark(g.loc, msg);
 	}
 	isl_space_free(space);
 	isl_union_set_free(dom);
