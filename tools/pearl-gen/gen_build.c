@@ -514,9 +514,14 @@ static int combine_free(struct gen_prog *p, const int *leaves, int n)
 		GEN_OP_MAX, GEN_OP_MIN, GEN_OP_SELECT };
 	int i, e = maybe_scale(p, leaves[0]);
 
-	for (i = 1; i < n; ++i)
-		e = e_bin(p, ops[gen_pick(&p->rng, w, N_OF(w))], e,
-			  maybe_scale(p, leaves[i]));
+	for (i = 1; i < n; ++i) {
+		/* one draw per statement: the order of evaluation of function
+		 * arguments is unspecified */
+		enum gen_op op = ops[gen_pick(&p->rng, w, N_OF(w))];
+		int x = maybe_scale(p, leaves[i]);
+
+		e = e_bin(p, op, e, x);
+	}
 	if (is_float(p)) {
 		if (gen_chance(&p->rng, 100))
 			e = e_new(p, GEN_OP_SQRT, e, -1);
@@ -1368,8 +1373,8 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			   loops + 3);
 		x = e_load(p, access_levels(p, A, alev, 0));
 		y = e_load(p, access_levels(p, C4, clev, 0));
-		v = e_bin(p, GEN_OP_ADD, e_load(p, access_levels(p, S, slev, 0)),
-			  e_bin(p, GEN_OP_MUL, x, y));
+		v = e_load(p, access_levels(p, S, slev, 0));
+		v = e_bin(p, GEN_OP_ADD, v, e_bin(p, GEN_OP_MUL, x, y));
 		stmt_new(p, loops[3], 4, access_levels(p, S, slev, 1), v, 0);
 		if (copy) {
 			int l2 = loop_dim(p, loops[1], 2, ds, 0, 0,
@@ -1471,9 +1476,8 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			wlev[n - 1] = lvs;
 			x = e_load(p, access_new(p, in, idx, 0));
 			y = e_load(p, access_levels(p, w, wlev, 0));
-			v = e_bin(p, GEN_OP_ADD,
-				  e_load(p, access_levels(p, out, olev, 0)),
-				  e_bin(p, GEN_OP_MUL, x, y));
+			v = e_load(p, access_levels(p, out, olev, 0));
+			v = e_bin(p, GEN_OP_ADD, v, e_bin(p, GEN_OP_MUL, x, y));
 			stmt_new(p, parent, nl, access_levels(p, out, olev, 1),
 				 v, 0);
 		}
