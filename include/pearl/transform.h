@@ -116,9 +116,9 @@ int pearl_sched_apply_sequence(pearl_sched *sched,
 /* The isl AST of the current schedule (__isl_give; NULL with an error in
  * the context): parallel loops are wrapped in a mark node named
  * PEARL_PARALLEL_MARK; loops to unroll are wrapped in a PEARL_UNROLL_MARK
- * mark and separated into full and partial strips, for the code generator
- * to unroll (isl's own unrolling is very costly on tiled, non-rectangular
- * domains). */
+ * mark for the code generator to unroll (isl's own unrolling is very
+ * costly on tiled, non-rectangular domains). Conditions are conjunctions
+ * (no disjunctions: affine.if cannot express them). */
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched);
 /* The same AST as C-like text (malloc'd; caller frees), for printing. */
 char *pearl_sched_ast_to_str(pearl_sched *sched);

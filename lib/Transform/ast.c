@@ -3,6 +3,7 @@
 #include <isl/aff.h>
 #include <isl/ast.h>
 #include <isl/ast_build.h>
+#include <isl/options.h>
 #include <isl/id.h>
 #include <isl/printer.h>
 #include <isl/schedule_node.h>
@@ -80,11 +81,8 @@ static __isl_give isl_schedule_node *mark_bands(
 	    isl_ast_loop_unroll)
 		return node;
 	f = strip_factor(node);
-	/* Partial strips keep max/min bounds that MLIR's unroller refuses;
-	 * separating full strips needs an isolate option on the strip loop
-	 * (what Polly does for its tiles), not done yet. */
 	node = isl_schedule_node_band_member_set_ast_loop_type(
-	    node, 0, isl_ast_loop_separate);
+	    node, 0, isl_ast_loop_default);
 	return isl_schedule_node_insert_mark(
 	    node, isl_id_alloc(ctx, PEARL_UNROLL_MARK, (void *)f));
 }
@@ -93,15 +91,21 @@ __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
 {
 	isl_schedule *s = isl_schedule_copy(sched->schedule);
 	isl_union_set *dom = isl_schedule_get_domain(s);
+	isl_ctx *ctx = isl_schedule_get_ctx(s);
+	int allow_or = isl_options_get_ast_build_allow_or(ctx);
 	isl_ast_build *build;
 	isl_ast_node *tree;
 
+	/* affine.if takes conjunctions only: no disjunctive conditions (the
+	 * context's setting is restored, it may be borrowed). */
+	isl_options_set_ast_build_allow_or(ctx, 0);
 	s = isl_schedule_map_schedule_node_bottom_up(s, mark_bands, NULL);
 	build = isl_ast_build_from_context(isl_set_universe(
 	    isl_union_set_get_space(dom)));
 	isl_union_set_free(dom);
 	tree = isl_ast_build_node_from_schedule(build, s);
 	isl_ast_build_free(build);
+	isl_options_set_ast_build_allow_or(ctx, allow_or);
 	if (!tree)
 		pearl_ctx_isl_error(pearl_sched_ctx(sched), "AST generation");
 	return tree;
