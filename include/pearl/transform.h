@@ -73,6 +73,7 @@ __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched);
  * or only the kind of dependence, which is much cheaper: the agent tries
  * many actions it does not report. Copies inherit the setting. */
 void pearl_sched_set_explain(pearl_sched *sched, int explain);
+int pearl_sched_get_explain(pearl_sched *sched);
 
 /* The loop tree of the current schedule (__isl_keep: valid until the
  * schedule changes or is freed), built once per schedule; NULL with an

@@ -203,10 +203,9 @@ static double now(void)
 }
 
 /* One decision on branch b: evaluates the policy, then chooses until a
- * legal action (or N) is found, applying it. Fills *step. */
-/* One decision on branch b. `*graph` is the graph of the current
- * schedule if not NULL (any focus); it is built if needed, and dropped
- * when an action changes the schedule. */
+ * legal action (or N) is found, applying it; fills *step. `*graph` is the
+ * graph of the current schedule if not NULL (any focus); it is built if
+ * needed, and dropped when an action changes the schedule. */
 static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 			 int b, struct pearl_branch_state *state, int forced,
 			 int sample, uint64_t *rng, struct pearl_agent_trace *trace,
@@ -279,13 +278,14 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	struct pearl_graph *graph = NULL;
 	int b, cap = 0, n_branch, total = 0;
 	pearl_stat stat = pearl_stat_ok;
+	int explain = pearl_sched_get_explain(sched);
 
 	memset(trace, 0, sizeof(*trace));
-	/* Refusals are not reported: skip describing violations. */
-	pearl_sched_set_explain(sched, 0);
 	n_branch = pearl_sched_n_branch(sched);
 	if (n_branch < 0)
 		return pearl_stat_error;
+	/* Refusals are not reported: skip describing violations. */
+	pearl_sched_set_explain(sched, 0);
 	trace->n_branches = n_branch;
 	for (b = 0; b < n_branch && stat == pearl_stat_ok; ++b) {
 		struct pearl_branch_state state;
@@ -316,7 +316,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 		}
 	}
 	pearl_graph_free(graph);
-	pearl_sched_set_explain(sched, 1);
+	pearl_sched_set_explain(sched, explain);
 	trace->seconds = now() - start;
 	return stat;
 }

@@ -61,6 +61,11 @@ void pearl_sched_set_explain(pearl_sched *sched, int explain)
 	sched->explain = explain;
 }
 
+int pearl_sched_get_explain(pearl_sched *sched)
+{
+	return sched->explain;
+}
+
 pearl_loop_tree *pearl_sched_peek_loop_tree(pearl_sched *sched)
 {
 	if (!sched->tree)
