@@ -35,6 +35,12 @@ import subprocess
 import sys
 import tempfile
 
+# The @kernel helpers of the benchmark kernels' checker, shared.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "bench"))
+from check_kernels import kernel_line, kernel_remarks  # noqa: E402
+
 # Seeds whose programs expose a known Pearl bug: seed -> the symptom.  A
 # failure of their checks is reported as XFAIL (counted as passed); they may
 # also pass, since some bugs show in one build only.  None at present: the
@@ -55,22 +61,6 @@ REQUIRED_FEATURES = ["multi-nest", "chain", "triangular", "imperfect",
 def run(cmd, timeout=600, env=None):
     return subprocess.run(cmd, capture_output=True, text=True,
                           timeout=timeout, env=env)
-
-
-def kernel_line(text):
-    for n, line in enumerate(text.splitlines(), 1):
-        if re.match(r"\s*func\.func @kernel\b", line):
-            return n
-    return None
-
-
-def kernel_remarks(stderr, first_line):
-    out = []
-    for m in re.finditer(r"^[^\n:]*:(\d+):\d+: remark: pearl-schedule: "
-                         + REMARK + r"(?:: )?([^\n]*)$", stderr, re.M):
-        if int(m.group(1)) >= first_line:
-            out.append(m.group(2))
-    return out
 
 
 def parse_summary(line):
