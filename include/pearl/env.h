@@ -1,0 +1,169 @@
+/*
+ * pearl/env.h - the execution environment Pearl's policy is trained in:
+ * given a program and a schedule, legality -> code generation -> lowering ->
+ * JIT compilation -> timed runs -> speedup over the unscheduled program,
+ * memoized in SQLite.
+ *
+ * Programs are MLIR modules in the benchmark kernel contract
+ * (test/bench/kernels/README.md): a public @init and a public @kernel with
+ * identical signatures of statically shaped memrefs, and a header comment
+ * `// outputs: 2,5` naming the arguments @kernel writes. Schedules are
+ * strings in Pearl's notation (pearl/transform.h, pearl_actions_parse),
+ * e.g. "I(1,2) T(0,1,32,32) P(0)" with "N" between branches; "" is the
+ * unscheduled program (the base).
+ *
+ * A query (pearl_env_time) applies the schedule to @kernel's single
+ * modeled region with Pearl's transform API; an action the dependences
+ * forbid makes the whole schedule ILLEGAL (nothing is applied partially).
+ * The rewritten module is lowered (affine -> scf -> OpenMP -> LLVM) and
+ * JIT-compiled in-process; the runs happen in a forked child process that
+ * the environment kills on timeout, so that a hang or a crash of generated
+ * code cannot take the caller down. Every run starts from buffers freshly
+ * filled by @init; only @kernel is timed. The outputs must be bit-identical
+ * to the unscheduled program's (WRONG_OUTPUT otherwise, a Pearl bug,
+ * reported on stderr).
+ *
+ * Memoization: one SQLite row per (program hash, normalized schedule,
+ * machine fingerprint) holds legality, status, time and output hash, plus
+ * the program's name. A query answered from the database compiles and runs
+ * nothing.
+ *
+ * Ownership follows isl's conventions (__isl_give: the caller frees the
+ * result; __isl_take: consumed; __isl_keep: borrowed). Errors: functions
+ * return NULL or -1 with a message in the caller's `err` buffer (always
+ * NUL-terminated when err_size > 0); nothing here exits or aborts.
+ *
+ * Threads: one pearl_env per process, used from one thread at a time.
+ */
+#ifndef PEARL_ENV_H
+#define PEARL_ENV_H
+
+#include <stddef.h>
+
+#include "pearl/transform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One per process; owns an MlirContext, the memo DB and the counters. */
+typedef struct pearl_env pearl_env;
+/* One loaded program. */
+typedef struct pearl_env_program pearl_env_program;
+
+struct pearl_env_options {
+	const char *memo_path;   /* SQLite file, created if missing; NULL: no
+				  * memoization */
+	int warmup;              /* untimed runs before timing (default 1) */
+	int runs;                /* timed runs; the time is their minimum
+				  * (default 3) */
+	double timeout_factor;   /* a scheduled run slower than this many times
+				  * the base time is a timeout (default 8) */
+	double timeout_min_seconds; /* never time out below this (default 1.0) */
+	int threads;             /* OMP_NUM_THREADS for the runs (default 2) */
+	const char *machine;     /* machine fingerprint override; NULL:
+				  * computed (CPU model from /proc/cpuinfo,
+				  * cores, threads) */
+	int verbose;             /* progress on stderr */
+};
+
+/* Fills `o` with the defaults above. */
+void pearl_env_options_init(struct pearl_env_options *o);
+
+/* A new environment (__isl_give; free with pearl_env_free), or NULL with
+ * the reason in err (e.g. the memo file is not an SQLite database).
+ * `o` (__isl_keep) may be NULL for the defaults; its strings are copied. */
+pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
+			    size_t err_size);
+/* Frees the environment (__isl_take); every program must have been freed
+ * first. Accepts NULL; returns NULL. */
+pearl_env *pearl_env_free(pearl_env *env);
+
+/* Loads a program from MLIR text (__isl_keep) in the kernel contract;
+ * `name` is for messages and the memo DB. The program hash is over the
+ * module text with comments and blank lines dropped (the same program gives
+ * the same hash on every machine). Returns a new program (__isl_give; free
+ * with pearl_env_program_free before the environment), or NULL with the
+ * reason in err. */
+pearl_env_program *pearl_env_program_load(pearl_env *env, const char *text,
+					  const char *name, char *err,
+					  size_t err_size);
+/* Accepts NULL; returns NULL. */
+pearl_env_program *pearl_env_program_free(pearl_env_program *p);
+/* The program hash: 16 hex digits (__isl_keep, lives as long as p). */
+const char *pearl_env_program_hash(const pearl_env_program *p);
+/* The name given to pearl_env_program_load (__isl_keep). */
+const char *pearl_env_program_name(const pearl_env_program *p);
+
+/* The program's model for the agent: a fresh pearl_sched of @kernel's
+ * (single) region (__isl_give, the caller frees it with pearl_sched_free),
+ * built exactly as pearl-schedule builds it, so that the trainer can run
+ * the agent on it and produce a schedule string. NULL with a message if
+ * @kernel cannot be modeled (then the program is useless for training).
+ * The sched refers to the model p owns: p must outlive it. */
+pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
+				     size_t err_size);
+
+enum pearl_env_status {
+	PEARL_ENV_OK,
+	PEARL_ENV_ILLEGAL,      /* an action is refused (or does not parse) */
+	PEARL_ENV_TIMEOUT,      /* slower than the timeout */
+	PEARL_ENV_WRONG_OUTPUT, /* outputs differ from the base: a Pearl bug */
+	PEARL_ENV_FAILED        /* code generation, lowering, JIT or the run
+				 * failed (crash of the child) */
+};
+
+/* The name of a status ("OK", "ILLEGAL", ...; __isl_keep, static). */
+const char *pearl_env_status_name(enum pearl_env_status status);
+
+struct pearl_env_result {
+	enum pearl_env_status status;
+	double seconds;        /* min of the timed runs (OK only) */
+	double base_seconds;   /* the unscheduled program's time (measured or
+				* memoized) */
+	double speedup;        /* base_seconds / seconds (OK only) */
+	int memo_hit;          /* 1 if nothing was compiled or run for this
+				* answer */
+	char message[256];     /* why, for anything but OK */
+};
+
+/* Applies `schedule` to @kernel (legality checked by Pearl's transform API:
+ * an action the dependences forbid makes the whole schedule ILLEGAL - no
+ * partial application), generates code, lowers, JIT-compiles, runs @init
+ * then @kernel (warm-up + runs, each run on freshly @init-ed buffers, only
+ * @kernel timed), checks that the outputs are bit-identical to the
+ * unscheduled program's (WRONG_OUTPUT otherwise: a Pearl bug, reported
+ * loudly on stderr), and fills *res. The base time is measured first (once
+ * per program, memoized too). Memoized in SQLite keyed by (program hash,
+ * normalized schedule string, machine fingerprint): legality, status, time,
+ * output hash. Returns 0 (the outcome, good or bad, is in *res), or -1 only
+ * for errors of the environment itself (DB unwritable, out of memory, fork
+ * failed, the base program does not run), with the reason in err. */
+int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
+		   struct pearl_env_result *res, char *err, size_t err_size);
+
+struct pearl_env_stats {
+	long queries, memo_hits, memo_misses; /* pearl_env_time calls and how
+					       * they were answered */
+	long compilations, executions; /* JIT compilations and timed+warmup
+					* runs actually performed */
+	long illegal, timeouts, wrong_outputs;
+	double seconds_compile, seconds_run; /* wall time spent */
+	/* Extensions: wall time in legality checks + code generation (the
+	 * rest of seconds_compile is lowering + JIT), in memo lookups, and
+	 * the number of base (unscheduled) measurements. */
+	double seconds_schedule, seconds_memo;
+	long base_measurements;
+};
+
+/* The counters since pearl_env_create. */
+void pearl_env_get_stats(const pearl_env *env, struct pearl_env_stats *s);
+
+/* The machine fingerprint in use (__isl_keep). */
+const char *pearl_env_machine(const pearl_env *env);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
