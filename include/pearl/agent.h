@@ -37,14 +37,30 @@
 extern "C" {
 #endif
 
+struct pearl_agent_step;
+
+/* Called once per decision, after the choice was made (and, for an action,
+ * applied), with the state the policy saw: `graph` (__isl_keep, valid
+ * during the call only; its focus is the step's branch) and the mask the
+ * choice was made under (`mask`, __isl_keep: the rules' mask plus the
+ * choices found illegal before this one; the chosen action is unmasked).
+ * This is what training records of an episode. A nonzero return stops the
+ * episode with an error. */
+typedef int (*pearl_agent_observe_fn)(void *user,
+				      const struct pearl_graph *graph,
+				      const unsigned char *mask,
+				      const struct pearl_agent_step *step);
+
 struct pearl_agent_options {
 	int sample;           /* 0: greedy (argmax); 1: sample */
 	uint64_t seed;        /* seed of the sampler */
 	int max_branch_steps; /* actions per branch before N is forced */
 	int max_steps;        /* actions per episode (all branches) */
+	pearl_agent_observe_fn observe; /* NULL: no observer */
+	void *observe_user;             /* passed to observe */
 };
 
-/* Greedy, seed 0, 8 actions per branch, 64 per episode. */
+/* Greedy, seed 0, 8 actions per branch, 64 per episode, no observer. */
 void pearl_agent_options_init(struct pearl_agent_options *opts);
 
 /* One decision of an episode. */

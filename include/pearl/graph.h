@@ -122,6 +122,9 @@ struct pearl_graph *pearl_graph_alloc(int n_nodes, int n_features,
 				      int max_edges);
 /* Frees the graph and its arrays; accepts NULL; returns NULL. */
 struct pearl_graph *pearl_graph_free(struct pearl_graph *graph);
+/* A copy of graph (__isl_keep) with its own arrays (__isl_give); NULL if
+ * memory is exhausted. */
+struct pearl_graph *pearl_graph_copy(const struct pearl_graph *graph);
 
 /* Writes the graph as text: "graph <n_nodes> <n_features> <n_edges>",
  * then one line per node with its features ("%.9g", space-separated),

@@ -13,6 +13,8 @@ void pearl_agent_options_init(struct pearl_agent_options *opts)
 	opts->seed = 0;
 	opts->max_branch_steps = 8;
 	opts->max_steps = 64;
+	opts->observe = NULL;
+	opts->observe_user = NULL;
 }
 
 void pearl_branch_state_init(struct pearl_branch_state *state)
@@ -202,13 +204,26 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Reports a decision to the options' observer, if any. */
+static pearl_stat observe(const struct pearl_agent_options *opts,
+			  pearl_ctx *ctx, const struct pearl_graph *graph,
+			  const unsigned char *mask,
+			  const struct pearl_agent_step *step)
+{
+	if (!opts->observe ||
+	    opts->observe(opts->observe_user, graph, mask, step) == 0)
+		return pearl_stat_ok;
+	return pearl_ctx_error(ctx, "agent: the observer stopped the episode");
+}
+
 /* One decision on branch b: evaluates the policy, then chooses until a
  * legal action (or N) is found, applying it; fills *step. `*graph` is the
  * graph of the current schedule if not NULL (any focus); it is built if
  * needed, and dropped when an action changes the schedule. */
 static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 			 int b, struct pearl_branch_state *state, int forced,
-			 int sample, uint64_t *rng, struct pearl_agent_trace *trace,
+			 const struct pearl_agent_options *opts, uint64_t *rng,
+			 struct pearl_agent_trace *trace,
 			 struct pearl_graph **graph, struct pearl_agent_step *step)
 {
 	double t0 = now(), t1, t2;
@@ -245,24 +260,26 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 		struct pearl_action a;
 
 		masked_softmax(logits, mask, prob);
-		id = choose(prob, mask, sample, rng);
+		id = choose(prob, mask, opts->sample, rng);
 		step->action = id;
 		step->prob = (float)prob[id];
 		if (id == PEARL_ACTION_NEXT)
-			return pearl_stat_ok;
+			return observe(opts, ctx, *graph, mask, step);
 		pearl_action_space_decode(id, &a);
 		state->tried[id] = 1;
 		mask[id] = 1;
 		t0 = now();
 		ok = pearl_sched_apply(sched, b, &a) == pearl_stat_ok;
 		trace->seconds_legality += now() - t0;
-		if (ok) {
-			*graph = pearl_graph_free(*graph);
+		if (ok)
 			break;
-		}
 		pearl_ctx_clear_error(ctx);
 		step->n_illegal++;
 	}
+	mask[id] = 0; /* as it was when id was chosen */
+	if (observe(opts, ctx, *graph, mask, step) != pearl_stat_ok)
+		return pearl_stat_error;
+	*graph = pearl_graph_free(*graph); /* the schedule changed */
 	if ((int)pearl_action_space_phase(id) > state->phase)
 		state->phase = pearl_action_space_phase(id);
 	state->tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
@@ -297,8 +314,8 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 			int forced = steps >= opts->max_branch_steps ||
 				     total >= opts->max_steps;
 
-			stat = decide(sched, policy, b, &state, forced,
-				      opts->sample, &rng, trace, &graph, &step);
+			stat = decide(sched, policy, b, &state, forced, opts,
+				      &rng, trace, &graph, &step);
 			if (stat != pearl_stat_ok)
 				break;
 			trace->n_illegal += step.n_illegal;

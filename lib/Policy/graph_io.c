@@ -263,3 +263,21 @@ done:
 		return pearl_graph_free(g);
 	return g;
 }
+
+struct pearl_graph *pearl_graph_copy(const struct pearl_graph *graph)
+{
+	struct pearl_graph *copy;
+
+	copy = pearl_graph_alloc(graph->n_nodes, graph->n_features,
+				 graph->n_edges);
+	if (!copy)
+		return NULL;
+	memcpy(copy->x, graph->x,
+	       (size_t)graph->n_nodes * graph->n_features * sizeof(float));
+	if (graph->n_edges > 0) {
+		memcpy(copy->src, graph->src, graph->n_edges * sizeof(int));
+		memcpy(copy->dst, graph->dst, graph->n_edges * sizeof(int));
+	}
+	copy->n_edges = graph->n_edges;
+	return copy;
+}
