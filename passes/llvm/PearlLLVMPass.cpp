@@ -1,0 +1,530 @@
+//===- PearlLLVMPass.cpp - Pearl's schedules for clang, through Polly -----===//
+//
+// `clang -O3 -fpass-plugin=PearlLLVMPlugin.so` runs this function pass at
+// the vectorizer-start extension point. It drives Polly's phases itself
+// (the loop of Polly's PhaseManager): code preparation, region info, Scop
+// detection, ScopInfo, then for every maximal Scop dependences and the
+// simplification phases; instead of Polly's scheduler it adapts the Scop
+// into a pearl_program (scop_model.cpp), lets the agent or an explicit
+// schedule decide (decide.c), checks the result with Polly's own
+// Dependences::isValidSchedule, installs it, and lets Polly's AST and code
+// generation emit the loops (OpenMP for the loop the agent parallelized).
+// Anything that fails leaves the Scop's code as clang made it, with a
+// missed remark.
+//
+//===----------------------------------------------------------------------===//
+
+#include "polly/CodeGen/CodeGeneration.h"
+#include "polly/CodeGen/IslAst.h"
+#include "polly/CodePreparation.h"
+#include "polly/DeLICM.h"
+#include "polly/DependenceInfo.h"
+#include "polly/ForwardOpTree.h"
+#include "polly/ScopDetection.h"
+#include "polly/ScopDetectionDiagnostic.h"
+#include "polly/ScopInfo.h"
+#include "polly/Options.h"
+#include "polly/Simplify.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/RegionInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include "isl/ast.h"
+#include "isl/id.h"
+
+#include "decide.h"
+#include "pearl/deps.h"
+#include "pearl/print.h"
+#include "scop_model.h"
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+using namespace llvm;
+using namespace polly;
+
+namespace {
+
+cl::opt<bool> PearlEnable("pearl-enable", cl::init(true),
+                          cl::desc("Pearl: schedule Scops (on by default "
+                                   "when the plugin is loaded)"));
+cl::opt<std::string> PearlSchedule(
+    "pearl-schedule", cl::init(""),
+    cl::desc("Pearl: explicit schedule in Pearl's notation instead of the "
+             "policy; ';' separates the Scops of a function"));
+cl::opt<std::string> PearlOnlyFunc(
+    "pearl-only-func", cl::init(""),
+    cl::desc("Pearl: schedule only the function with this name"));
+cl::opt<std::string> PearlModel(
+    "pearl-model", cl::init(""),
+    cl::desc("Pearl: weight blob to use instead of the compiled-in model"));
+cl::opt<std::string> PearlReport(
+    "pearl-report", cl::init(""),
+    cl::desc("Pearl: append one line per Scop (function, index, outcome, "
+             "actions or reason) to this file"));
+cl::opt<bool> PearlPrintModel(
+    "pearl-print-model", cl::init(false),
+    cl::desc("Pearl: print the program model of every Scop to stdout"));
+cl::opt<int> PearlMaxBranchSteps(
+    "pearl-max-branch-steps", cl::init(8),
+    cl::desc("Pearl: actions the agent may take on one branch"));
+cl::opt<unsigned> PearlMaxOperations(
+    "pearl-isl-max-operations", cl::init(20000000),
+    cl::desc("Pearl: isl operations allowed per Scop (0: unbounded)"));
+
+constexpr const char *PassName = "pearl";
+constexpr const char *ParallelMark = "pearl.parallel";
+
+// The policy, loaded once per process (clang runs one module at a time).
+struct LoadedPolicy {
+  pearl_policy *Policy = nullptr;
+  std::string Error;
+  ~LoadedPolicy() { pearl_policy_free(Policy); }
+};
+
+const LoadedPolicy &getPolicy() {
+  static LoadedPolicy Loaded = [] {
+    LoadedPolicy L;
+    char Err[512] = "";
+    L.Policy = PearlModel.empty()
+                   ? pearl_policy_load_builtin(Err, sizeof(Err))
+                   : pearl_policy_load_file(PearlModel.c_str(), Err,
+                                            sizeof(Err));
+    if (!L.Policy)
+      L.Error = std::string(PearlModel.empty() ? "compiled-in model"
+                                               : "model '" + PearlModel +
+                                                     "'") +
+                ": " + Err;
+    return L;
+  }();
+  return Loaded;
+}
+
+// Sets a Polly option (by name, it is not exported) for the lifetime of
+// this object and restores it after.
+class ScopedBoolOption {
+  cl::opt<bool> *Opt = nullptr;
+  bool Saved = false;
+
+public:
+  ScopedBoolOption(const char *Name, bool Value) {
+    auto &Map = cl::getRegisteredOptions();
+    auto It = Map.find(Name);
+    if (It == Map.end())
+      return;
+    Opt = static_cast<cl::opt<bool> *>(It->second);
+    Saved = Opt->getValue();
+    Opt->setValue(Value);
+  }
+  ~ScopedBoolOption() {
+    if (Opt)
+      Opt->setValue(Saved);
+  }
+};
+
+// Polly's OpenMP code uses the LLVM runtime's __kmpc_* entry points unless
+// the user chose otherwise.
+void useLLVMOpenMPBackend() {
+  auto &Map = cl::getRegisteredOptions();
+  auto It = Map.find("polly-omp-backend");
+  if (It != Map.end() && It->second->getNumOccurrences() == 0)
+    It->second->addOccurrence(0, "polly-omp-backend", "LLVM");
+}
+
+// Where to report on a Scop: the start of its outermost loop.
+struct Where {
+  DebugLoc Loc;
+  BasicBlock *BB;
+};
+
+Where whereOf(Scop &S, LoopInfo &LI) {
+  Region &R = S.getRegion();
+  Loop *L = LI.getLoopFor(R.getEntry());
+  for (BasicBlock *BB : R.blocks())
+    if (Loop *BL = LI.getLoopFor(BB); BL && R.contains(BL)) {
+      L = BL;
+      break;
+    }
+  while (L && L->getParentLoop() && R.contains(L->getParentLoop()))
+    L = L->getParentLoop();
+  if (L)
+    return {L->getStartLoc(), L->getHeader()};
+  return {DebugLoc(), R.getEntry()};
+}
+
+// Appends one line to the -pearl-report file.
+void report(StringRef Fn, int Index, StringRef Outcome, StringRef Text) {
+  if (PearlReport.empty())
+    return;
+  std::error_code EC;
+  raw_fd_ostream OS(PearlReport, EC, sys::fs::OF_Append | sys::fs::OF_Text);
+  if (!EC)
+    OS << Fn << "\t" << Index << "\t" << Outcome << "\t" << Text << "\n";
+}
+
+// Which loops under our parallel marks Polly will run in parallel. Polly's
+// code generator runs a loop in parallel when its AST payload says it is
+// the outermost parallel loop (and not a reduction-parallel one); we make
+// that flag say "the loop the agent parallelized, if Polly's dependences
+// prove it parallel", and clear it everywhere else, so that Polly neither
+// drops nor adds parallel loops.
+struct ParallelPlan {
+  int Marked = 0;    // loops under our mark
+  int Emitted = 0;   // of which Polly runs in parallel
+  std::string Why;   // why some were not
+};
+
+void planParallel(isl_ast_node *Node, bool InParallel, bool OpenMP,
+                  ParallelPlan &Plan);
+
+void planChildren(isl_ast_node_list *List, bool InParallel, bool OpenMP,
+                  ParallelPlan &Plan) {
+  isl_size N = isl_ast_node_list_n_ast_node(List);
+  for (isl_size I = 0; I < N; ++I) {
+    isl_ast_node *Child = isl_ast_node_list_get_ast_node(List, I);
+    planParallel(Child, InParallel, OpenMP, Plan);
+    isl_ast_node_free(Child);
+  }
+  isl_ast_node_list_free(List);
+}
+
+void clearParallel(isl_ast_node *For) {
+  if (auto *P = IslAstInfo::getNodePayload(isl::manage_copy(For)))
+    P->IsOutermostParallel = false;
+}
+
+void planParallel(isl_ast_node *Node, bool InParallel, bool OpenMP,
+                  ParallelPlan &Plan) {
+  isl_ast_node *Child;
+  switch (isl_ast_node_get_type(Node)) {
+  case isl_ast_node_for:
+    clearParallel(Node);
+    Child = isl_ast_node_for_get_body(Node);
+    planParallel(Child, InParallel, OpenMP, Plan);
+    isl_ast_node_free(Child);
+    return;
+  case isl_ast_node_if:
+    Child = isl_ast_node_if_get_then_node(Node);
+    planParallel(Child, InParallel, OpenMP, Plan);
+    isl_ast_node_free(Child);
+    if (isl_ast_node_if_has_else_node(Node) == isl_bool_true) {
+      Child = isl_ast_node_if_get_else_node(Node);
+      planParallel(Child, InParallel, OpenMP, Plan);
+      isl_ast_node_free(Child);
+    }
+    return;
+  case isl_ast_node_block:
+    planChildren(isl_ast_node_block_get_children(Node), InParallel, OpenMP,
+                 Plan);
+    return;
+  case isl_ast_node_mark: {
+    isl_id *Id = isl_ast_node_mark_get_id(Node);
+    bool Ours = Id && !strcmp(isl_id_get_name(Id), ParallelMark);
+    isl_id_free(Id);
+    Child = isl_ast_node_mark_get_node(Node);
+    if (Ours) {
+      ++Plan.Marked;
+      auto *P = isl_ast_node_get_type(Child) == isl_ast_node_for
+                    ? IslAstInfo::getNodePayload(isl::manage_copy(Child))
+                    : nullptr;
+      const char *Why = nullptr;
+      if (!P)
+        Why = "the loop was reduced to a single iteration";
+      else if (!P->IsParallel)
+        Why = "Polly's dependences do not prove it parallel";
+      else if (P->IsReductionParallel)
+        Why = "it is parallel only by breaking a reduction";
+      else if (InParallel)
+        Why = "it is nested in a parallel loop";
+      else if (!OpenMP)
+        Why = "the module is not compiled with -fopenmp";
+      if (Why) {
+        if (Plan.Why.empty())
+          Plan.Why = Why;
+        planParallel(Child, InParallel, OpenMP, Plan);
+      } else {
+        ++Plan.Emitted;
+        isl_ast_node *Body = isl_ast_node_for_get_body(Child);
+        planParallel(Body, true, OpenMP, Plan);
+        isl_ast_node_free(Body);
+        P->IsOutermostParallel = true;
+      }
+    } else {
+      planParallel(Child, InParallel, OpenMP, Plan);
+    }
+    isl_ast_node_free(Child);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+class PearlScheduler {
+  Function &F;
+  FunctionAnalysisManager &FAM;
+  OptimizationRemarkEmitter *ORE = nullptr;
+  LoopInfo *LI = nullptr;
+  bool OpenMP;
+
+public:
+  PearlScheduler(Function &F, FunctionAnalysisManager &FAM)
+      : F(F), FAM(FAM),
+        OpenMP(F.getParent()->getModuleFlag("openmp") != nullptr) {}
+
+  void missed(const Where &W, const Twine &Msg) {
+    ORE->emit([&] {
+      return OptimizationRemarkMissed(PassName, "Unchanged", W.Loc, W.BB)
+             << Msg.str();
+    });
+  }
+  void passed(const Where &W, const Twine &Msg) {
+    ORE->emit([&] {
+      return OptimizationRemark(PassName, "Scheduled", W.Loc, W.BB)
+             << Msg.str();
+    });
+  }
+
+  // Loops outside every Scop: say why Polly could not take them.
+  void reportUndetected(ScopDetection &SD, RegionInfo &RI) {
+    for (Loop *L : *LI) {
+      bool Covered = false;
+      for (const Region *R : SD)
+        Covered |= R->contains(L);
+      if (Covered)
+        continue;
+      std::string Reason;
+      for (Region *R = RI.getRegionFor(L->getHeader()); R && Reason.empty();
+           R = R->getParent()) {
+        if (!R->contains(L))
+          continue;
+        if (const RejectLog *Log = SD.lookupRejectionLog(R))
+          for (auto &RR : *Log) {
+            Reason = RR->getMessage();
+            break;
+          }
+      }
+      if (Reason.empty())
+        Reason = "not a static control part";
+      Where W{L->getStartLoc(), L->getHeader()};
+      missed(W, "pearl-schedule: loop nest left unchanged: Polly cannot "
+                "model it: " + Reason);
+      report(F.getName(), -1, "unmodeled", Reason);
+    }
+  }
+
+  // Models, decides, installs and generates one Scop. Returns true if code
+  // was generated.
+  bool runOnScop(Scop &S, RegionInfo &RI, int Index) {
+    Where W = whereOf(S, *LI);
+    auto Unchanged = [&](const std::string &Why) {
+      missed(W, "pearl-schedule: loop nest left unchanged: " + Why);
+      report(F.getName(), Index, "unchanged", Why);
+      return false;
+    };
+
+    DependenceAnalysis::Result DA = runDependenceAnalysis(S);
+    // Polly's simplification phases, as its PhaseManager runs them: they
+    // turn scalars LICM promoted back into array accesses (DeLICM).
+    runSimplify(S, 0);
+    bool Changed = runForwardOpTree(S);
+    Changed |= runDeLICM(S);
+    if (Changed)
+      runSimplify(S, 1);
+    if (S.getSize() == 0)
+      return Unchanged("no statement left after simplification");
+
+    pearl_ctx *Ctx = pearl_ctx_alloc_borrowing(S.getIslCtx().get());
+    if (!Ctx)
+      return Unchanged("out of memory");
+    std::unique_ptr<pearl_ctx, void (*)(pearl_ctx *)> CtxOwner(
+        Ctx, pearl_ctx_free);
+    std::string Why;
+    pearl_program *Prog = pearl::modelScop(Ctx, S, Why);
+    if (!Prog)
+      return Unchanged(Why);
+
+    const LoadedPolicy &Policy = getPolicy();
+    char *Part = pearl_llvm_schedule_part(PearlSchedule.c_str(), Index);
+    struct pearl_llvm_request Req = {Part, Policy.Policy, PearlMaxBranchSteps,
+                                     PearlMaxOperations};
+    struct pearl_llvm_decision D;
+    pearl_llvm_decision_init(&D);
+    pearl_stat St = pearl_stat_error;
+    if ((!Part || !*Part) && !Policy.Policy)
+      Why = "cannot load the policy: " + Policy.Error;
+    else if (!Part)
+      Why = "out of memory";
+    else if ((St = pearl_llvm_decide(Prog, &Req, &D)) != pearl_stat_ok)
+      Why = pearl_ctx_last_error(Ctx);
+    if (St == pearl_stat_ok && PearlPrintModel) {
+      pearl_deps *Deps = pearl_deps_compute(Prog);
+      char *Text = Deps ? pearl_program_to_str(Prog, Deps) : nullptr;
+      if (Text)
+        outs() << "scop @" << F.getName() << " " << Index << ":\n" << Text;
+      outs().flush();
+      std::free(Text);
+      pearl_deps_free(Deps);
+    }
+    free(Part);
+    pearl_program_free(Prog);
+    if (St != pearl_stat_ok) {
+      pearl_llvm_decision_clear(&D);
+      return Unchanged(Why);
+    }
+    if (D.refused) {
+      missed(W, D.refused);
+      report(F.getName(), Index, "refused", D.refused);
+    }
+    if (!D.schedule) {
+      // Nothing applied: the Scop keeps clang's code.
+      std::string Msg = D.refused ? "no action of the schedule applies"
+                                  : D.remark;
+      bool Kept = !D.refused;
+      pearl_llvm_decision_clear(&D);
+      if (!Kept)
+        return Unchanged(Msg);
+      passed(W, Msg);
+      report(F.getName(), Index, "kept", "");
+      return false;
+    }
+
+    std::string Remark = D.remark, Actions = D.actions;
+    isl::schedule Sched = isl::manage(
+        pearl_llvm_mark_parallel(D.schedule, ParallelMark));
+    D.schedule = nullptr;
+    pearl_llvm_decision_clear(&D);
+    if (Sched.is_null())
+      return Unchanged("isl error while marking parallel loops");
+
+    const Dependences &Deps =
+        DA.getDependences(Dependences::AL_Statement);
+    if (!Deps.hasValidDependences())
+      return Unchanged("Polly's dependence analysis failed");
+    if (!Deps.isValidSchedule(S, Sched))
+      return Unchanged("Polly's dependences reject the schedule \"" +
+                       Actions + "\"");
+    S.setScheduleTree(Sched);
+    S.markAsOptimized();
+
+    ScopedBoolOption Parallel("polly-parallel", true);
+    ScopedBoolOption Force("polly-parallel-force", true);
+    std::unique_ptr<IslAstInfo> Ast = runIslAstGen(S, DA);
+    if (!Ast || Ast->getAst().is_null())
+      return Unchanged("Polly's AST generation failed (isl error or quota)");
+    ParallelPlan Plan;
+    isl::ast_node Root = Ast->getAst();
+    planParallel(Root.get(), false, OpenMP, Plan);
+    if (Plan.Marked > Plan.Emitted)
+      Remark += "; " + std::to_string(Plan.Marked - Plan.Emitted) + " of " +
+                std::to_string(Plan.Marked) +
+                " parallel loops run sequentially: " + Plan.Why;
+    if (!runCodeGeneration(S, RI, *Ast))
+      return Unchanged("Polly's code generation declined the Scop");
+    passed(W, Remark);
+    report(F.getName(), Index, "scheduled", Actions);
+    return true;
+  }
+
+  bool run() {
+    LI = &FAM.getResult<LoopAnalysis>(F);
+    auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    if (LI->empty())
+      return false;
+    BasicBlock *Entry = &F.getEntryBlock();
+    bool Prepared = runCodePreparation(F, &DT, LI, nullptr);
+
+    auto &AA = FAM.getResult<AAManager>(F);
+    auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    ORE = &FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+    bool Generated = false;
+    {
+      RegionInfo RI = RegionInfoAnalysis().run(F, FAM);
+      ScopDetection SD(DT, SE, *LI, RI, AA, *ORE);
+      {
+        // The agent decides what is worth transforming, not Polly's
+        // profitability heuristic (which rejects, e.g., single loops).
+        bool Saved = PollyProcessUnprofitable;
+        PollyProcessUnprofitable = true;
+        SD.detect(F);
+        PollyProcessUnprofitable = Saved;
+      }
+      reportUndetected(SD, RI);
+
+      auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+      ScopInfo Info(F.getParent()->getDataLayout(), SD, SE, *LI, AA, DT, AC,
+                    *ORE);
+      SmallVector<const Region *, 4> Regions(SD.begin(), SD.end());
+      int Index = 0;
+      for (const Region *R : Regions) {
+        if (!SD.isMaxRegionInScop(*R, /*Verify=*/false))
+          continue;
+        Scop *S = Info.getScop(R);
+        int I = Index++;
+        if (!S)
+          continue;
+        if (runOnScop(*S, RI, I)) {
+          Generated = true;
+          // The other Scops refer to IR code generation changed.
+          Info.invalidate();
+        }
+      }
+    }
+    // Nothing generated: undo the entry-block split of code preparation,
+    // so that the function is exactly what clang would have compiled.
+    if (Prepared && !Generated) {
+      BasicBlock *Split = Entry->getSingleSuccessor();
+      if (Split)
+        MergeBlockIntoPredecessor(Split, nullptr, LI);
+    }
+    return Prepared || Generated;
+  }
+};
+
+struct PearlLLVMPass : PassInfoMixin<PearlLLVMPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
+    if (!PearlEnable || F.isDeclaration() ||
+        (!PearlOnlyFunc.empty() && F.getName() != PearlOnlyFunc))
+      return PreservedAnalyses::all();
+    useLLVMOpenMPBackend();
+    if (!PearlScheduler(F, FAM).run())
+      return PreservedAnalyses::all();
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return false; }
+};
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "Pearl", LLVM_VERSION_STRING,
+          [](PassBuilder &PB) {
+            PB.registerVectorizerStartEPCallback(
+                [](FunctionPassManager &FPM, OptimizationLevel Level) {
+                  if (Level.getSpeedupLevel() > 0)
+                    FPM.addPass(PearlLLVMPass());
+                });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, FunctionPassManager &FPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "pearl-schedule")
+                    return false;
+                  FPM.addPass(PearlLLVMPass());
+                  return true;
+                });
+          }};
+}

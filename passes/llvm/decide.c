@@ -1,0 +1,254 @@
+/* The clang plugin's decision for one Scop: an explicit schedule or the
+ * agent's, replayed on the program's schedule (see decide.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/id.h>
+#include <isl/schedule_node.h>
+
+#include "decide.h"
+#include "pearl/agent.h"
+#include "pearl/deps.h"
+#include "pearl/str.h"
+#include "pearl/transform.h"
+
+void pearl_llvm_decision_init(struct pearl_llvm_decision *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void pearl_llvm_decision_clear(struct pearl_llvm_decision *d)
+{
+	isl_schedule_free(d->schedule);
+	free(d->actions);
+	free(d->remark);
+	free(d->refused);
+	pearl_llvm_decision_init(d);
+}
+
+char *pearl_llvm_schedule_part(const char *schedule, int index)
+{
+	const char *p = schedule ? schedule : "", *end;
+	char *part;
+
+	for (; index > 0 && p; --index) {
+		p = strchr(p, ';');
+		if (p)
+			++p;
+	}
+	if (!p)
+		p = "";
+	end = strchr(p, ';');
+	if (!end)
+		end = p + strlen(p);
+	part = malloc(end - p + 1);
+	if (part) {
+		memcpy(part, p, end - p);
+		part[end - p] = '\0';
+	}
+	return part;
+}
+
+/* The actions in Pearl's notation, separated by spaces, into *out. */
+static void format_actions(pearl_str *out, const struct pearl_action *actions,
+			   int n)
+{
+	char name[64];
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		pearl_action_format(&actions[i], name, sizeof(name));
+		pearl_str_printf(out, "%s%s", i ? " " : "", name);
+	}
+}
+
+/* Collects the outcome of an explicit schedule's actions: the applied ones
+ * (in order, with N between branches) and the refusals with reasons. */
+struct outcome {
+	pearl_str applied;
+	pearl_str refused;
+	int branch; /* branch of the last applied action, -1 before any */
+};
+
+static void note_action(int branch, const struct pearl_action *action,
+			int applied, const char *reason, void *user)
+{
+	struct outcome *o = user;
+	char name[64];
+	int b;
+
+	pearl_action_format(action, name, sizeof(name));
+	if (!applied) {
+		pearl_str_printf(&o->refused, "%sbranch %d: refused %s (%s)",
+				 o->refused.len ? "; " : "", branch, name,
+				 reason);
+		return;
+	}
+	if (o->branch >= 0)
+		for (b = o->branch; b < branch; ++b)
+			pearl_str_append(&o->applied, " N");
+	else
+		for (b = 0; b < branch; ++b)
+			pearl_str_append(&o->applied, b ? " N" : "N");
+	pearl_str_printf(&o->applied, "%s%s", o->applied.len ? " " : "", name);
+	o->branch = branch;
+}
+
+static pearl_stat decide_explicit(pearl_ctx *ctx, pearl_sched *sched,
+				  const char *text,
+				  struct pearl_llvm_decision *out)
+{
+	struct outcome o = { PEARL_STR_INIT, PEARL_STR_INIT, -1 };
+	struct pearl_action *actions;
+	pearl_str msg = PEARL_STR_INIT;
+	int n;
+
+	n = pearl_actions_parse(ctx, text, &actions);
+	if (n < 0)
+		return pearl_stat_error;
+	out->n_applied = pearl_sched_apply_sequence(sched, actions, n,
+						    note_action, &o);
+	free(actions);
+	out->actions = pearl_str_take(&o.applied);
+	if (!out->actions)
+		out->actions = strdup("");
+	if (o.refused.len) {
+		char *refused = pearl_str_take(&o.refused);
+
+		pearl_str_printf(&msg, "pearl-schedule: %s",
+				 refused ? refused : "");
+		free(refused);
+		out->refused = pearl_str_take(&msg);
+	}
+	pearl_str_clear(&o.refused);
+	if (!out->actions)
+		return pearl_ctx_error(ctx, "out of memory");
+	pearl_str_printf(&msg, "pearl-schedule: explicit schedule: applied \"%s\"",
+			 out->actions);
+	out->remark = pearl_str_take(&msg);
+	return out->remark ? pearl_stat_ok : pearl_ctx_error(ctx, "out of memory");
+}
+
+/* Counts the actions refused while replaying the agent's choices. */
+static void count_refusal(int branch, const struct pearl_action *action,
+			  int applied, const char *reason, void *user)
+{
+	(void)branch;
+	(void)action;
+	(void)reason;
+	*(int *)user += !applied;
+}
+
+/* Runs the agent on a copy of `sched`, replays its choices on `sched` the
+ * way explicit schedules take, and words the remark like the MLIR pass. */
+static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
+				const struct pearl_llvm_request *req,
+				struct pearl_llvm_decision *out)
+{
+	struct pearl_agent_options opts;
+	struct pearl_agent_trace trace;
+	struct pearl_action *actions = NULL;
+	pearl_sched *work = pearl_sched_copy(sched);
+	pearl_str msg = PEARL_STR_INIT, list = PEARL_STR_INIT;
+	pearl_stat st = pearl_stat_error;
+	int n = -1, refused = 0;
+
+	pearl_agent_options_init(&opts);
+	if (req->max_branch_steps > 0)
+		opts.max_branch_steps = req->max_branch_steps;
+	memset(&trace, 0, sizeof(trace));
+	if (!work)
+		return pearl_ctx_error(ctx, "out of memory");
+	if (pearl_agent_run(work, req->policy, &opts, &trace) == pearl_stat_ok)
+		n = pearl_agent_trace_actions(&trace, &actions);
+	pearl_sched_free(work);
+	if (n < 0)
+		goto done;
+	out->n_applied = pearl_sched_apply_sequence(sched, actions, n,
+						    count_refusal, &refused);
+	if (refused) {
+		pearl_ctx_error(ctx, "internal error: %d of the agent's actions "
+			        "were refused on replay", refused);
+		goto done;
+	}
+	format_actions(&list, actions, n);
+	out->actions = pearl_str_take(&list);
+	if (!out->actions)
+		out->actions = strdup("");
+	pearl_str_append(&msg, "pearl-schedule: agent (greedy) ");
+	if (n == 0)
+		pearl_str_append(&msg, "kept the original schedule");
+	else
+		pearl_str_printf(&msg, "chose \"%s\"",
+				 out->actions ? out->actions : "");
+	pearl_str_printf(&msg, " (%d branch%s, %d decisions, %d illegal "
+			 "choices masked, value %.3f; decided in %.2f ms)",
+			 trace.n_branches, trace.n_branches == 1 ? "" : "es",
+			 trace.n_steps, trace.n_illegal,
+			 trace.n_steps ? trace.steps[0].value : 0.0,
+			 trace.seconds * 1e3);
+	out->remark = pearl_str_take(&msg);
+	st = out->remark && out->actions ? pearl_stat_ok
+					 : pearl_ctx_error(ctx, "out of memory");
+done:
+	free(actions);
+	pearl_agent_trace_clear(&trace);
+	return st;
+}
+
+pearl_stat pearl_llvm_decide(pearl_program *prog,
+			     const struct pearl_llvm_request *req,
+			     struct pearl_llvm_decision *out)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(prog);
+	pearl_deps *deps;
+	pearl_sched *sched = NULL;
+	pearl_stat st = pearl_stat_error;
+
+	pearl_ctx_set_max_operations(ctx, req->max_operations);
+	deps = pearl_deps_compute(prog);
+	if (deps)
+		sched = pearl_sched_alloc(prog, deps);
+	if (sched && req->schedule && *req->schedule)
+		st = decide_explicit(ctx, sched, req->schedule, out);
+	else if (sched && req->policy)
+		st = decide_policy(ctx, sched, req, out);
+	else if (sched)
+		pearl_ctx_error(ctx, "no policy");
+	if (st == pearl_stat_ok && out->n_applied > 0) {
+		out->schedule = isl_schedule_copy(pearl_sched_peek(sched));
+		if (!out->schedule)
+			st = pearl_ctx_isl_error(ctx, "schedule");
+	}
+	pearl_sched_free(sched);
+	pearl_deps_free(deps);
+	pearl_ctx_set_max_operations(ctx, 0);
+	return st;
+}
+
+/* Wraps a band node with a coincident member in the mark `user` names. */
+static __isl_give isl_schedule_node *mark_band(
+    __isl_take isl_schedule_node *node, void *user)
+{
+	const char *mark = user;
+	isl_size n;
+	int i, any = 0;
+
+	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
+		return node;
+	n = isl_schedule_node_band_n_member(node);
+	for (i = 0; i < n; ++i)
+		any |= isl_schedule_node_band_member_get_coincident(node, i) ==
+		       isl_bool_true;
+	if (!any)
+		return node;
+	return isl_schedule_node_insert_mark(
+	    node, isl_id_alloc(isl_schedule_node_get_ctx(node), mark, NULL));
+}
+
+__isl_give isl_schedule *pearl_llvm_mark_parallel(
+    __isl_take isl_schedule *schedule, const char *mark)
+{
+	return isl_schedule_map_schedule_node_bottom_up(schedule, mark_band,
+							(void *)mark);
+}

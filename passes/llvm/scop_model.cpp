@@ -1,0 +1,323 @@
+//===- scop_model.cpp - a Polly Scop as a pearl_program -------------------===//
+//
+// See scop_model.h. The isl objects are the Scop's own (same isl_ctx), so
+// only references are taken: statement tuple ids keep their ScopStmt user
+// pointers and the schedule Pearl returns names the Scop's statements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "scop_model.h"
+
+#include "polly/ScopInfo.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+#include "isl/aff.h"
+#include "isl/map.h"
+#include "isl/schedule_node.h"
+
+using namespace llvm;
+using namespace polly;
+
+namespace {
+
+/// The element type in MLIR's spelling ("f64", "i32", ...).
+std::string typeName(Type *T) {
+  if (T->isDoubleTy())
+    return "f64";
+  if (T->isFloatTy())
+    return "f32";
+  if (T->isHalfTy())
+    return "f16";
+  if (T->isIntegerTy())
+    return "i" + std::to_string(T->getIntegerBitWidth());
+  return "other";
+}
+
+/// The MLIR operation(s) an LLVM instruction of a stored value's
+/// computation stands for, appended to `Ops`. Nothing for instructions
+/// that are only plumbing (freeze, bitcasts of pointers).
+void opNames(Instruction *I, SmallVectorImpl<const char *> &Ops) {
+  switch (I->getOpcode()) {
+  case Instruction::FAdd: Ops.push_back("arith.addf"); return;
+  case Instruction::Add: Ops.push_back("arith.addi"); return;
+  case Instruction::FSub: Ops.push_back("arith.subf"); return;
+  case Instruction::Sub: Ops.push_back("arith.subi"); return;
+  case Instruction::FNeg: Ops.push_back("arith.negf"); return;
+  case Instruction::FMul: Ops.push_back("arith.mulf"); return;
+  case Instruction::Mul: Ops.push_back("arith.muli"); return;
+  case Instruction::FDiv: Ops.push_back("arith.divf"); return;
+  case Instruction::SDiv: Ops.push_back("arith.divsi"); return;
+  case Instruction::UDiv: Ops.push_back("arith.divui"); return;
+  case Instruction::FRem: Ops.push_back("arith.remf"); return;
+  case Instruction::SRem: Ops.push_back("arith.remsi"); return;
+  case Instruction::URem: Ops.push_back("arith.remui"); return;
+  case Instruction::FCmp: Ops.push_back("arith.cmpf"); return;
+  case Instruction::ICmp: Ops.push_back("arith.cmpi"); return;
+  case Instruction::Select: Ops.push_back("arith.select"); return;
+  case Instruction::SIToFP: Ops.push_back("arith.sitofp"); return;
+  case Instruction::UIToFP: Ops.push_back("arith.uitofp"); return;
+  case Instruction::FPToSI: Ops.push_back("arith.fptosi"); return;
+  case Instruction::FPToUI: Ops.push_back("arith.fptoui"); return;
+  case Instruction::FPExt: Ops.push_back("arith.extf"); return;
+  case Instruction::FPTrunc: Ops.push_back("arith.truncf"); return;
+  case Instruction::SExt: Ops.push_back("arith.extsi"); return;
+  case Instruction::ZExt: Ops.push_back("arith.extui"); return;
+  case Instruction::Trunc: Ops.push_back("arith.trunci"); return;
+  case Instruction::Shl: Ops.push_back("arith.shli"); return;
+  case Instruction::LShr: Ops.push_back("arith.shrui"); return;
+  case Instruction::AShr: Ops.push_back("arith.shrsi"); return;
+  case Instruction::And: Ops.push_back("arith.andi"); return;
+  case Instruction::Or: Ops.push_back("arith.ori"); return;
+  case Instruction::Xor: Ops.push_back("arith.xori"); return;
+  case Instruction::Freeze:
+  case Instruction::BitCast:
+    return;
+  default:
+    break;
+  }
+  if (auto *II = dyn_cast<IntrinsicInst>(I)) {
+    switch (II->getIntrinsicID()) {
+    // clang contracts `c + a * b` into fmuladd (-ffp-contract=on); MLIR
+    // kernels spell it mulf + addf: count both, as the same program.
+    case Intrinsic::fmuladd:
+    case Intrinsic::fma:
+      Ops.push_back("arith.addf");
+      Ops.push_back("arith.mulf");
+      return;
+    case Intrinsic::smax: Ops.push_back("arith.maxsi"); return;
+    case Intrinsic::smin: Ops.push_back("arith.minsi"); return;
+    case Intrinsic::umax: Ops.push_back("arith.maxui"); return;
+    case Intrinsic::umin: Ops.push_back("arith.minui"); return;
+    case Intrinsic::maxnum: Ops.push_back("arith.maxnumf"); return;
+    case Intrinsic::minnum: Ops.push_back("arith.minnumf"); return;
+    case Intrinsic::maximum: Ops.push_back("arith.maximumf"); return;
+    case Intrinsic::minimum: Ops.push_back("arith.minimumf"); return;
+    case Intrinsic::sqrt: Ops.push_back("math.sqrt"); return;
+    case Intrinsic::exp: Ops.push_back("math.exp"); return;
+    case Intrinsic::log: Ops.push_back("math.log"); return;
+    case Intrinsic::pow: Ops.push_back("math.powf"); return;
+    case Intrinsic::fabs: Ops.push_back("math.absf"); return;
+    case Intrinsic::sin: Ops.push_back("math.sin"); return;
+    case Intrinsic::cos: Ops.push_back("math.cos"); return;
+    default:
+      break;
+    }
+  }
+  Ops.push_back("llvm.other");
+}
+
+/// Collects one statement's reads and operations by walking the stored
+/// value's computation depth first, operands in order: the MLIR frontend's
+/// walk, so that reads come in the same order (buffer ids and read slots of
+/// the policy's graph depend on it).
+struct StmtWalk {
+  ScopStmt &Stmt;
+  SmallPtrSet<Value *, 16> Seen;
+  SmallVector<MemoryAccess *, 8> Reads;
+  SmallVector<const char *, 16> Ops;
+
+  explicit StmtWalk(ScopStmt &Stmt) : Stmt(Stmt) {}
+
+  void addRead(MemoryAccess *MA) {
+    if (MA && MA->isRead() && !is_contained(Reads, MA))
+      Reads.push_back(MA);
+  }
+
+  void walk(Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !Seen.insert(V).second)
+      return;
+    if (MemoryAccess *MA = Stmt.getArrayAccessOrNULLFor(I)) {
+      addRead(MA);
+      return;
+    }
+    if (MemoryAccess *MA = Stmt.lookupInputAccessOf(V)) {
+      addRead(MA);
+      return;
+    }
+    // Values computed outside the statement (outside the Scop, induction
+    // variables, hoisted invariant loads) are not part of its computation.
+    if (isa<PHINode>(I) || isa<LoadInst>(I) || !Stmt.getParent()->contains(I))
+      return;
+    opNames(I, Ops);
+    // fmuladd(a, b, c) is c + a * b: walk it as addf(c, mulf(a, b)).
+    if (auto *II = dyn_cast<IntrinsicInst>(I);
+        II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+               II->getIntrinsicID() == Intrinsic::fma)) {
+      walk(II->getArgOperand(2));
+      walk(II->getArgOperand(0));
+      walk(II->getArgOperand(1));
+      return;
+    }
+    for (Value *Op : I->operands())
+      walk(Op);
+  }
+};
+
+/// 1 if `MA` reads a value defined outside the Scop (Polly models such
+/// read-only scalars as accesses; they carry no dependence and MLIR's
+/// frontend has nothing like them).
+bool isReadOnlyScalar(Scop &S, MemoryAccess *MA) {
+  if (!MA->isRead() || MA->isLatestArrayKind() || !MA->isOriginalValueKind())
+    return false;
+  auto *I = dyn_cast<Instruction>(MA->getAccessValue());
+  return !I || !S.contains(I);
+}
+
+/// The dimensions of a fixed-size array object (a global or alloca of
+/// type [d0 x [d1 x ... x T]]) whose elements have type `Elem`; empty if
+/// `Base` is not such an object.
+SmallVector<uint64_t, 4> fixedDims(Value *Base, Type *Elem) {
+  SmallVector<uint64_t, 4> Dims;
+  Type *T = nullptr;
+  if (auto *G = dyn_cast<GlobalVariable>(Base))
+    T = G->getValueType();
+  else if (auto *A = dyn_cast<AllocaInst>(Base))
+    T = A->getAllocatedType();
+  while (T && T->isArrayTy()) {
+    Dims.push_back(T->getArrayNumElements());
+    T = T->getArrayElementType();
+  }
+  if (T != Elem || Dims.size() < 2)
+    Dims.clear();
+  return Dims;
+}
+
+/// `Acc` (taken) with a one-dimensional (linearized) range on a fixed-size
+/// array of dimensions `Dims` rewritten over the array's dimensions, e.g.
+/// MemRef[64i + j] -> MemRef[i, j] for double A[..][64], as MLIR's memrefs
+/// index it. `Dom` (kept) is the statement's domain: within it the
+/// subscripts are found as equalities. Returns the access unchanged if the
+/// subscripts are not affine within the domain.
+isl_map *reshape(isl_map *Acc, isl_set *Dom, ArrayRef<uint64_t> Dims) {
+  isl_ctx *Ctx = isl_map_get_ctx(Acc);
+  isl_id *Id = isl_map_get_tuple_id(Acc, isl_dim_out);
+  std::string Name = isl_id_get_name(Id);
+  std::string Out, Flat, Bounds;
+  uint64_t Stride = 1;
+  for (size_t I = Dims.size(); I-- > 0;) {
+    std::string V = "d" + std::to_string(I);
+    Out = V + (Out.empty() ? "" : ", ") + Out;
+    Flat += (Flat.empty() ? "" : " + ") + std::to_string(Stride) + V;
+    if (I > 0)
+      Bounds += " and 0 <= " + V + " < " + std::to_string(Dims[I]);
+    Stride *= Dims[I];
+  }
+  std::string Str = "{ [x] -> " + Name + "[" + Out + "] : x = " + Flat +
+                    Bounds + " }";
+  isl_map *Shape = isl_map_read_from_str(Ctx, Str.c_str());
+  Shape = isl_map_set_tuple_id(Shape, isl_dim_in, Id);
+  isl_map *New = isl_map_apply_range(
+      isl_map_intersect_domain(isl_map_copy(Acc), isl_set_copy(Dom)), Shape);
+  New = isl_map_intersect(New, isl_map_from_basic_map(
+                                   isl_map_affine_hull(isl_map_copy(New))));
+  isl_pw_multi_aff *F = New ? isl_pw_multi_aff_from_map(isl_map_copy(New))
+                            : nullptr;
+  bool Affine = F && isl_pw_multi_aff_n_piece(F) == 1 &&
+                isl_pw_multi_aff_involves_locals(F) == isl_bool_false;
+  isl_pw_multi_aff_free(F);
+  if (!Affine) {
+    isl_ctx_reset_error(Ctx);
+    isl_map_free(New);
+    return Acc;
+  }
+  isl_map_free(Acc);
+  return New;
+}
+
+/// Drops the "Loop with Metadata" marks Polly puts above bands of loops
+/// with llvm.loop metadata: Pearl's schedule trees are bands, sequences
+/// and filters (the metadata is not carried over to the new loops).
+isl_schedule_node *dropMark(isl_schedule_node *Node, void *) {
+  if (isl_schedule_node_get_type(Node) == isl_schedule_node_mark)
+    return isl_schedule_node_delete(Node);
+  return Node;
+}
+
+} // namespace
+
+pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why) {
+  pearl_program *Prog =
+      pearl_program_alloc(ctx, S.getFunction().getName().str().c_str());
+  if (!Prog) {
+    Why = "out of memory";
+    return nullptr;
+  }
+  auto Fail = [&](std::string Reason) {
+    Why = std::move(Reason);
+    return pearl_program_free(Prog);
+  };
+  for (ScopStmt &Stmt : S) {
+    const std::string Name = Stmt.getBaseName();
+    if (Stmt.isRegionStmt())
+      return Fail("statement " + Name + " has non-affine control flow "
+                  "(a Polly region statement)");
+    MemoryAccess *Write = nullptr;
+    for (MemoryAccess *MA : Stmt) {
+      if (isReadOnlyScalar(S, MA) || MA->isRead())
+        continue;
+      if (!MA->isLatestArrayKind())
+        return Fail("statement " + Name + " passes a scalar value to "
+                    "another statement (not modeled)");
+      if (Write)
+        return Fail("statement " + Name + " writes more than one array "
+                    "element");
+      if (!MA->isAffine() || !MA->isMustWrite())
+        return Fail("statement " + Name + " has a non-affine write");
+      Write = MA;
+    }
+    if (!Write)
+      return Fail("statement " + Name + " writes no array");
+
+    StmtWalk W(Stmt);
+    if (Write->isOriginalPHIKind() || Write->isOriginalExitPHIKind())
+      for (auto &In : Write->getIncoming()) // a scalar DeLICM mapped
+        W.walk(In.second);
+    else
+      W.walk(Write->getAccessValue());
+    // Reads that do not feed the stored value (e.g. a load whose value
+    // only decides control flow) still order instances: keep them, last.
+    for (MemoryAccess *MA : Stmt)
+      if (MA->isRead() && !isReadOnlyScalar(S, MA))
+        W.addRead(MA);
+
+    isl_set *Dom = Stmt.getDomain().release();
+    auto Access = [&](MemoryAccess *MA) {
+      const ScopArrayInfo *A = MA->getLatestScopArrayInfo();
+      isl_map *Acc = MA->getLatestAccessRelation().release();
+      if (A->getNumberOfDimensions() != 1)
+        return Acc;
+      auto Dims = fixedDims(A->getBasePtr(), A->getElementType());
+      return Dims.empty() ? Acc : reshape(Acc, Dom, Dims);
+    };
+    const ScopArrayInfo *SAI = Write->getLatestScopArrayInfo();
+    isl_map *WriteAcc = Access(Write);
+    int Idx = pearl_program_add_stmt(
+        Prog, isl_set_copy(Dom), WriteAcc,
+        typeName(SAI->getElementType()).c_str(), &Stmt);
+    if (Idx < 0) {
+      isl_set_free(Dom);
+      return Fail(pearl_ctx_last_error(ctx));
+    }
+    for (MemoryAccess *MA : W.Reads)
+      if (pearl_program_add_read(Prog, Idx, Access(MA)) < 0) {
+        isl_set_free(Dom);
+        return Fail(pearl_ctx_last_error(ctx));
+      }
+    isl_set_free(Dom);
+    for (const char *Op : W.Ops)
+      if (pearl_program_add_op_count(Prog, Idx, Op, 1) < 0)
+        return Fail(pearl_ctx_last_error(ctx));
+  }
+  if (pearl_program_n_stmt(Prog) == 0)
+    return Fail("no statement");
+  isl_schedule *Sched = isl_schedule_map_schedule_node_bottom_up(
+      S.getScheduleTree().release(), dropMark, nullptr);
+  if (pearl_program_set_schedule(Prog, Sched) < 0)
+    return Fail(pearl_ctx_last_error(ctx));
+  return Prog;
+}
