@@ -125,6 +125,9 @@ struct pearl_env_result {
 	int memo_hit;          /* 1 if nothing was compiled or run for this
 				* answer */
 	char message[256];     /* why, for anything but OK */
+	/* Extension: the CPU time of the best run, all threads (OK only);
+	 * cpu_seconds / seconds near the thread count: the run was parallel. */
+	double cpu_seconds;
 };
 
 /* Applies `schedule` to @kernel (legality checked by Pearl's transform API:
@@ -149,15 +152,29 @@ struct pearl_env_stats {
 					* runs actually performed */
 	long illegal, timeouts, wrong_outputs;
 	double seconds_compile, seconds_run; /* wall time spent */
-	/* Extensions: wall time in legality checks + code generation (the
-	 * rest of seconds_compile is lowering + JIT), in memo lookups, and
-	 * the number of base (unscheduled) measurements. */
+	/* Extensions: wall time in legality checks + code generation
+	 * (seconds_compile is lowering + JIT only) and in memo lookups and
+	 * stores, and the number of base (unscheduled) measurements. */
 	double seconds_schedule, seconds_memo;
 	long base_measurements;
 };
 
 /* The counters since pearl_env_create. */
 void pearl_env_get_stats(const pearl_env *env, struct pearl_env_stats *s);
+
+/* What a memo database holds (extension, for the model card). */
+struct pearl_env_memo_summary {
+	long rows;       /* answers: (program, schedule, machine) */
+	long programs;   /* programs seen */
+	long schedules;  /* unique (program, schedule) pairs, "" included */
+	long machines;   /* machine fingerprints ("*", legality, excluded) */
+	long illegal;    /* rows with an illegal schedule */
+};
+/* Reads the database at memo_path (__isl_keep; created empty if missing)
+ * into *s. 0, or -1 with the reason in err. */
+int pearl_env_memo_summary(const char *memo_path,
+			   struct pearl_env_memo_summary *s, char *err,
+			   size_t err_size);
 
 /* The machine fingerprint in use (__isl_keep). */
 const char *pearl_env_machine(const pearl_env *env);

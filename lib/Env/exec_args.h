@@ -105,6 +105,12 @@ void **exec_frame_packed(struct exec_frame *frame);
 int exec_frame_compare(FILE *out, const struct exec_frame *orig,
 		       const struct exec_frame *sched);
 
+/* The 64-bit FNV-1a hash of the bytes of the memref arguments args[0..n-1]
+ * (in that order; indices that are not memref arguments are skipped), or of
+ * every memref argument and the result if args is NULL. */
+uint64_t exec_frame_hash(const struct exec_frame *frame, const int *args,
+			 int n);
+
 /* Prints one line per memref argument and result with the 64-bit FNV-1a
  * hash of its bytes. */
 void exec_frame_print_checksums(FILE *out, const struct exec_frame *frame);

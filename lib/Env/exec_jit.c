@@ -33,9 +33,6 @@ const char exec_pipeline[] =
     "finalize-memref-to-llvm,convert-scf-to-cf,convert-to-llvm,"
     "reconcile-unrealized-casts)";
 
-/* The packed wrapper of the C interface: void fn(void **args). */
-typedef void (*exec_packed_fn)(void **args);
-
 struct exec_module {
 	MlirContext ctx;		/* borrowed */
 	char *path;			/* owned */
@@ -110,7 +107,7 @@ static int is_public(MlirOperation op)
 }
 
 /* The entry: the function named `name`, or the first public one. */
-static MlirOperation find_entry(MlirModule module, const char *name)
+MlirOperation exec_find_func(MlirModule module, const char *name)
 {
 	MlirOperation op;
 	MlirStringRef sym;
@@ -126,38 +123,30 @@ static MlirOperation find_entry(MlirModule module, const char *name)
 	return (MlirOperation){NULL};
 }
 
-struct exec_module *exec_module_load(MlirContext ctx, const char *path,
-				     const char *entry, struct exec_err *err)
+struct exec_module *exec_module_wrap(MlirContext ctx, MlirModule module,
+				     const char *label, const char *entry,
+				     struct exec_err *err)
 {
 	struct exec_module *mod;
 	MlirStringRef name;
 
-	if (access(path, R_OK) != 0) {
-		exec_fail(err, "cannot read %s", path);
-		return NULL;
-	}
 	mod = calloc(1, sizeof(*mod));
-	if (!mod || !(mod->path = strdup(path))) {
+	if (!mod || !(mod->path = strdup(label))) {
 		free(mod);
+		mlirModuleDestroy(module);
 		exec_fail(err, "out of memory");
 		return NULL;
 	}
 	mod->ctx = ctx;
-	mod->module = mlirModuleCreateParseFromFile(
-	    ctx, mlirStringRefCreateFromCString(path));
-	if (mlirModuleIsNull(mod->module)) {
-		exec_fail(err, "%s: cannot parse the module", path);
-		exec_module_free(mod);
-		return NULL;
-	}
-	mod->entry = find_entry(mod->module, entry);
+	mod->module = module;
+	mod->entry = exec_find_func(mod->module, entry);
 	if (mlirOperationIsNull(mod->entry)) {
 		if (entry)
 			exec_fail(err, "%s: no func.func @%s with a body",
-				  path, entry);
+				  label, entry);
 		else
 			exec_fail(err, "%s: no public func.func with a body",
-				  path);
+				  label);
 		exec_module_free(mod);
 		return NULL;
 	}
@@ -169,6 +158,24 @@ struct exec_module *exec_module_load(MlirContext ctx, const char *path,
 		return NULL;
 	}
 	return mod;
+}
+
+struct exec_module *exec_module_load(MlirContext ctx, const char *path,
+				     const char *entry, struct exec_err *err)
+{
+	MlirModule module;
+
+	if (access(path, R_OK) != 0) {
+		exec_fail(err, "cannot read %s", path);
+		return NULL;
+	}
+	module = mlirModuleCreateParseFromFile(
+	    ctx, mlirStringRefCreateFromCString(path));
+	if (mlirModuleIsNull(module)) {
+		exec_fail(err, "%s: cannot parse the module", path);
+		return NULL;
+	}
+	return exec_module_wrap(ctx, module, path, entry, err);
 }
 
 void exec_module_free(struct exec_module *mod)
@@ -273,8 +280,9 @@ static int memref_type(MlirType t, struct exec_type *type)
 	"memref of f32, f64, i8, i16, i32 or i64 with the identity layout; "  \
 	"index, f32, f64, i32, i64"
 
-/* Converts the type of argument (or result) `pos` of the entry. */
-static int convert_type(const struct exec_module *mod, MlirType t,
+/* Converts the type of argument (or result) `pos` of function `fname`
+ * (in `label`). */
+static int convert_type(const char *label, const char *fname, MlirType t,
 			const char *what, int pos, struct exec_type *type,
 			struct exec_err *err)
 {
@@ -291,38 +299,56 @@ static int convert_type(const struct exec_module *mod, MlirType t,
 		return exec_fail(err,
 				 "%s: @%s: %s %d has unsupported type %s "
 				 "(supported: %s)",
-				 mod->path, mod->name, what, pos,
+				 label, fname, what, pos,
 				 type->spelling, EXEC_SUPPORTED);
 	return 0;
+}
+
+int exec_func_signature(MlirOperation func, const char *label,
+			struct exec_sig *sig, struct exec_err *err)
+{
+	MlirType fty = mlirTypeAttrGetValue(attr(func, "function_type"));
+	MlirStringRef ref = mlirStringAttrGetValue(attr(func, "sym_name"));
+	char *fname = dup_ref(ref);
+	int i, n_args, n_results, ret = -1;
+
+	if (!fname)
+		return exec_fail(err, "out of memory");
+	n_args = (int)mlirFunctionTypeGetNumInputs(fty);
+	n_results = (int)mlirFunctionTypeGetNumResults(fty);
+	if (n_results > 1) {
+		exec_fail(err, "%s: @%s has %d results (at most one "
+			  "scalar result is supported)",
+			  label, fname, n_results);
+		goto done;
+	}
+	sig->args = calloc(n_args + 1, sizeof(*sig->args));
+	sig->results = calloc(n_results + 1, sizeof(*sig->results));
+	if (!sig->args || !sig->results) {
+		exec_fail(err, "out of memory");
+		goto done;
+	}
+	sig->n_args = n_args;
+	sig->n_results = n_results;
+	for (i = 0; i < n_args; ++i)
+		if (convert_type(label, fname, mlirFunctionTypeGetInput(fty, i),
+				 "argument", i, &sig->args[i], err) < 0)
+			goto done;
+	for (i = 0; i < n_results; ++i)
+		if (convert_type(label, fname,
+				 mlirFunctionTypeGetResult(fty, i), "result",
+				 i, &sig->results[i], err) < 0)
+			goto done;
+	ret = 0;
+done:
+	free(fname);
+	return ret;
 }
 
 int exec_module_signature(const struct exec_module *mod, struct exec_sig *sig,
 			  struct exec_err *err)
 {
-	MlirType fty = mlirTypeAttrGetValue(attr(mod->entry, "function_type"));
-	int i, n_args, n_results;
-
-	n_args = (int)mlirFunctionTypeGetNumInputs(fty);
-	n_results = (int)mlirFunctionTypeGetNumResults(fty);
-	if (n_results > 1)
-		return exec_fail(err, "%s: @%s has %d results (at most one "
-				 "scalar result is supported)",
-				 mod->path, mod->name, n_results);
-	sig->args = calloc(n_args + 1, sizeof(*sig->args));
-	sig->results = calloc(n_results + 1, sizeof(*sig->results));
-	if (!sig->args || !sig->results)
-		return exec_fail(err, "out of memory");
-	sig->n_args = n_args;
-	sig->n_results = n_results;
-	for (i = 0; i < n_args; ++i)
-		if (convert_type(mod, mlirFunctionTypeGetInput(fty, i),
-				 "argument", i, &sig->args[i], err) < 0)
-			return -1;
-	for (i = 0; i < n_results; ++i)
-		if (convert_type(mod, mlirFunctionTypeGetResult(fty, i),
-				 "result", i, &sig->results[i], err) < 0)
-			return -1;
-	return 0;
+	return exec_func_signature(mod->entry, mod->path, sig, err);
 }
 
 /* Collects the message of a pipeline parse error into an exec_err. */
@@ -406,16 +432,39 @@ static int lower(struct exec_module *mod, struct exec_err *err)
 	return ret;
 }
 
-/* Makes the entry callable from C: a public symbol with a C interface
+/* Makes `func` callable from C: a public symbol with a C interface
  * wrapper `_mlir_ciface_NAME` that takes each memref as one pointer to its
  * descriptor. */
-static void mark_entry(struct exec_module *mod)
+static void mark_c_interface(MlirContext ctx, MlirOperation func)
 {
 	mlirOperationRemoveAttributeByName(
-	    mod->entry, mlirStringRefCreateFromCString("sym_visibility"));
+	    func, mlirStringRefCreateFromCString("sym_visibility"));
 	mlirOperationSetAttributeByName(
-	    mod->entry, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
-	    mlirUnitAttrGet(mod->ctx));
+	    func, mlirStringRefCreateFromCString("llvm.emit_c_interface"),
+	    mlirUnitAttrGet(ctx));
+}
+
+int exec_module_export(struct exec_module *mod, const char *name,
+		       struct exec_err *err)
+{
+	MlirOperation func = exec_find_func(mod->module, name);
+
+	if (mlirOperationIsNull(func))
+		return exec_fail(err, "%s: no func.func @%s with a body",
+				 mod->path, name);
+	mark_c_interface(mod->ctx, func);
+	return 0;
+}
+
+exec_packed_fn exec_module_lookup(struct exec_module *mod, const char *name)
+{
+	char sym[1024];
+
+	if (mlirExecutionEngineIsNull(mod->jit))
+		return NULL;
+	snprintf(sym, sizeof(sym), "_mlir_ciface_%s", name);
+	return (exec_packed_fn)mlirExecutionEngineLookupPacked(
+	    mod->jit, mlirStringRefCreateFromCString(sym));
 }
 
 /* Creates the execution engine and finds the packed C interface wrapper. */
@@ -447,7 +496,7 @@ static int jit(struct exec_module *mod, struct exec_err *err)
 
 int exec_module_compile(struct exec_module *mod, struct exec_err *err)
 {
-	mark_entry(mod);
+	mark_c_interface(mod->ctx, mod->entry);
 	if (lower(mod, err) < 0)
 		return -1;
 	return jit(mod, err);

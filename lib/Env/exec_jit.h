@@ -28,6 +28,10 @@
 
 #include "exec_args.h"
 
+/* The packed wrapper of a C interface: void fn(void **args), one pointer per
+ * argument (exec_frame_packed). */
+typedef void (*exec_packed_fn)(void **args);
+
 /* The lowering pipeline, as an MLIR pass pipeline string. */
 extern const char exec_pipeline[];
 
@@ -44,8 +48,33 @@ struct exec_module;
  * the file does not parse or has no such function. */
 struct exec_module *exec_module_load(MlirContext ctx, const char *path,
 				     const char *entry, struct exec_err *err);
+/* Wraps `module` (__isl_take; it lives in ctx, which must outlive it) like
+ * exec_module_load does a parsed file; `label` names it in messages.
+ * On failure the module is destroyed and NULL returned (message in err). */
+struct exec_module *exec_module_wrap(MlirContext ctx, MlirModule module,
+				     const char *label, const char *entry,
+				     struct exec_err *err);
 /* Accepts NULL. */
 void exec_module_free(struct exec_module *mod);
+
+/* The func.func named `name` with a body in `module` (__isl_keep), or, if
+ * name is NULL, the first public one; a null operation if there is none. */
+MlirOperation exec_find_func(MlirModule module, const char *name);
+
+/* Fills sig (zeroed; cleared by the caller with exec_sig_clear) with the
+ * signature of `func` (kept), a func.func; `label` names it in messages. */
+int exec_func_signature(MlirOperation func, const char *label,
+			struct exec_sig *sig, struct exec_err *err);
+
+/* Makes the function `name` callable too (besides the entry): gives it a C
+ * interface that exec_module_lookup finds after compilation.  Call before
+ * exec_module_compile. */
+int exec_module_export(struct exec_module *mod, const char *name,
+		       struct exec_err *err);
+/* The packed C interface of exported function `name` (or of the entry) of
+ * the compiled module (__isl_keep: valid until the module is freed), NULL
+ * if there is none. */
+exec_packed_fn exec_module_lookup(struct exec_module *mod, const char *name);
 
 /* The name of the entry function (__isl_keep, lives as long as mod). */
 const char *exec_module_entry(const struct exec_module *mod);

@@ -400,16 +400,44 @@ int exec_frame_compare(FILE *out, const struct exec_frame *orig,
 	return n_differ;
 }
 
-/* The 64-bit FNV-1a hash of n bytes. */
-static uint64_t fnv1a(const unsigned char *p, size_t n)
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+
+/* The 64-bit FNV-1a hash of n bytes, continuing from h. */
+static uint64_t fnv1a_more(uint64_t h, const unsigned char *p, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
 	size_t i;
 
 	for (i = 0; i < n; ++i) {
 		h ^= p[i];
 		h *= 0x100000001b3ULL;
 	}
+	return h;
+}
+
+/* The 64-bit FNV-1a hash of n bytes. */
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+	return fnv1a_more(FNV_OFFSET, p, n);
+}
+
+uint64_t exec_frame_hash(const struct exec_frame *frame, const int *args,
+			 int n)
+{
+	const struct exec_sig *sig = frame->sig;
+	uint64_t h = FNV_OFFSET;
+	int i, k;
+
+	if (!args)
+		n = sig->n_args;
+	for (i = 0; i < n; ++i) {
+		k = args ? args[i] : i;
+		if (k < 0 || k >= sig->n_args || !sig->args[k].is_memref)
+			continue;
+		h = fnv1a_more(h, frame->slots[k].data, frame->slots[k].bytes);
+	}
+	if (!args && sig->n_results)
+		h = fnv1a_more(h, (const unsigned char *)&frame->result,
+			       exec_elem_size(sig->results[0].elem));
 	return h;
 }
 

@@ -1,0 +1,198 @@
+/* The environment: options, the MLIR context, the memo database, the
+ * machine fingerprint and the counters. */
+#include <mlir-c/Diagnostics.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "env_internal.h"
+
+void pearl_env_options_init(struct pearl_env_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->warmup = 1;
+	o->runs = 3;
+	o->timeout_factor = 8.0;
+	o->timeout_min_seconds = 1.0;
+	o->threads = 2;
+}
+
+const char *pearl_env_status_name(enum pearl_env_status status)
+{
+	switch (status) {
+	case PEARL_ENV_OK:
+		return "OK";
+	case PEARL_ENV_ILLEGAL:
+		return "ILLEGAL";
+	case PEARL_ENV_TIMEOUT:
+		return "TIMEOUT";
+	case PEARL_ENV_WRONG_OUTPUT:
+		return "WRONG_OUTPUT";
+	case PEARL_ENV_FAILED:
+		return "FAILED";
+	}
+	return "?";
+}
+
+/* The CPU model of /proc/cpuinfo ("unknown-cpu" if there is none). */
+static void cpu_model(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512], *colon, *end;
+
+	snprintf(buf, size, "unknown-cpu");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) != 0)
+			continue;
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		for (++colon; *colon == ' ' || *colon == '\t'; ++colon)
+			;
+		end = colon + strlen(colon);
+		while (end > colon && (end[-1] == '\n' || end[-1] == ' '))
+			*--end = '\0';
+		snprintf(buf, size, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+/* "CPU model; N cpus; T threads": what decides how fast a schedule runs,
+ * as far as a process can tell. */
+static void fingerprint(char *buf, size_t size, int threads)
+{
+	char model[200];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	cpu_model(model, sizeof(model));
+	snprintf(buf, size, "%s; %ld cpus; %d threads", model, cpus, threads);
+}
+
+struct diag_buf {
+	char *buf;
+	size_t size, len;
+};
+
+static void diag_append(MlirStringRef s, void *user)
+{
+	struct diag_buf *b = user;
+	size_t n = s.length;
+
+	if (b->len + 1 >= b->size)
+		return;
+	if (n > b->size - 1 - b->len)
+		n = b->size - 1 - b->len;
+	memcpy(b->buf + b->len, s.data, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+}
+
+static void diag_print(MlirStringRef s, void *user)
+{
+	fwrite(s.data, 1, s.length, (FILE *)user);
+}
+
+/* Keeps the last MLIR error of the environment's context; remarks and
+ * warnings (the code generator's) are printed only when verbose. */
+static MlirLogicalResult on_diagnostic(MlirDiagnostic diag, void *user)
+{
+	pearl_env *env = user;
+	MlirDiagnosticSeverity sev = mlirDiagnosticGetSeverity(diag);
+	struct diag_buf out = { env->diag, sizeof(env->diag), 0 };
+
+	if (sev != MlirDiagnosticError && !env->opts.verbose)
+		return mlirLogicalResultSuccess();
+	if (sev == MlirDiagnosticError) {
+		env->diag[0] = '\0';
+		mlirDiagnosticPrint(diag, diag_append, &out);
+	}
+	if (env->opts.verbose) {
+		fprintf(stderr, "pearl-env: mlir: ");
+		mlirDiagnosticPrint(diag, diag_print, stderr);
+		fputc('\n', stderr);
+	}
+	return mlirLogicalResultSuccess();
+}
+
+void env_diag_clear(pearl_env *env)
+{
+	env->diag[0] = '\0';
+}
+
+pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
+			    size_t err_size)
+{
+	struct pearl_env_options defaults;
+	pearl_env *env;
+
+	if (!o) {
+		pearl_env_options_init(&defaults);
+		o = &defaults;
+	}
+	if (o->runs < 1 || o->warmup < 0 || o->threads < 1 ||
+	    o->timeout_factor <= 1.0 || o->timeout_min_seconds < 0) {
+		env_err(err, err_size, "bad options: runs %d (>= 1), warmup %d "
+			"(>= 0), threads %d (>= 1), timeout factor %g (> 1), "
+			"minimum timeout %g (>= 0)", o->runs, o->warmup,
+			o->threads, o->timeout_factor, o->timeout_min_seconds);
+		return NULL;
+	}
+	env = calloc(1, sizeof(*env));
+	if (!env) {
+		env_err(err, err_size, "out of memory");
+		return NULL;
+	}
+	env->opts = *o;
+	if (o->machine)
+		snprintf(env->machine, sizeof(env->machine), "%s", o->machine);
+	else
+		fingerprint(env->machine, sizeof(env->machine), o->threads);
+	env->opts.machine = env->machine;
+	if (o->memo_path) {
+		env->memo_path = strdup(o->memo_path);
+		if (!env->memo_path) {
+			env_err(err, err_size, "out of memory");
+			return pearl_env_free(env);
+		}
+		env->opts.memo_path = env->memo_path;
+		env->memo = env_memo_open(env->memo_path, err, err_size);
+		if (!env->memo)
+			return pearl_env_free(env);
+	}
+	env->mctx = exec_context_create();
+	env->diag_id = mlirContextAttachDiagnosticHandler(
+	    env->mctx, on_diagnostic, env, NULL);
+	return env;
+}
+
+pearl_env *pearl_env_free(pearl_env *env)
+{
+	if (!env)
+		return NULL;
+	if (env->n_programs)
+		fprintf(stderr, "pearl-env: warning: %d program(s) still "
+			"alive when the environment is freed\n",
+			env->n_programs);
+	if (!mlirContextIsNull(env->mctx)) {
+		mlirContextDetachDiagnosticHandler(env->mctx, env->diag_id);
+		mlirContextDestroy(env->mctx);
+	}
+	env_memo_close(env->memo);
+	free(env->memo_path);
+	free(env);
+	return NULL;
+}
+
+void pearl_env_get_stats(const pearl_env *env, struct pearl_env_stats *s)
+{
+	*s = env->stats;
+}
+
+const char *pearl_env_machine(const pearl_env *env)
+{
+	return env->machine;
+}

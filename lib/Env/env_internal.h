@@ -1,0 +1,137 @@
+/*
+ * env_internal.h - what the files of the environment (lib/Env) share: the
+ * environment and program structs, the memo database (env_memo.c) and the
+ * forked runner (env_run.c).
+ */
+#ifndef PEARL_ENV_INTERNAL_H
+#define PEARL_ENV_INTERNAL_H
+
+#include <mlir-c/Diagnostics.h>
+#include <mlir-c/IR.h>
+#include <stdint.h>
+
+#include "exec_args.h"
+#include "exec_jit.h"
+#include "pearl/ctx.h"
+#include "pearl/deps.h"
+#include "pearl/env.h"
+#include "pearl/program.h"
+
+/* isl operations allowed per model of @kernel (the pass's default). */
+#define ENV_ISL_MAX_OPERATIONS 20000000UL
+/* Time limit of one run of the unscheduled program (a hang of the base is
+ * an error of the program, not a timeout of a schedule). */
+#define ENV_BASE_LIMIT_SECONDS 300.0
+/* The machine of rows that do not depend on the machine (legality). */
+#define ENV_ANY_MACHINE "*"
+
+struct env_memo;
+
+struct pearl_env {
+	struct pearl_env_options opts;  /* strings point into the copies */
+	char *memo_path;                /* owned copy, or NULL */
+	char machine[256];
+	MlirContext mctx;               /* owned */
+	MlirDiagnosticHandlerID diag_id;
+	char diag[512];                 /* the last MLIR error */
+	struct env_memo *memo;          /* owned; NULL without memoization */
+	struct pearl_env_stats stats;
+	int n_programs;                 /* alive */
+};
+
+/* Records an MLIR error (the diagnostic handler); clears it. */
+void env_diag_clear(pearl_env *env);
+
+struct pearl_env_program {
+	pearl_env *env;                 /* borrowed */
+	char *name;                     /* owned */
+	char hash[17];
+	MlirModule module;              /* owned; never modified */
+	struct exec_sig sig;            /* of @kernel (== @init's) */
+	int *outputs;                   /* owned; argument indices */
+	int n_outputs;
+	/* The model of @kernel for pearl_env_program_sched, built on first
+	 * use (model_tried); NULL with model_error if it cannot be built. */
+	int model_tried;
+	pearl_ctx *ctx;                 /* owned */
+	pearl_program *prog;            /* owned */
+	pearl_deps *deps;               /* owned */
+	char model_error[256];
+	/* The base (unscheduled) measurement, once known. */
+	int base_known;
+	double base_seconds;
+	double base_init_seconds;       /* @init's time, for deadlines */
+	uint64_t base_hash;             /* of the outputs */
+};
+
+/* Builds p's model (once). Returns 0, or -1 with p->model_error set. */
+int env_program_model(pearl_env_program *p);
+
+/* --- env_memo.c: the SQLite memo database. --- */
+
+/* One memoized answer. */
+struct env_memo_row {
+	int status;                /* enum pearl_env_status */
+	double seconds;            /* OK: min of the runs; TIMEOUT: limit */
+	double cpu_seconds;        /* CPU time of the best run, all threads */
+	double init_seconds;       /* @init's time (for deadlines) */
+	uint64_t output_hash;      /* OK only */
+	char message[256];
+};
+
+/* Opens (creating if missing) the database at path. NULL with a message. */
+struct env_memo *env_memo_open(const char *path, char *err, size_t err_size);
+void env_memo_close(struct env_memo *m);
+/* Looks up (program, schedule, machine): 1 found (row filled), 0 not,
+ * -1 error (message). */
+int env_memo_get(struct env_memo *m, const char *program,
+		 const char *schedule, const char *machine,
+		 struct env_memo_row *row, char *err, size_t err_size);
+/* Stores a row (replacing any), and the program's name. 0 or -1. */
+int env_memo_put(struct env_memo *m, const char *program, const char *name,
+		 const char *schedule, const char *machine,
+		 const struct env_memo_row *row, char *err, size_t err_size);
+
+
+/* --- env_run.c: timed runs in a forked child. --- */
+
+struct env_run_request {
+	exec_packed_fn init, kernel;
+	const struct exec_sig *sig;
+	const int *outputs;
+	int n_outputs;
+	int warmup, runs;
+	int threads;
+	double limit;         /* a run of @kernel longer than this: timeout */
+	double init_allowance; /* extra wall time allowed per run for @init */
+};
+
+enum env_run_status {
+	env_run_ok,
+	env_run_timeout,
+	env_run_crash,   /* the child died (signal, exit) */
+	env_run_error    /* the environment: fork, pipe, allocation */
+};
+
+struct env_run_result {
+	enum env_run_status status;
+	double best;            /* min of the timed runs */
+	double cpu;             /* CPU time of the best run */
+	double init;            /* min time of @init */
+	uint64_t hash;          /* of the outputs after the last run */
+	int executions;         /* runs of @kernel started */
+	char message[256];
+};
+
+/* Runs req in a forked child; fills *res. Returns 0, or -1 on an error of
+ * the environment (res->message says why). */
+int env_run(const struct env_run_request *req, struct env_run_result *res);
+
+/* Seconds on the monotonic clock. */
+double env_now(void);
+
+/* snprintf into err if it has room. */
+void env_err(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,287 @@
+/* The memo database of the environment, in SQLite.
+ *
+ * Schema (version 1, in PRAGMA user_version):
+ *   programs(hash PRIMARY KEY, name)         one row per program seen
+ *   results(program, schedule, machine,      one row per query answered
+ *           status, seconds, cpu_seconds, init_seconds, output_hash,
+ *           message, created)
+ *     PRIMARY KEY (program, schedule, machine)
+ * `schedule` is the normalized schedule ("" for the unscheduled program);
+ * `machine` is the machine fingerprint, or "*" for answers that do not
+ * depend on the machine (an illegal schedule). The database is in WAL mode
+ * with a busy timeout, so that several processes (a trainer and an
+ * evaluator) can share one file; every write is its own transaction. */
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "env_internal.h"
+
+#define MEMO_VERSION 1
+/* PEARL_ENV_ILLEGAL, as SQL text. */
+#define ILLEGAL "1"
+_Static_assert(PEARL_ENV_ILLEGAL == 1, "ILLEGAL");
+
+struct env_memo {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *get, *put, *put_program;
+};
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS programs("
+    " hash TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS results("
+    " program TEXT NOT NULL, schedule TEXT NOT NULL, machine TEXT NOT NULL,"
+    " status INTEGER NOT NULL, seconds REAL, cpu_seconds REAL,"
+    " init_seconds REAL, output_hash TEXT, message TEXT, created REAL,"
+    " PRIMARY KEY(program, schedule, machine)) WITHOUT ROWID;";
+
+static int fail(struct env_memo *m, const char *what, char *err,
+		size_t err_size)
+{
+	env_err(err, err_size, "memo database '%s': %s: %s", m->path, what,
+		m->db ? sqlite3_errmsg(m->db) : "out of memory");
+	return -1;
+}
+
+/* Runs SQL without results. */
+static int exec_sql(struct env_memo *m, const char *sql, char *err,
+		    size_t err_size)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(m->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	env_err(err, err_size, "memo database '%s': %s", m->path,
+		msg ? msg : sqlite3_errmsg(m->db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+/* The schema version, or -1 (with a message: e.g. not a database). */
+static int user_version(struct env_memo *m, char *err, size_t err_size)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(m->db, "PRAGMA user_version", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return fail(m, "cannot read", err, err_size);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	else
+		fail(m, "cannot read", err, err_size);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Creates the tables if missing, or checks their version. */
+static int init_schema(struct env_memo *m, char *err, size_t err_size)
+{
+	char sql[64];
+	int v = user_version(m, err, err_size);
+
+	if (v < 0)
+		return -1;
+	if (v == MEMO_VERSION)
+		return 0;
+	if (v != 0) {
+		env_err(err, err_size, "memo database '%s': schema version %d, "
+			"this Pearl reads version %d", m->path, v,
+			MEMO_VERSION);
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", MEMO_VERSION);
+	if (exec_sql(m, "BEGIN IMMEDIATE;", err, err_size) < 0)
+		return -1;
+	if (exec_sql(m, schema, err, err_size) < 0 ||
+	    exec_sql(m, sql, err, err_size) < 0) {
+		sqlite3_exec(m->db, "ROLLBACK;", NULL, NULL, NULL);
+		return -1;
+	}
+	return exec_sql(m, "COMMIT;", err, err_size);
+}
+
+static int prepare(struct env_memo *m, const char *sql, sqlite3_stmt **st,
+		   char *err, size_t err_size)
+{
+	if (sqlite3_prepare_v2(m->db, sql, -1, st, NULL) != SQLITE_OK)
+		return fail(m, "cannot prepare a statement", err, err_size);
+	return 0;
+}
+
+struct env_memo *env_memo_open(const char *path, char *err, size_t err_size)
+{
+	struct env_memo *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m || !(m->path = strdup(path))) {
+		free(m);
+		env_err(err, err_size, "out of memory");
+		return NULL;
+	}
+	rc = sqlite3_open_v2(path, &m->db,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	if (rc != SQLITE_OK) {
+		fail(m, "cannot open", err, err_size);
+		env_memo_close(m);
+		return NULL;
+	}
+	sqlite3_busy_timeout(m->db, 30000);
+	/* The first statement reads the header: a file that is not a
+	 * database fails here ("file is not a database"). */
+	if (init_schema(m, err, err_size) < 0 ||
+	    exec_sql(m, "PRAGMA journal_mode=WAL;", err, err_size) < 0 ||
+	    exec_sql(m, "PRAGMA synchronous=NORMAL;", err, err_size) < 0 ||
+	    prepare(m, "SELECT status, seconds, cpu_seconds, init_seconds, "
+		       "output_hash, message FROM results WHERE program=?1 "
+		       "AND schedule=?2 AND machine=?3", &m->get, err,
+		    err_size) < 0 ||
+	    prepare(m, "INSERT OR REPLACE INTO results VALUES"
+		       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", &m->put,
+		    err, err_size) < 0 ||
+	    prepare(m, "INSERT OR IGNORE INTO programs VALUES(?1, ?2)",
+		    &m->put_program, err, err_size) < 0) {
+		env_memo_close(m);
+		return NULL;
+	}
+	return m;
+}
+
+void env_memo_close(struct env_memo *m)
+{
+	if (!m)
+		return;
+	sqlite3_finalize(m->get);
+	sqlite3_finalize(m->put);
+	sqlite3_finalize(m->put_program);
+	sqlite3_close(m->db);
+	free(m->path);
+	free(m);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+int env_memo_get(struct env_memo *m, const char *program,
+		 const char *schedule, const char *machine,
+		 struct env_memo_row *row, char *err, size_t err_size)
+{
+	sqlite3_stmt *st = m->get;
+	const unsigned char *text;
+	int rc, found = 0;
+
+	sqlite3_reset(st);
+	bind_text(st, 1, program);
+	bind_text(st, 2, schedule);
+	bind_text(st, 3, machine);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		memset(row, 0, sizeof(*row));
+		row->status = sqlite3_column_int(st, 0);
+		row->seconds = sqlite3_column_double(st, 1);
+		row->cpu_seconds = sqlite3_column_double(st, 2);
+		row->init_seconds = sqlite3_column_double(st, 3);
+		text = sqlite3_column_text(st, 4);
+		if (text)
+			row->output_hash = strtoull((const char *)text, NULL,
+						    16);
+		text = sqlite3_column_text(st, 5);
+		if (text)
+			snprintf(row->message, sizeof(row->message), "%s",
+				 (const char *)text);
+		found = 1;
+	} else if (rc != SQLITE_DONE) {
+		found = fail(m, "lookup failed", err, err_size);
+	}
+	sqlite3_reset(st);
+	return found;
+}
+
+int env_memo_put(struct env_memo *m, const char *program, const char *name,
+		 const char *schedule, const char *machine,
+		 const struct env_memo_row *row, char *err, size_t err_size)
+{
+	char hash[17];
+	int rc;
+
+	sqlite3_reset(m->put_program);
+	bind_text(m->put_program, 1, program);
+	bind_text(m->put_program, 2, name);
+	rc = sqlite3_step(m->put_program);
+	sqlite3_reset(m->put_program);
+	if (rc != SQLITE_DONE)
+		return fail(m, "cannot write", err, err_size);
+
+	snprintf(hash, sizeof(hash), "%016" PRIx64, row->output_hash);
+	sqlite3_reset(m->put);
+	bind_text(m->put, 1, program);
+	bind_text(m->put, 2, schedule);
+	bind_text(m->put, 3, machine);
+	sqlite3_bind_int(m->put, 4, row->status);
+	sqlite3_bind_double(m->put, 5, row->seconds);
+	sqlite3_bind_double(m->put, 6, row->cpu_seconds);
+	sqlite3_bind_double(m->put, 7, row->init_seconds);
+	if (row->status == PEARL_ENV_OK)
+		bind_text(m->put, 8, hash);
+	else
+		sqlite3_bind_null(m->put, 8);
+	bind_text(m->put, 9, row->message);
+	sqlite3_bind_double(m->put, 10, (double)time(NULL));
+	rc = sqlite3_step(m->put);
+	sqlite3_reset(m->put);
+	if (rc != SQLITE_DONE)
+		return fail(m, "cannot write", err, err_size);
+	return 0;
+}
+
+/* The single integer a query returns, into *v. */
+static int count(struct env_memo *m, const char *sql, long *v, char *err,
+		 size_t err_size)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(m, sql, &st, err, err_size) < 0)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*v = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return fail(m, "cannot read", err, err_size);
+	return 0;
+}
+
+int pearl_env_memo_summary(const char *memo_path,
+			   struct pearl_env_memo_summary *s, char *err,
+			   size_t err_size)
+{
+	struct env_memo *m;
+	int ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	m = env_memo_open(memo_path, err, err_size);
+	if (!m)
+		return -1;
+	if (count(m, "SELECT count(*) FROM results", &s->rows, err,
+		  err_size) < 0 ||
+	    count(m, "SELECT count(*) FROM programs", &s->programs, err,
+		  err_size) < 0 ||
+	    count(m, "SELECT count(*) FROM (SELECT DISTINCT program, schedule "
+		     "FROM results)", &s->schedules, err, err_size) < 0 ||
+	    count(m, "SELECT count(DISTINCT machine) FROM results WHERE "
+		     "machine != '" ENV_ANY_MACHINE "'", &s->machines, err,
+		  err_size) < 0 ||
+	    count(m, "SELECT count(*) FROM results WHERE status = " ILLEGAL,
+		  &s->illegal, err, err_size) < 0)
+		ret = -1;
+	env_memo_close(m);
+	return ret;
+}

@@ -1,0 +1,297 @@
+/* Programs of the environment: loading a module in the kernel contract,
+ * its hash, its outputs, and its model for the agent. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env_internal.h"
+#include "pearl/mlir_frontend.h"
+#include "pearl/transform.h"
+
+/* FNV-1a, continued from h. */
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; ++i) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The end of the code on the line [p, end): before a `//` comment that is
+ * not inside a string literal. */
+static const char *code_end(const char *p, const char *end)
+{
+	int in_string = 0;
+
+	for (; p < end; ++p) {
+		if (in_string && *p == '\\' && p + 1 < end)
+			++p;
+		else if (*p == '"')
+			in_string = !in_string;
+		else if (!in_string && p[0] == '/' && p + 1 < end &&
+			 p[1] == '/')
+			return p;
+	}
+	return end;
+}
+
+/* The program hash: FNV-1a over the lines of `text` with comments, leading
+ * and trailing white space and blank lines dropped, each line ended by a
+ * newline. */
+static void program_hash(const char *text, char out[17])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const char *line = text, *eol, *b, *e;
+
+	while (*line) {
+		eol = strchr(line, '\n');
+		if (!eol)
+			eol = line + strlen(line);
+		b = line;
+		e = code_end(line, eol);
+		while (b < e && isspace((unsigned char)*b))
+			++b;
+		while (e > b && isspace((unsigned char)e[-1]))
+			--e;
+		if (e > b) {
+			h = fnv(h, b, (size_t)(e - b));
+			h = fnv(h, "\n", 1);
+		}
+		line = *eol ? eol + 1 : eol;
+	}
+	snprintf(out, 17, "%016" PRIx64, h);
+}
+
+/* Parses the `// outputs: 2,5` header into p->outputs. */
+static int parse_outputs(pearl_env_program *p, const char *text, char *err,
+			 size_t err_size)
+{
+	const char *s = strstr(text, "// outputs:");
+	char *end;
+	long v;
+	int cap = 0;
+
+	if (!s) {
+		env_err(err, err_size, "%s: no `// outputs:` header (the kernel "
+			"contract names the arguments @kernel writes)",
+			p->name);
+		return -1;
+	}
+	s += strlen("// outputs:");
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == ',')
+			++s;
+		if (!isdigit((unsigned char)*s))
+			break;
+		v = strtol(s, &end, 10);
+		s = end;
+		if (v < 0 || v >= p->sig.n_args) {
+			env_err(err, err_size, "%s: output %ld is not an "
+				"argument of @kernel (%d arguments)", p->name,
+				v, p->sig.n_args);
+			return -1;
+		}
+		if (p->n_outputs == cap) {
+			int *grown;
+
+			cap = cap ? 2 * cap : 4;
+			grown = realloc(p->outputs, cap * sizeof(*grown));
+			if (!grown) {
+				env_err(err, err_size, "out of memory");
+				return -1;
+			}
+			p->outputs = grown;
+		}
+		p->outputs[p->n_outputs++] = (int)v;
+	}
+	if (p->n_outputs == 0) {
+		env_err(err, err_size, "%s: the `// outputs:` header names no "
+			"argument", p->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Checks that @init and @kernel exist, have one signature, and take only
+ * statically shaped memrefs; fills p->sig. */
+static int check_signature(pearl_env_program *p, char *err, size_t err_size)
+{
+	MlirOperation init = exec_find_func(p->module, "init");
+	MlirOperation kernel = exec_find_func(p->module, "kernel");
+	struct exec_sig init_sig = {0};
+	struct exec_err e = {{0}};
+	int i, d, ok;
+
+	if (mlirOperationIsNull(init) || mlirOperationIsNull(kernel)) {
+		env_err(err, err_size, "%s: the kernel contract needs "
+			"func.func @init and @kernel with bodies", p->name);
+		return -1;
+	}
+	if (exec_func_signature(kernel, p->name, &p->sig, &e) < 0 ||
+	    exec_func_signature(init, p->name, &init_sig, &e) < 0) {
+		exec_sig_clear(&init_sig);
+		env_err(err, err_size, "%s", e.msg);
+		return -1;
+	}
+	ok = exec_sig_equal(&p->sig, &init_sig);
+	exec_sig_clear(&init_sig);
+	if (!ok) {
+		env_err(err, err_size, "%s: @init and @kernel have different "
+			"signatures", p->name);
+		return -1;
+	}
+	if (p->sig.n_results) {
+		env_err(err, err_size, "%s: @kernel returns a value (the "
+			"kernel contract has none)", p->name);
+		return -1;
+	}
+	for (i = 0; i < p->sig.n_args; ++i) {
+		const struct exec_type *t = &p->sig.args[i];
+
+		ok = t->is_memref;
+		for (d = 0; ok && d < t->rank; ++d)
+			ok = t->shape[d] >= 0;
+		if (!ok) {
+			env_err(err, err_size, "%s: argument %d of @kernel is "
+				"%s (the kernel contract takes statically "
+				"shaped memrefs only)", p->name, i,
+				t->spelling);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+pearl_env_program *pearl_env_program_load(pearl_env *env, const char *text,
+					  const char *name, char *err,
+					  size_t err_size)
+{
+	pearl_env_program *p;
+
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->name = strdup(name ? name : "program"))) {
+		free(p);
+		env_err(err, err_size, "out of memory");
+		return NULL;
+	}
+	p->env = env;
+	env->n_programs++;
+	program_hash(text, p->hash);
+	env_diag_clear(env);
+	p->module = mlirModuleCreateParse(env->mctx,
+					  mlirStringRefCreateFromCString(text));
+	if (mlirModuleIsNull(p->module)) {
+		env_err(err, err_size, "%s: cannot parse the module: %s",
+			p->name, env->diag[0] ? env->diag : "(no message)");
+		return pearl_env_program_free(p);
+	}
+	if (check_signature(p, err, err_size) < 0 ||
+	    parse_outputs(p, text, err, err_size) < 0)
+		return pearl_env_program_free(p);
+	return p;
+}
+
+pearl_env_program *pearl_env_program_free(pearl_env_program *p)
+{
+	if (!p)
+		return NULL;
+	pearl_deps_free(p->deps);
+	pearl_program_free(p->prog);
+	pearl_ctx_free(p->ctx);
+	if (!mlirModuleIsNull(p->module))
+		mlirModuleDestroy(p->module);
+	exec_sig_clear(&p->sig);
+	free(p->outputs);
+	free(p->name);
+	p->env->n_programs--;
+	free(p);
+	return NULL;
+}
+
+const char *pearl_env_program_hash(const pearl_env_program *p)
+{
+	return p->hash;
+}
+
+const char *pearl_env_program_name(const pearl_env_program *p)
+{
+	return p->name;
+}
+
+/* Keeps the first reason a nest cannot be modeled. */
+static void note_skip(MlirLocation loc, const char *reason, void *user)
+{
+	char *msg = user;
+
+	(void)loc;
+	if (!msg[0])
+		snprintf(msg, 256, "%s", reason);
+}
+
+int env_program_model(pearl_env_program *p)
+{
+	MlirOperation kernel;
+	pearl_mlir_region *regions = NULL;
+	MlirLocation where;
+	int n;
+
+	if (p->model_tried)
+		return p->prog ? 0 : -1;
+	p->model_tried = 1;
+	p->ctx = pearl_ctx_alloc();
+	if (!p->ctx) {
+		snprintf(p->model_error, sizeof(p->model_error),
+			 "out of memory");
+		return -1;
+	}
+	kernel = exec_find_func(p->module, "kernel");
+	n = pearl_mlir_find_regions(kernel, &regions, note_skip,
+				    p->model_error);
+	if (n != 1) {
+		char why[160] = "";
+
+		memcpy(why, p->model_error, sizeof(why) - 1);
+		snprintf(p->model_error, sizeof(p->model_error),
+			 "@kernel has %d modeled loop regions (the environment "
+			 "needs exactly one)%s%s", n < 0 ? 0 : n,
+			 why[0] ? ": " : "", why);
+		free(regions);
+		return -1;
+	}
+	p->model_error[0] = '\0';
+	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
+	where = mlirOperationGetLocation(regions[0].first);
+	p->prog = pearl_mlir_extract(p->ctx, kernel, &regions[0], &where);
+	if (p->prog)
+		p->deps = pearl_deps_compute(p->prog);
+	free(regions);
+	if (!p->deps) {
+		snprintf(p->model_error, sizeof(p->model_error),
+			 "@kernel cannot be modeled: %s",
+			 pearl_ctx_last_error(p->ctx));
+		p->prog = pearl_program_free(p->prog);
+		return -1;
+	}
+	return 0;
+}
+
+pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
+				     size_t err_size)
+{
+	pearl_sched *sched;
+
+	if (env_program_model(p) < 0) {
+		env_err(err, err_size, "%s: %s", p->name, p->model_error);
+		return NULL;
+	}
+	sched = pearl_sched_alloc(p->prog, p->deps);
+	if (!sched)
+		env_err(err, err_size, "%s: %s", p->name,
+			pearl_ctx_last_error(p->ctx));
+	return sched;
+}

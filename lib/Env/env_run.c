@@ -1,0 +1,290 @@
+/* Timed runs of a JIT-compiled program in a forked child process.
+ *
+ * The parent has compiled the module; fork() gives the child the compiled
+ * code. The child allocates the argument frame, then for every run (warm-up
+ * runs first) calls @init on it and times @kernel alone, and writes one
+ * record per run to a pipe, and a last record with the outputs' hash. The
+ * parent waits for each record with a deadline (the run limit plus an
+ * allowance for @init) and SIGKILLs the child when it passes, so a hang of
+ * generated code cannot hang the caller, nor a crash kill it.
+ *
+ * OpenMP: the parent never runs a parallel region (it only compiles), so
+ * libomp is initialized in the child, after fork, with OMP_NUM_THREADS set
+ * there; each child starts its own thread pool and takes it down with it. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env_internal.h"
+
+double env_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void env_err(char *err, size_t err_size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !err_size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, err_size, fmt, ap);
+	va_end(ap);
+}
+
+/* One record from the child. */
+enum rec_kind { rec_run = 1, rec_done, rec_timeout, rec_error };
+
+struct rec {
+	int kind;
+	int index;       /* of the run (warm-up runs first) */
+	double seconds;  /* @kernel's wall time */
+	double cpu;      /* @kernel's CPU time, all threads */
+	double init;     /* @init's wall time */
+	uint64_t hash;   /* rec_done: the outputs' hash */
+};
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+	       (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static void write_rec(int fd, const struct rec *r)
+{
+	const char *p = (const char *)r;
+	size_t left = sizeof(*r);
+	ssize_t n;
+
+	while (left) {
+		n = write(fd, p, left);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(3);
+		p += n;
+		left -= (size_t)n;
+	}
+}
+
+/* The child: never returns. */
+static void child(const struct env_run_request *req, int fd)
+{
+	struct exec_err err;
+	struct exec_frame *frame;
+	struct rec r;
+	char threads[32];
+	double t0, t1, c0, c1;
+	int i, n = req->warmup + req->runs;
+
+	snprintf(threads, sizeof(threads), "%d", req->threads);
+	setenv("OMP_NUM_THREADS", threads, 1);
+	frame = exec_frame_alloc(req->sig, 0, &err);
+	if (!frame) {
+		memset(&r, 0, sizeof(r));
+		r.kind = rec_error;
+		write_rec(fd, &r);
+		_exit(2);
+	}
+	for (i = 0; i < n; ++i) {
+		memset(&r, 0, sizeof(r));
+		t0 = env_now();
+		req->init(exec_frame_packed(frame));
+		t1 = env_now();
+		r.init = t1 - t0;
+		c0 = cpu_seconds();
+		t0 = env_now();
+		req->kernel(exec_frame_packed(frame));
+		t1 = env_now();
+		c1 = cpu_seconds();
+		r.kind = rec_run;
+		r.index = i;
+		r.seconds = t1 - t0;
+		r.cpu = c1 - c0;
+		write_rec(fd, &r);
+		if (req->limit > 0 && r.seconds > req->limit) {
+			r.kind = rec_timeout;
+			write_rec(fd, &r);
+			_exit(0);
+		}
+	}
+	memset(&r, 0, sizeof(r));
+	r.kind = rec_done;
+	r.hash = exec_frame_hash(frame, req->outputs, req->n_outputs);
+	write_rec(fd, &r);
+	/* No exit handlers, no flushing of the parent's stdio buffers, no
+	 * leak check of the parent's heap: the child only computed. */
+	_exit(0);
+}
+
+/* Reads one record, waiting at most `timeout` seconds. 1 read, 0 end of
+ * file (the child is gone), -2 deadline passed, -1 error. */
+static int read_rec(int fd, struct rec *r, double timeout)
+{
+	char *p = (char *)r;
+	size_t got = 0;
+	double deadline = env_now() + timeout;
+	struct pollfd pfd;
+	ssize_t n;
+	int ms, ret;
+
+	while (got < sizeof(*r)) {
+		double left = deadline - env_now();
+
+		if (left <= 0)
+			return -2;
+		ms = left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		ret = poll(&pfd, 1, ms);
+		if (ret < 0 && errno == EINTR)
+			continue;
+		if (ret < 0)
+			return -1;
+		if (ret == 0)
+			continue;
+		n = read(fd, p + got, sizeof(*r) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return got ? -1 : 0;
+		got += (size_t)n;
+	}
+	return 1;
+}
+
+/* Reaps the child; describes how it ended into msg if it did not exit 0.
+ * Returns 1 if it exited 0. */
+static int reap(pid_t pid, char *msg, size_t size)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			env_err(msg, size, "waitpid: %s", strerror(errno));
+			return 0;
+		}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 1;
+	if (WIFSIGNALED(st))
+		env_err(msg, size, "the run was killed by signal %d (%s)",
+			WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		env_err(msg, size, "the run exited with status %d",
+			WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	return 0;
+}
+
+int env_run(const struct env_run_request *req, struct env_run_result *res)
+{
+	int fds[2], n = req->warmup + req->runs, got_done = 0, ret;
+	double deadline;
+	struct rec r;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	res->best = -1;
+	res->init = -1;
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		res->status = env_run_error;
+		env_err(res->message, sizeof(res->message), "pipe: %s",
+			strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		res->status = env_run_error;
+		env_err(res->message, sizeof(res->message), "fork: %s",
+			strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(req, fds[1]);
+	}
+	close(fds[1]);
+	/* Each record must come within the run limit plus @init's allowance
+	 * (and a second of slack for process start-up and scheduling). */
+	deadline = req->limit + req->init_allowance + 1.0;
+	res->status = env_run_crash;
+	for (;;) {
+		ret = read_rec(fds[0], &r, deadline);
+		if (ret == -2) {
+			kill(pid, SIGKILL);
+			reap(pid, NULL, 0);
+			res->status = env_run_timeout;
+			res->executions++;
+			env_err(res->message, sizeof(res->message),
+				"killed after %.3f s without finishing a run "
+				"(limit %.3f s)", deadline, req->limit);
+			close(fds[0]);
+			return 0;
+		}
+		if (ret <= 0)
+			break;
+		if (r.kind == rec_run) {
+			res->executions++;
+			if (res->init < 0 || r.init < res->init)
+				res->init = r.init;
+			if (r.index >= req->warmup &&
+			    (res->best < 0 || r.seconds < res->best)) {
+				res->best = r.seconds;
+				res->cpu = r.cpu;
+			}
+		} else if (r.kind == rec_timeout) {
+			res->status = env_run_timeout;
+			res->best = r.seconds;
+			env_err(res->message, sizeof(res->message),
+				"a run took %.3f s (limit %.3f s)", r.seconds,
+				req->limit);
+		} else if (r.kind == rec_done) {
+			res->hash = r.hash;
+			got_done = 1;
+		} else if (r.kind == rec_error) {
+			env_err(res->message, sizeof(res->message),
+				"the child could not allocate the arguments");
+		}
+	}
+	close(fds[0]);
+	if (!reap(pid, res->status == env_run_timeout ? NULL : res->message,
+		  sizeof(res->message)) && res->status != env_run_timeout) {
+		res->status = env_run_crash;
+		return 0;
+	}
+	if (res->status == env_run_timeout)
+		return 0;
+	if (!got_done || res->executions != n) {
+		res->status = env_run_crash;
+		if (!res->message[0])
+			env_err(res->message, sizeof(res->message),
+				"the run ended after %d of %d runs",
+				res->executions, n);
+		return 0;
+	}
+	res->status = env_run_ok;
+	return 0;
+}

@@ -1,0 +1,475 @@
+/* pearl_env_time: one query of the environment.
+ *
+ *   memo lookup (program, schedule, machine), then (program, schedule,
+ *   any machine)
+ *   -> legality on the program's own model (no compilation if illegal)
+ *   -> the base measurement, if not known yet (memoized as schedule "")
+ *   -> code generation on a copy of the module (the model is extracted
+ *      again from the copy: the code generator rewrites the operations the
+ *      model refers to)
+ *   -> lowering + JIT -> runs in a forked child -> outputs compared with
+ *      the base's -> memo store. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "env_internal.h"
+#include "pearl/mlir_codegen.h"
+#include "pearl/mlir_frontend.h"
+#include "pearl/transform.h"
+
+/* The schedule in normal form: actions formatted by pearl_action_format,
+ * separated by one space, trailing N dropped (moving past the last branch
+ * changes nothing). Fills *actions (malloc'd), *n and *norm (malloc'd).
+ * Returns 0, -1 with the parse error in msg, -2 if out of memory. */
+static int normalize(pearl_ctx *ctx, const char *text,
+		     struct pearl_action **actions, int *n, char **norm,
+		     char *msg, size_t size)
+{
+	char buf[64];
+	size_t len = 0, cap = 1;
+	int i;
+
+	*norm = NULL;
+	pearl_ctx_clear_error(ctx);
+	*n = pearl_actions_parse(ctx, text, actions);
+	if (*n < 0) {
+		env_err(msg, size, "schedule does not parse: %s",
+			pearl_ctx_last_error(ctx));
+		*actions = NULL;
+		return -1;
+	}
+	while (*n > 0 && (*actions)[*n - 1].kind == pearl_action_next)
+		--*n;
+	for (i = 0; i < *n; ++i) {
+		pearl_action_format(&(*actions)[i], buf, sizeof(buf));
+		cap += strlen(buf) + 1;
+	}
+	*norm = malloc(cap);
+	if (!*norm)
+		return -2;
+	(*norm)[0] = '\0';
+	for (i = 0; i < *n; ++i) {
+		pearl_action_format(&(*actions)[i], buf, sizeof(buf));
+		len += (size_t)snprintf(*norm + len, cap - len, "%s%s",
+					i ? " " : "", buf);
+	}
+	return 0;
+}
+
+/* Applies the actions to sched, all or none: 1 if every action applied,
+ * 0 if one was refused (the reason in msg). */
+static int apply_all(pearl_ctx *ctx, pearl_sched *sched,
+		     const struct pearl_action *actions, int n, char *msg,
+		     size_t size)
+{
+	char name[64];
+	int i, b = 0;
+
+	for (i = 0; i < n; ++i) {
+		if (actions[i].kind == pearl_action_next) {
+			b++;
+			continue;
+		}
+		pearl_ctx_clear_error(ctx);
+		if (pearl_sched_apply(sched, b, &actions[i]) == pearl_stat_ok)
+			continue;
+		pearl_action_format(&actions[i], name, sizeof(name));
+		env_err(msg, size, "action %d, %s on branch %d, refused: %s",
+			i + 1, name, b, pearl_ctx_last_error(ctx));
+		return 0;
+	}
+	return 1;
+}
+
+/* Checks the actions on p's own model: 1 legal, 0 illegal (msg), -1 the
+ * program cannot be modeled (msg). */
+static int check_legal(pearl_env_program *p, const struct pearl_action *acts,
+		       int n, char *msg, size_t size)
+{
+	pearl_sched *sched;
+	int legal;
+
+	if (env_program_model(p) < 0) {
+		env_err(msg, size, "%s", p->model_error);
+		return -1;
+	}
+	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
+	sched = pearl_sched_alloc(p->prog, p->deps);
+	if (!sched) {
+		env_err(msg, size, "%s", pearl_ctx_last_error(p->ctx));
+		return -1;
+	}
+	pearl_sched_set_explain(sched, 0);
+	legal = apply_all(p->ctx, sched, acts, n, msg, size);
+	pearl_sched_free(sched);
+	return legal;
+}
+
+/* A copy of p's module with the (legal) schedule applied to @kernel, or a
+ * null module with the reason in msg. */
+static MlirModule generate(pearl_env_program *p,
+			   const struct pearl_action *acts, int n, char *msg,
+			   size_t size)
+{
+	MlirOperation copy = mlirOperationClone(mlirModuleGetOperation(p->module));
+	MlirModule module = mlirModuleFromOperation(copy);
+	MlirOperation kernel = exec_find_func(module, "kernel");
+	pearl_mlir_region *regions = NULL;
+	pearl_program *prog = NULL;
+	pearl_deps *deps = NULL;
+	pearl_sched *sched = NULL;
+	isl_ast_node *tree = NULL;
+	MlirLocation where;
+	char skip[256] = "";
+	int ok = 0, nr;
+
+	nr = pearl_mlir_find_regions(kernel, &regions, NULL, skip);
+	if (nr != 1) {
+		env_err(msg, size, "the copy of @kernel has %d regions", nr);
+		goto done;
+	}
+	pearl_ctx_clear_error(p->ctx);
+	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
+	where = mlirOperationGetLocation(regions[0].first);
+	prog = pearl_mlir_extract(p->ctx, kernel, &regions[0], &where);
+	if (prog)
+		deps = pearl_deps_compute(prog);
+	if (deps)
+		sched = pearl_sched_alloc(prog, deps);
+	if (!sched) {
+		env_err(msg, size, "modeling the copy: %s",
+			pearl_ctx_last_error(p->ctx));
+		goto done;
+	}
+	pearl_sched_set_explain(sched, 0);
+	if (!apply_all(p->ctx, sched, acts, n, msg, size))
+		goto done; /* legal on the model, so not expected */
+	tree = pearl_sched_build_ast(sched);
+	if (!tree ||
+	    pearl_mlir_codegen(p->ctx, &regions[0], prog, tree) !=
+		pearl_stat_ok) {
+		env_err(msg, size, "code generation: %s",
+			pearl_ctx_last_error(p->ctx));
+		goto done;
+	}
+	ok = 1;
+done:
+	isl_ast_node_free(tree);
+	pearl_sched_free(sched);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	free(regions);
+	if (!ok) {
+		mlirModuleDestroy(module);
+		return (MlirModule){NULL};
+	}
+	return module;
+}
+
+/* Lowers, JIT-compiles and runs `module` (__isl_take) with run limit
+ * `limit`. Returns 0 with *out filled (a compile failure is a crash with
+ * its message), or -1 on an error of the environment. */
+static int compile_and_run(pearl_env *env, pearl_env_program *p,
+			   MlirModule module, double limit,
+			   double init_allowance, struct env_run_result *out)
+{
+	struct env_run_request req;
+	struct exec_module *mod;
+	struct exec_err e = {{0}};
+	double t0 = env_now();
+	int ret, ok;
+
+	memset(out, 0, sizeof(*out));
+	env_diag_clear(env);
+	mod = exec_module_wrap(env->mctx, module, p->name, "kernel", &e);
+	ok = mod && exec_module_export(mod, "init", &e) == 0;
+	if (ok) {
+		env->stats.compilations++;
+		ok = exec_module_compile(mod, &e) == 0;
+	}
+	if (ok) {
+		req.init = exec_module_lookup(mod, "init");
+		req.kernel = exec_module_lookup(mod, "kernel");
+		ok = req.init && req.kernel;
+		if (!ok)
+			exec_fail(&e, "no C interface of @init or @kernel "
+				  "after compilation");
+	}
+	env->stats.seconds_compile += env_now() - t0;
+	if (!ok) {
+		out->status = env_run_crash;
+		env_err(out->message, sizeof(out->message), "%s%s%s", e.msg,
+			env->diag[0] ? ": " : "", env->diag);
+		exec_module_free(mod);
+		return 0;
+	}
+	req.sig = &p->sig;
+	req.outputs = p->outputs;
+	req.n_outputs = p->n_outputs;
+	req.warmup = env->opts.warmup;
+	req.runs = env->opts.runs;
+	req.threads = env->opts.threads;
+	req.limit = limit;
+	req.init_allowance = init_allowance;
+	t0 = env_now();
+	ret = env_run(&req, out);
+	env->stats.seconds_run += env_now() - t0;
+	env->stats.executions += out->executions;
+	exec_module_free(mod);
+	return ret;
+}
+
+static int memo_get(pearl_env *env, pearl_env_program *p, const char *sched,
+		    struct env_memo_row *row, char *err, size_t err_size)
+{
+	double t0 = env_now();
+	int found;
+
+	if (!env->memo)
+		return 0;
+	found = env_memo_get(env->memo, p->hash, sched, env->machine, row, err,
+			     err_size);
+	if (found == 0)
+		found = env_memo_get(env->memo, p->hash, sched,
+				     ENV_ANY_MACHINE, row, err, err_size);
+	env->stats.seconds_memo += env_now() - t0;
+	return found;
+}
+
+static int memo_put(pearl_env *env, pearl_env_program *p, const char *sched,
+		    const char *machine, const struct env_memo_row *row,
+		    char *err, size_t err_size)
+{
+	double t0 = env_now();
+	int ret;
+
+	if (!env->memo)
+		return 0;
+	ret = env_memo_put(env->memo, p->hash, p->name, sched, machine, row,
+			   err, err_size);
+	env->stats.seconds_memo += env_now() - t0;
+	return ret;
+}
+
+/* Makes sure p's base time is known: from p, the memo, or measured now
+ * (*measured set). Returns 0, or -1 if the base cannot be measured (the
+ * program is unusable; err says why) or on an error of the environment. */
+static int ensure_base(pearl_env *env, pearl_env_program *p, int *measured,
+		       char *err, size_t err_size)
+{
+	struct env_memo_row row;
+	struct env_run_result run;
+	MlirModule copy;
+	int found;
+
+	if (p->base_known)
+		return 0;
+	found = memo_get(env, p, "", &row, err, err_size);
+	if (found < 0)
+		return -1;
+	if (!found) {
+		*measured = 1;
+		env->stats.base_measurements++;
+		copy = mlirModuleFromOperation(
+		    mlirOperationClone(mlirModuleGetOperation(p->module)));
+		if (compile_and_run(env, p, copy, ENV_BASE_LIMIT_SECONDS,
+				    ENV_BASE_LIMIT_SECONDS, &run) < 0) {
+			env_err(err, err_size, "%s", run.message);
+			return -1;
+		}
+		memset(&row, 0, sizeof(row));
+		row.status = run.status == env_run_ok ? PEARL_ENV_OK
+			     : run.status == env_run_timeout ? PEARL_ENV_TIMEOUT
+							    : PEARL_ENV_FAILED;
+		row.seconds = run.best;
+		row.cpu_seconds = run.cpu;
+		row.init_seconds = run.init;
+		row.output_hash = run.hash;
+		snprintf(row.message, sizeof(row.message), "%s", run.message);
+		if (memo_put(env, p, "", env->machine, &row, err, err_size) < 0)
+			return -1;
+	}
+	if (row.status != PEARL_ENV_OK) {
+		env_err(err, err_size, "%s: the unscheduled program does not "
+			"run: %s (%s)", p->name,
+			pearl_env_status_name(row.status), row.message);
+		return -1;
+	}
+	p->base_known = 1;
+	p->base_seconds = row.seconds;
+	p->base_init_seconds = row.init_seconds;
+	p->base_hash = row.output_hash;
+	if (env->opts.verbose)
+		fprintf(stderr, "pearl-env: %s: base %.6f s (init %.6f s)%s\n",
+			p->name, row.seconds, row.init_seconds,
+			found ? " (memo)" : "");
+	return 0;
+}
+
+/* Fills res from a row (status, times, message). */
+static void fill(pearl_env_program *p, const struct env_memo_row *row,
+		 struct pearl_env_result *res)
+{
+	res->status = (enum pearl_env_status)row->status;
+	res->base_seconds = p->base_known ? p->base_seconds : 0.0;
+	if (row->status == PEARL_ENV_OK) {
+		res->seconds = row->seconds;
+		res->speedup = row->seconds > 0 ? p->base_seconds / row->seconds
+						: 0.0;
+		res->cpu_seconds = row->cpu_seconds;
+	}
+	snprintf(res->message, sizeof(res->message), "%s", row->message);
+}
+
+static void count(pearl_env *env, const struct pearl_env_result *res)
+{
+	env->stats.illegal += res->status == PEARL_ENV_ILLEGAL;
+	env->stats.timeouts += res->status == PEARL_ENV_TIMEOUT;
+	env->stats.wrong_outputs += res->status == PEARL_ENV_WRONG_OUTPUT;
+	if (res->memo_hit)
+		env->stats.memo_hits++;
+	else
+		env->stats.memo_misses++;
+}
+
+/* Measures the (legal) schedule: generates, compiles, runs, compares;
+ * fills row. Returns 0, or -1 on an error of the environment. */
+static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
+		   const struct pearl_action *acts, int n,
+		   struct env_memo_row *row, int *any_machine, char *err,
+		   size_t err_size)
+{
+	struct env_run_result run;
+	MlirModule module;
+	double t0 = env_now(), limit;
+
+	memset(row, 0, sizeof(*row));
+	module = generate(p, acts, n, row->message, sizeof(row->message));
+	env->stats.seconds_schedule += env_now() - t0;
+	if (mlirModuleIsNull(module)) {
+		row->status = PEARL_ENV_FAILED;
+		*any_machine = 1;
+		return 0;
+	}
+	limit = env->opts.timeout_factor * p->base_seconds;
+	if (limit < env->opts.timeout_min_seconds)
+		limit = env->opts.timeout_min_seconds;
+	if (compile_and_run(env, p, module, limit,
+			    4 * p->base_init_seconds + 0.5, &run) < 0) {
+		env_err(err, err_size, "%s", run.message);
+		return -1;
+	}
+	snprintf(row->message, sizeof(row->message), "%s", run.message);
+	row->init_seconds = run.init;
+	switch (run.status) {
+	case env_run_ok:
+		row->seconds = run.best;
+		row->cpu_seconds = run.cpu;
+		row->output_hash = run.hash;
+		row->status = PEARL_ENV_OK;
+		if (run.hash != p->base_hash) {
+			row->status = PEARL_ENV_WRONG_OUTPUT;
+			snprintf(row->message, sizeof(row->message),
+				 "outputs hash %016" PRIx64 " differ from the "
+				 "unscheduled program's %016" PRIx64, run.hash,
+				 p->base_hash);
+			fprintf(stderr, "pearl-env: WRONG OUTPUT (a Pearl "
+				"bug): %s (%s) schedule \"%s\": %s\n", p->name,
+				p->hash, norm, row->message);
+		}
+		break;
+	case env_run_timeout:
+		row->status = PEARL_ENV_TIMEOUT;
+		row->seconds = limit;
+		break;
+	default:
+		row->status = PEARL_ENV_FAILED;
+		break;
+	}
+	return 0;
+}
+
+int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
+		   struct pearl_env_result *res, char *err, size_t err_size)
+{
+	struct pearl_action *acts = NULL;
+	struct env_memo_row row;
+	char *norm = NULL;
+	int n, rc, found, measured = 0, any_machine = 0, legal, ret = -1;
+	double t0;
+
+	memset(res, 0, sizeof(*res));
+	env->stats.queries++;
+	if (!p->ctx && !(p->ctx = pearl_ctx_alloc())) {
+		env_err(err, err_size, "out of memory");
+		return -1;
+	}
+	rc = normalize(p->ctx, schedule ? schedule : "", &acts, &n, &norm,
+		       res->message, sizeof(res->message));
+	if (rc == -2) {
+		env_err(err, err_size, "out of memory");
+		goto done;
+	}
+	if (rc == -1) {
+		res->status = PEARL_ENV_ILLEGAL;
+		ret = 0;
+		goto counted;
+	}
+	if (!*norm) {
+		if (ensure_base(env, p, &measured, err, err_size) < 0)
+			goto done;
+		res->status = PEARL_ENV_OK;
+		res->seconds = res->base_seconds = p->base_seconds;
+		res->speedup = 1.0;
+		res->memo_hit = !measured;
+		ret = 0;
+		goto counted;
+	}
+	found = memo_get(env, p, norm, &row, err, err_size);
+	if (found < 0)
+		goto done;
+	if (found) {
+		if (row.status == PEARL_ENV_OK &&
+		    ensure_base(env, p, &measured, err, err_size) < 0)
+			goto done;
+		fill(p, &row, res);
+		res->memo_hit = !measured;
+		ret = 0;
+		goto counted;
+	}
+	t0 = env_now();
+	memset(&row, 0, sizeof(row));
+	legal = check_legal(p, acts, n, row.message, sizeof(row.message));
+	env->stats.seconds_schedule += env_now() - t0;
+	if (legal <= 0) {
+		/* Illegal, or @kernel cannot be modeled: either way no
+		 * schedule applies, on any machine. */
+		row.status = legal == 0 ? PEARL_ENV_ILLEGAL : PEARL_ENV_FAILED;
+		any_machine = 1;
+	} else {
+		if (ensure_base(env, p, &measured, err, err_size) < 0 ||
+		    measure(env, p, norm, acts, n, &row, &any_machine, err,
+			    err_size) < 0)
+			goto done;
+	}
+	if (memo_put(env, p, norm, any_machine ? ENV_ANY_MACHINE : env->machine,
+		     &row, err, err_size) < 0)
+		goto done;
+	fill(p, &row, res);
+	ret = 0;
+counted:
+	count(env, res);
+	if (env->opts.verbose)
+		fprintf(stderr, "pearl-env: %s \"%s\": %s %.6f s (base %.6f s, "
+			"cpu %.6f s)%s%s%s\n", p->name, norm ? norm : schedule,
+			pearl_env_status_name(res->status), res->seconds,
+			res->base_seconds, res->cpu_seconds,
+			res->memo_hit ? " memo" : "", res->message[0] ? ": " : "",
+			res->message);
+done:
+	free(acts);
+	free(norm);
+	return ret;
+}

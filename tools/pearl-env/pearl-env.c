@@ -1,0 +1,298 @@
+/*
+ * pearl-env - times schedules of programs in Pearl's training environment
+ * (include/pearl/env.h) and inspects its memo database.
+ *
+ *   pearl-env [options] [--schedule S]... program.mlir...
+ *   pearl-env --memo db.sqlite --summary
+ *
+ * Programs are MLIR modules in the benchmark kernel contract (@init,
+ * @kernel, `// outputs:`). For every program and every --schedule (default:
+ * only the unscheduled program, ""), one line:
+ *
+ *   NAME HASH STATUS base B time T speedup X memo hit|miss "SCHEDULE" [: why]
+ *
+ * --stats prints the environment's counters at the end. Exit status: 0 if
+ * every query was answered (whatever its status), 1 if a program does not
+ * load or its base does not run, 2 on a usage error or an error of the
+ * environment (e.g. the memo file is not an SQLite database).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/env.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pearl-env [options] [--schedule S]... program.mlir...\n"
+		"       pearl-env --memo FILE --summary\n"
+		"Times each schedule of each program (kernel contract) against "
+		"the unscheduled\nprogram, with SQLite memoization.\n"
+		"  --memo FILE         memo database (created if missing)\n"
+		"  --schedule S        a schedule in Pearl's notation "
+		"(repeatable; \"\" is the base)\n"
+		"  --machine M         machine fingerprint (default: CPU "
+		"model, cpus, threads)\n"
+		"  --warmup N          untimed runs first (default 1)\n"
+		"  --runs N            timed runs, minimum kept (default 3)\n"
+		"  --threads N         OpenMP threads (default 2)\n"
+		"  --timeout-factor F  timeout at F times the base (default 8)\n"
+		"  --timeout-min S     never time out below S seconds "
+		"(default 1)\n"
+		"  --stats             print the counters at the end\n"
+		"  --summary           print what the memo database holds\n"
+		"  --verbose           progress on stderr\n");
+}
+
+/* Reads a whole file (malloc'd, NUL-terminated), or NULL with errno. */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, *grown;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			grown = realloc(buf, cap + 1);
+			if (!grown) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = grown;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The file name without directories and extension, for messages. */
+static void base_name(const char *path, char *out, size_t size)
+{
+	const char *s = strrchr(path, '/');
+	char *dot;
+
+	snprintf(out, size, "%s", s ? s + 1 : path);
+	dot = strrchr(out, '.');
+	if (dot && dot != out)
+		*dot = '\0';
+}
+
+static void print_stats(const pearl_env *env)
+{
+	struct pearl_env_stats s;
+
+	pearl_env_get_stats(env, &s);
+	printf("stats: queries %ld memo_hits %ld memo_misses %ld "
+	       "compilations %ld executions %ld base_measurements %ld "
+	       "illegal %ld timeouts %ld wrong_outputs %ld\n",
+	       s.queries, s.memo_hits, s.memo_misses, s.compilations,
+	       s.executions, s.base_measurements, s.illegal, s.timeouts,
+	       s.wrong_outputs);
+	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.3f\n",
+	       s.seconds_schedule, s.seconds_compile, s.seconds_run,
+	       s.seconds_memo);
+}
+
+static int summary(const char *memo);
+
+struct args {
+	struct pearl_env_options opts;
+	const char **schedules;
+	int n_schedules;
+	const char **files;
+	int n_files;
+	int stats, summary;
+};
+
+static int parse_num(const char *s, double min, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || end == s || *end || *v < min ? -1 : 0;
+}
+
+/* Fills a from argv: 0, 1 for help, -1 on a usage error (reported). */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	double v;
+	int i;
+
+	pearl_env_options_init(&a->opts);
+	a->schedules = calloc(argc + 1, sizeof(*a->schedules));
+	a->files = calloc(argc + 1, sizeof(*a->files));
+	if (!a->schedules || !a->files)
+		return -1;
+	for (i = 1; i < argc; ++i) {
+		const char *o = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 1;
+
+		if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+			return 1;
+		if (!strcmp(o, "--stats")) {
+			a->stats = 1, takes = 0;
+		} else if (!strcmp(o, "--summary")) {
+			a->summary = 1, takes = 0;
+		} else if (!strcmp(o, "--verbose")) {
+			a->opts.verbose = 1, takes = 0;
+		} else if (o[0] != '-' || !o[1]) {
+			a->files[a->n_files++] = o, takes = 0;
+		} else if (!val) {
+			fprintf(stderr, "pearl-env: %s needs a value\n", o);
+			return -1;
+		} else if (!strcmp(o, "--memo")) {
+			a->opts.memo_path = val;
+		} else if (!strcmp(o, "--schedule")) {
+			a->schedules[a->n_schedules++] = val;
+		} else if (!strcmp(o, "--machine")) {
+			a->opts.machine = val;
+		} else if (!strcmp(o, "--warmup") && !parse_num(val, 0, &v)) {
+			a->opts.warmup = (int)v;
+		} else if (!strcmp(o, "--runs") && !parse_num(val, 1, &v)) {
+			a->opts.runs = (int)v;
+		} else if (!strcmp(o, "--threads") && !parse_num(val, 1, &v)) {
+			a->opts.threads = (int)v;
+		} else if (!strcmp(o, "--timeout-factor") &&
+			   !parse_num(val, 1, &v)) {
+			a->opts.timeout_factor = v;
+		} else if (!strcmp(o, "--timeout-min") &&
+			   !parse_num(val, 0, &v)) {
+			a->opts.timeout_min_seconds = v;
+		} else {
+			fprintf(stderr, "pearl-env: bad option or value: %s %s\n",
+				o, val);
+			return -1;
+		}
+		i += takes;
+	}
+	if (a->summary && !a->opts.memo_path) {
+		fprintf(stderr, "pearl-env: --summary needs --memo\n");
+		return -1;
+	}
+	if (!a->summary && !a->n_files) {
+		fprintf(stderr, "pearl-env: no program\n");
+		return -1;
+	}
+	if (!a->n_schedules)
+		a->schedules[a->n_schedules++] = "";
+	return 0;
+}
+
+/* Loads and times one program; 0, 1 (the program is unusable) or 2 (an
+ * error of the environment). */
+static int run_program(pearl_env *env, const char *path,
+		       const struct args *a)
+{
+	struct pearl_env_result res;
+	pearl_env_program *p;
+	char name[256], err[1024] = "";
+	char *text = read_file(path);
+	int i, ret = 0;
+
+	if (!text) {
+		fprintf(stderr, "pearl-env: cannot read %s: %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	base_name(path, name, sizeof(name));
+	p = pearl_env_program_load(env, text, name, err, sizeof(err));
+	free(text);
+	if (!p) {
+		fprintf(stderr, "pearl-env: %s\n", err);
+		return 1;
+	}
+	for (i = 0; i < a->n_schedules; ++i) {
+		if (pearl_env_time(env, p, a->schedules[i], &res, err,
+				   sizeof(err)) < 0) {
+			fflush(stdout);
+			fprintf(stderr, "pearl-env: %s\n", err);
+			ret = 1;
+			break;
+		}
+		printf("%s %s %s base %.6f time %.6f speedup %.3f memo %s "
+		       "\"%s\"%s%s\n", name, pearl_env_program_hash(p),
+		       pearl_env_status_name(res.status), res.base_seconds,
+		       res.seconds, res.speedup, res.memo_hit ? "hit" : "miss",
+		       a->schedules[i], res.message[0] ? ": " : "",
+		       res.message);
+		fflush(stdout);
+	}
+	pearl_env_program_free(p);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	pearl_env *env;
+	char err[1024] = "";
+	int i, st, ret = 0;
+
+	memset(&a, 0, sizeof(a));
+	st = parse_args(argc, argv, &a);
+	if (st != 0) {
+		usage(st > 0 ? stdout : stderr);
+		free(a.schedules);
+		free(a.files);
+		return st > 0 ? 0 : 2;
+	}
+	if (a.summary) {
+		ret = summary(a.opts.memo_path);
+		free(a.schedules);
+		free(a.files);
+		return ret;
+	}
+	env = pearl_env_create(&a.opts, err, sizeof(err));
+	if (!env) {
+		fprintf(stderr, "pearl-env: error: %s\n", err);
+		free(a.schedules);
+		free(a.files);
+		return 2;
+	}
+	for (i = 0; i < a.n_files; ++i) {
+		st = run_program(env, a.files[i], &a);
+		if (st > ret)
+			ret = st;
+	}
+	if (a.stats)
+		print_stats(env);
+	pearl_env_free(env);
+	free(a.schedules);
+	free(a.files);
+	return ret;
+}
+
+/* --summary: through the environment's own reader (pearl_env_summary). */
+static int summary(const char *memo)
+{
+	struct pearl_env_memo_summary s;
+	char err[1024] = "";
+
+	if (pearl_env_memo_summary(memo, &s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pearl-env: error: %s\n", err);
+		return 2;
+	}
+	printf("memo %s: rows %ld programs %ld unique_schedules %ld "
+	       "machines %ld illegal %ld\n", memo, s.rows, s.programs,
+	       s.schedules, s.machines, s.illegal);
+	return 0;
+}
