@@ -1,0 +1,685 @@
+/*
+ * pearl-train: trains Pearl's policy network (Pearl paper sections 4-5,
+ * DESIGN.md section 4) on random programs from pearl-gen, in the execution
+ * environment (pearl/env.h, memoized in SQLite):
+ *
+ *   1. actor-critic pre-training: the GATv2 layers, the MLP and the value
+ *      head learn to predict the (standardized, log) execution time of the
+ *      unscheduled programs from their graphs (paper section 5.2);
+ *   2. PPO (pearl/ppo.h): episodes of the sampling agent, rewards log4 of
+ *      each action's speedup, clipped updates with masks, GAE, entropy
+ *      decayed linearly to its final value over the run.
+ *
+ * Everything is checkpointed into the output directory after every
+ * iteration (policy.bin, adam.bin, state.txt; curve.csv one line per
+ * iteration; curve.png drawn with gnuplot when it is installed), and
+ * --resume continues from there.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "episode.h"
+#include "pearl/features.h"
+#include "pearl/ppo.h"
+#include "pearl/train.h"
+#include "programs.h"
+
+struct options {
+	const char *out;
+	const char *memo;
+	const char *init_model; /* NULL: random init with seed */
+	uint64_t seed;
+	uint64_t first_program;
+	int programs;
+	int scale;
+	long steps;
+	int batch;
+	int pretrain_epochs;
+	float lr, pretrain_lr;
+	float entropy_start, entropy_end;
+	float max_grad_norm;
+	int max_branch_steps;
+	enum episode_reward reward;
+	int resume;
+	int threads, runs;
+	const char *machine;
+	int verbose;
+	struct pearl_ppo_config ppo;
+};
+
+/* What survives a restart besides the weights and Adam's moments. */
+struct state {
+	long iteration, steps, episodes;
+	uint64_t rng;
+	long cursor; /* next program (index into the shuffled order) */
+	int pretrained;
+	double seconds; /* training wall time so far */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t splitmix(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: pearl-train [options]\n"
+"  --out DIR             checkpoints, curve.csv, curve.png (default pearl-train-out)\n"
+"  --memo FILE           SQLite memo of the environment (default DIR/memo.sqlite)\n"
+"  --resume              continue from the checkpoint in DIR\n"
+"  --programs N          random programs to train on (default 200)\n"
+"  --first-program S     pearl-gen seed of the first (default 1)\n"
+"  --size-scale small|train  program sizes (default train)\n"
+"  --steps N             PPO decisions in all (default 20000)\n"
+"  --batch N             decisions per PPO update (default 512)\n"
+"  --minibatch N         decisions per Adam step (default 64)\n"
+"  --epochs N            passes over a batch (default 5)\n"
+"  --lr X                PPO learning rate (default 1e-4)\n"
+"  --clip X              PPO ratio clip (default 0.3)\n"
+"  --entropy A,B         entropy coefficient from A to B (default 0.1,0)\n"
+"  --value-coef X        (default 2)\n"
+"  --pretrain-epochs N   value pre-training epochs (default 100; 0: none)\n"
+"  --pretrain-lr X       (default 1e-3)\n"
+"  --init-model FILE     start from these weights (default: random, --seed)\n"
+"  --reward step|final   reward every action, or only the final schedule\n"
+"  --max-branch-steps N  actions per branch (default 5)\n"
+"  --threads N           OpenMP threads of the timed runs (default 2)\n"
+"  --runs N              timed runs per schedule, minimum kept (default 3)\n"
+"  --machine NAME        memo fingerprint override\n"
+"  --seed N              initialization, sampling and shuffling (default 1)\n"
+"  -v                    per-episode lines\n");
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+	    {"out", 1, 0, 'o'},          {"memo", 1, 0, 'm'},
+	    {"resume", 0, 0, 'R'},       {"programs", 1, 0, 'n'},
+	    {"first-program", 1, 0, 'F'}, {"size-scale", 1, 0, 'z'},
+	    {"steps", 1, 0, 's'},        {"batch", 1, 0, 'b'},
+	    {"minibatch", 1, 0, 'M'},    {"epochs", 1, 0, 'e'},
+	    {"lr", 1, 0, 'l'},           {"clip", 1, 0, 'c'},
+	    {"entropy", 1, 0, 'E'},      {"value-coef", 1, 0, 'V'},
+	    {"pretrain-epochs", 1, 0, 'P'}, {"pretrain-lr", 1, 0, 'L'},
+	    {"init-model", 1, 0, 'I'},   {"reward", 1, 0, 'w'},
+	    {"max-branch-steps", 1, 0, 'B'}, {"threads", 1, 0, 't'},
+	    {"runs", 1, 0, 'r'},         {"machine", 1, 0, 'C'},
+	    {"seed", 1, 0, 'S'},         {"help", 0, 0, 'h'},
+	    {0, 0, 0, 0}};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->out = "pearl-train-out";
+	o->seed = 1;
+	o->first_program = 1;
+	o->programs = 200;
+	o->scale = 1;
+	o->steps = 20000;
+	o->batch = 512;
+	o->pretrain_epochs = 100;
+	o->lr = 1e-4f;
+	o->pretrain_lr = 1e-3f;
+	o->entropy_start = 0.1f;
+	o->entropy_end = 0;
+	o->max_grad_norm = 1.0f;
+	o->max_branch_steps = 5;
+	o->reward = EPISODE_REWARD_STEP;
+	o->threads = 2;
+	o->runs = 3;
+	o->ppo = pearl_ppo_default_config();
+	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->out = optarg; break;
+		case 'm': o->memo = optarg; break;
+		case 'R': o->resume = 1; break;
+		case 'n': o->programs = atoi(optarg); break;
+		case 'F': o->first_program = strtoull(optarg, NULL, 10); break;
+		case 'z':
+			if (!strcmp(optarg, "small"))
+				o->scale = 0;
+			else if (!strcmp(optarg, "train"))
+				o->scale = 1;
+			else
+				return -1;
+			break;
+		case 's': o->steps = atol(optarg); break;
+		case 'b': o->batch = atoi(optarg); break;
+		case 'M': o->ppo.minibatch = atoi(optarg); break;
+		case 'e': o->ppo.epochs = atoi(optarg); break;
+		case 'l': o->lr = strtof(optarg, NULL); break;
+		case 'c': o->ppo.clip = strtof(optarg, NULL); break;
+		case 'E':
+			if (sscanf(optarg, "%f,%f", &o->entropy_start,
+				   &o->entropy_end) != 2)
+				return -1;
+			break;
+		case 'V': o->ppo.value_coef = strtof(optarg, NULL); break;
+		case 'P': o->pretrain_epochs = atoi(optarg); break;
+		case 'L': o->pretrain_lr = strtof(optarg, NULL); break;
+		case 'I': o->init_model = optarg; break;
+		case 'w':
+			if (!strcmp(optarg, "step"))
+				o->reward = EPISODE_REWARD_STEP;
+			else if (!strcmp(optarg, "final"))
+				o->reward = EPISODE_REWARD_FINAL;
+			else
+				return -1;
+			break;
+		case 'B': o->max_branch_steps = atoi(optarg); break;
+		case 't': o->threads = atoi(optarg); break;
+		case 'r': o->runs = atoi(optarg); break;
+		case 'C': o->machine = optarg; break;
+		case 'S': o->seed = strtoull(optarg, NULL, 10); break;
+		case 'v': o->verbose = 1; break;
+		case 'h': usage(stdout); exit(0);
+		default: return -1;
+		}
+	}
+	if (optind != argc || o->programs < 1 || o->batch < 1 ||
+	    o->ppo.minibatch < 1 || o->ppo.epochs < 1 || o->steps < 0 ||
+	    !(o->lr > 0) || o->runs < 1 || o->threads < 1 ||
+	    o->max_branch_steps < 1)
+		return -1;
+	return 0;
+}
+
+static char *path_in(const char *dir, const char *file)
+{
+	size_t n = strlen(dir) + strlen(file) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, file);
+	return p;
+}
+
+static int save_state(const char *dir, const struct state *s)
+{
+	char *path = path_in(dir, "state.txt"), *tmp = path_in(dir, "state.tmp");
+	FILE *f = tmp ? fopen(tmp, "w") : NULL;
+	int rc = -1;
+
+	if (f) {
+		fprintf(f,
+			"pearl-train state 1\niteration %ld\nsteps %ld\n"
+			"episodes %ld\nrng %llu\ncursor %ld\npretrained %d\n"
+			"seconds %.3f\n",
+			s->iteration, s->steps, s->episodes,
+			(unsigned long long)s->rng, s->cursor, s->pretrained,
+			s->seconds);
+		if (fclose(f) == 0 && rename(tmp, path) == 0)
+			rc = 0;
+	}
+	free(path);
+	free(tmp);
+	return rc;
+}
+
+static int load_state(const char *dir, struct state *s)
+{
+	char *path = path_in(dir, "state.txt");
+	FILE *f = path ? fopen(path, "r") : NULL;
+	unsigned long long rng;
+	int ok;
+
+	free(path);
+	if (!f)
+		return -1;
+	ok = fscanf(f,
+		    "pearl-train state 1 iteration %ld steps %ld episodes %ld "
+		    "rng %llu cursor %ld pretrained %d seconds %lf",
+		    &s->iteration, &s->steps, &s->episodes, &rng, &s->cursor,
+		    &s->pretrained, &s->seconds) == 7;
+	fclose(f);
+	s->rng = rng;
+	return ok ? 0 : -1;
+}
+
+/* Writes weights and optimizer state next to each other, each through a
+ * temporary file renamed into place, then the state. */
+static int save_checkpoint(const char *dir, const pearl_policy *policy,
+			   const pearl_adam *adam, const struct state *s,
+			   char *err, size_t err_size)
+{
+	char *pt = path_in(dir, "policy.tmp"), *p = path_in(dir, "policy.bin");
+	char *at = path_in(dir, "adam.tmp"), *a = path_in(dir, "adam.bin");
+	int rc = -1;
+
+	if (pt && p && at && a &&
+	    pearl_policy_save_file(policy, pt, err, err_size) == 0 &&
+	    (!adam || pearl_adam_save_file(adam, at, err, err_size) == 0) &&
+	    rename(pt, p) == 0 && (!adam || rename(at, a) == 0)) {
+		if (save_state(dir, s) == 0)
+			rc = 0;
+		else
+			snprintf(err, err_size, "cannot write %s/state.txt",
+				 dir);
+	} else if (err_size && !err[0]) {
+		snprintf(err, err_size, "cannot write the checkpoint in %s",
+			 dir);
+	}
+	free(pt);
+	free(p);
+	free(at);
+	free(a);
+	return rc;
+}
+
+static void plot_curve(const char *dir)
+{
+	char cmd[4096];
+
+	if (system("command -v gnuplot > /dev/null 2>&1") != 0)
+		return;
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && gnuplot -e \"set terminal pngcairo size 900,500 "
+		 "noenhanced; set output 'curve.png'; set datafile separator "
+		 "','; set key top left; set xlabel 'decisions (PPO steps)'; "
+		 "set ylabel 'per episode'; set grid; "
+		 "plot 'curve.csv' every ::1 using 2:4 with linespoints title "
+		 "'mean reward (sum of log4 speedups)', '' every ::1 using 2:5 "
+		 "with linespoints title 'mean log4 final speedup'\" "
+		 "> /dev/null 2>&1 || "
+		 "gnuplot -e \"set terminal png size 900,500; set output "
+		 "'curve.png'; set datafile separator ','; plot 'curve.csv' "
+		 "every ::1 using 2:4 with linespoints title 'mean reward'\" "
+		 "> /dev/null 2>&1",
+		 dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "pearl-train: gnuplot failed (curve.png)\n");
+}
+
+/* ---- Pre-training ------------------------------------------------------- */
+
+static int pretrain(pearl_env *env, struct program_set *set,
+		    pearl_policy *policy, const struct options *o,
+		    uint64_t *rng, const char *dir, char *err,
+		    size_t err_size)
+{
+	struct pearl_graph **graphs = calloc(set->n, sizeof(*graphs));
+	float *targets = calloc(set->n, sizeof(*targets));
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	pearl_adam *adam = NULL;
+	double mean = 0, var = 0, sd, t0 = now();
+	char *csv_path = path_in(dir, "pretrain.csv");
+	FILE *csv = NULL;
+	size_t n_params;
+	int i, n = 0, epoch, rc = -1;
+
+	if (!graphs || !targets || !csv_path) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	fprintf(stderr, "pearl-train: pre-training: timing %d unscheduled "
+			"programs\n", set->n);
+	for (i = 0; i < set->n; ++i) {
+		struct pearl_env_result r;
+		pearl_sched *sched;
+
+		if (pearl_env_time(env, set->p[i], "", &r, err, err_size) < 0)
+			goto out;
+		if (r.status != PEARL_ENV_OK || !(r.base_seconds > 0))
+			continue;
+		sched = pearl_env_program_sched(set->p[i], err, err_size);
+		if (!sched)
+			goto out;
+		graphs[n] = pearl_graph_build(sched, -1);
+		pearl_sched_free(sched);
+		if (!graphs[n]) {
+			snprintf(err, err_size, "%s: no graph",
+				 pearl_env_program_name(set->p[i]));
+			goto out;
+		}
+		targets[n++] = (float)log10(r.base_seconds);
+		if (o->verbose)
+			fprintf(stderr, "  %s %.3f ms\n",
+				pearl_env_program_name(set->p[i]),
+				r.base_seconds * 1e3);
+	}
+	if (n < 2) {
+		snprintf(err, err_size, "pre-training needs at least two "
+					"programs that run");
+		goto out;
+	}
+	for (i = 0; i < n; ++i)
+		mean += targets[i];
+	mean /= n;
+	for (i = 0; i < n; ++i)
+		var += (targets[i] - mean) * (targets[i] - mean);
+	sd = sqrt(var / (n - 1)) + 1e-6;
+	for (i = 0; i < n; ++i)
+		targets[i] = (float)((targets[i] - mean) / sd);
+	acfg.lr = o->pretrain_lr;
+	acfg.max_grad_norm = o->max_grad_norm;
+	pearl_policy_get_params(policy, &n_params);
+	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
+	csv = fopen(csv_path, "w");
+	if (!adam || !csv) {
+		if (!csv)
+			snprintf(err, err_size, "cannot write %s", csv_path);
+		goto out;
+	}
+	fprintf(csv, "epoch,mse\n");
+	for (epoch = 1; epoch <= o->pretrain_epochs; ++epoch) {
+		double mse;
+
+		if (pearl_value_regression_epoch(policy, adam, graphs, targets,
+						 n, o->ppo.minibatch, rng,
+						 &mse, err, err_size) < 0)
+			goto out;
+		fprintf(csv, "%d,%.6f\n", epoch, mse);
+		if (epoch == 1 || epoch % 10 == 0 ||
+		    epoch == o->pretrain_epochs)
+			fprintf(stderr,
+				"pearl-train: pre-training epoch %d/%d: mse "
+				"%.4f (targets: log10 seconds, mean %.2f sd "
+				"%.2f, %d programs) %.0fs\n",
+				epoch, o->pretrain_epochs, mse, mean, sd, n,
+				now() - t0);
+	}
+	rc = 0;
+out:
+	if (csv)
+		fclose(csv);
+	free(csv_path);
+	for (i = 0; i < n; ++i)
+		pearl_graph_free(graphs[i]);
+	free(graphs);
+	free(targets);
+	pearl_adam_free(adam);
+	return rc;
+}
+
+/* ---- PPO ---------------------------------------------------------------- */
+
+struct iteration_stats {
+	int episodes, decisions;
+	double reward, log4_speedup;
+	int queries, memo_hits, failures;
+};
+
+static int train(pearl_env *env, struct program_set *set,
+		 pearl_policy *policy, pearl_adam *adam, struct state *st,
+		 const struct options *o, char *err, size_t err_size)
+{
+	int *order = malloc(set->n * sizeof(*order));
+	char *csv_path = path_in(o->out, "curve.csv");
+	FILE *csv = NULL;
+	int i, rc = -1;
+	uint64_t order_rng = o->seed ^ 0x5eedULL;
+
+	if (!order || !csv_path) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	/* A fixed shuffled order of the programs, cycled through. */
+	for (i = 0; i < set->n; ++i)
+		order[i] = i;
+	for (i = set->n - 1; i > 0; --i) {
+		int j = (int)(splitmix(&order_rng) % (uint64_t)(i + 1));
+		int t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+	{
+		struct stat sb;
+		int fresh = stat(csv_path, &sb) != 0;
+
+		csv = fopen(csv_path, "a");
+		if (!csv) {
+			snprintf(err, err_size, "cannot write %s", csv_path);
+			goto out;
+		}
+		if (fresh)
+			fprintf(csv,
+				"iteration,steps,episodes,mean_reward,"
+				"mean_log4_speedup,geomean_speedup,"
+				"memo_hit_rate,steps_per_second,entropy_coef,"
+				"policy_loss,value_loss,entropy,approx_kl,"
+				"clip_fraction,seconds\n");
+	}
+	while (st->steps < o->steps) {
+		struct pearl_ppo_batch batch;
+		struct iteration_stats it;
+		struct pearl_ppo_stats ps;
+		struct pearl_ppo_config cfg = o->ppo;
+		double t0 = now(), frac;
+
+		memset(&it, 0, sizeof(it));
+		pearl_ppo_batch_init(&batch, PEARL_N_ACTIONS);
+		while (batch.n_steps < o->batch) {
+			struct pearl_agent_options ao;
+			struct episode_result res;
+			pearl_env_program *p =
+			    set->p[order[st->cursor % set->n]];
+
+			pearl_agent_options_init(&ao);
+			ao.sample = 1;
+			ao.seed = splitmix(&st->rng);
+			ao.max_branch_steps = o->max_branch_steps;
+			if (episode_run(env, p, policy, &ao, o->reward, &batch,
+					&res, err, err_size) < 0) {
+				pearl_ppo_batch_clear(&batch);
+				goto out;
+			}
+			st->cursor++;
+			it.episodes++;
+			it.decisions += res.n_decisions;
+			it.reward += res.reward;
+			it.log4_speedup += log(res.speedup) / log(4.0);
+			it.queries += res.queries;
+			it.memo_hits += res.memo_hits;
+			it.failures += res.status != PEARL_ENV_OK;
+			if (o->verbose)
+				fprintf(stderr,
+					"  %-10s %6.2fx reward %+.3f %s%s%s\n",
+					pearl_env_program_name(p), res.speedup,
+					res.reward, res.schedule[0] ? "" : "(none)",
+					res.schedule,
+					res.status == PEARL_ENV_OK ? "" : " [failed]");
+		}
+		frac = o->steps > 0 ? (double)st->steps / o->steps : 1;
+		cfg.entropy_coef = (float)(o->entropy_start +
+					   (o->entropy_end - o->entropy_start) *
+					       (frac < 1 ? frac : 1));
+		pearl_ppo_batch_finish(&batch, cfg.gamma, cfg.lambda);
+		if (pearl_ppo_update(policy, adam, &batch, &cfg, &st->rng, &ps,
+				     err, err_size) < 0) {
+			pearl_ppo_batch_clear(&batch);
+			goto out;
+		}
+		st->iteration++;
+		st->steps += batch.n_steps;
+		st->episodes += it.episodes;
+		st->seconds += now() - t0;
+		{
+			double dt = now() - t0;
+			double mr = it.reward / it.episodes;
+			double ms = it.log4_speedup / it.episodes;
+			double hit = it.queries ? (double)it.memo_hits /
+							  it.queries
+						: 0;
+
+			fprintf(stderr,
+				"pearl-train: iter %ld | steps %ld/%ld | "
+				"episodes %ld | mean reward %+.3f | mean "
+				"speedup %.2fx | memo hit %.0f%% | %.2f "
+				"steps/s | entropy %.3f (coef %.3f) | kl %.4f "
+				"clip %.2f | failed %d\n",
+				st->iteration, st->steps, o->steps,
+				st->episodes, mr, pow(4.0, ms), 100 * hit,
+				batch.n_steps / dt, ps.entropy,
+				cfg.entropy_coef, ps.approx_kl,
+				ps.clip_fraction, it.failures);
+			fprintf(csv,
+				"%ld,%ld,%ld,%.5f,%.5f,%.4f,%.4f,%.3f,%.4f,"
+				"%.5f,%.5f,%.5f,%.5f,%.4f,%.1f\n",
+				st->iteration, st->steps, st->episodes, mr, ms,
+				pow(4.0, ms), hit, batch.n_steps / dt,
+				cfg.entropy_coef, ps.policy_loss,
+				ps.value_loss, ps.entropy, ps.approx_kl,
+				ps.clip_fraction, st->seconds);
+			fflush(csv);
+		}
+		pearl_ppo_batch_clear(&batch);
+		if (save_checkpoint(o->out, policy, adam, st, err, err_size) <
+		    0)
+			goto out;
+		plot_curve(o->out);
+	}
+	rc = 0;
+out:
+	if (csv)
+		fclose(csv);
+	free(csv_path);
+	free(order);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct pearl_env_options eo;
+	struct state st;
+	struct program_set set;
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	pearl_env *env = NULL;
+	pearl_policy *policy = NULL;
+	pearl_adam *adam = NULL;
+	char err[1024] = "", *memo = NULL, *path = NULL;
+	int rc = 1;
+	size_t n_params;
+
+	memset(&set, 0, sizeof(set));
+	memset(&st, 0, sizeof(st));
+	if (parse_options(argc, argv, &o) < 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (mkdir(o.out, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "pearl-train: cannot create %s\n", o.out);
+		return 1;
+	}
+	memo = o.memo ? strdup(o.memo) : path_in(o.out, "memo.sqlite");
+	pearl_env_options_init(&eo);
+	eo.memo_path = memo;
+	eo.threads = o.threads;
+	eo.runs = o.runs;
+	eo.machine = o.machine;
+	env = pearl_env_create(&eo, err, sizeof(err));
+	if (!env)
+		goto out;
+	fprintf(stderr, "pearl-train: machine \"%s\", memo %s\n",
+		pearl_env_machine(env), memo);
+	if (program_set_add_generated(&set, env, o.first_program,
+				      o.programs, o.scale, o.verbose, err,
+				      sizeof(err)) < 0)
+		goto out;
+	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
+			"%d skipped\n",
+		set.n, (unsigned long long)o.first_program,
+		(unsigned long long)(o.first_program + o.programs - 1),
+		o.scale ? "train" : "small", set.skipped);
+	if (set.n == 0) {
+		snprintf(err, sizeof(err), "no program to train on");
+		goto out;
+	}
+	if (o.resume) {
+		if (load_state(o.out, &st) < 0) {
+			snprintf(err, sizeof(err), "no checkpoint in %s", o.out);
+			goto out;
+		}
+		path = path_in(o.out, "policy.bin");
+		policy = pearl_policy_load_file(path, err, sizeof(err));
+		free(path);
+		if (!policy)
+			goto out;
+		if (st.pretrained) {
+			path = path_in(o.out, "adam.bin");
+			adam = pearl_adam_load_file(path, err, sizeof(err));
+			free(path);
+			if (!adam && st.iteration > 0)
+				goto out;
+		}
+		fprintf(stderr, "pearl-train: resuming at iteration %ld, %ld "
+				"steps\n", st.iteration, st.steps);
+	} else {
+		struct pearl_policy_config cfg = pearl_policy_default_config();
+
+		st.rng = o.seed;
+		policy = o.init_model
+			     ? pearl_policy_load_file(o.init_model, err,
+						      sizeof(err))
+			     : pearl_policy_init_random(&cfg, o.seed, err,
+							sizeof(err));
+		if (!policy)
+			goto out;
+	}
+	if (!st.pretrained) {
+		if (o.pretrain_epochs > 0 &&
+		    pretrain(env, &set, policy, &o, &st.rng, o.out, err,
+			     sizeof(err)) < 0)
+			goto out;
+		st.pretrained = 1;
+		if (save_checkpoint(o.out, policy, NULL, &st, err,
+				    sizeof(err)) < 0)
+			goto out;
+	}
+	if (!adam) {
+		acfg.lr = o.lr;
+		acfg.max_grad_norm = o.max_grad_norm;
+		pearl_policy_get_params(policy, &n_params);
+		adam = pearl_adam_alloc(n_params, &acfg, err, sizeof(err));
+		if (!adam)
+			goto out;
+	} else {
+		pearl_adam_set_lr(adam, o.lr);
+	}
+	if (train(env, &set, policy, adam, &st, &o, err, sizeof(err)) < 0)
+		goto out;
+	{
+		struct pearl_env_stats s;
+
+		pearl_env_get_stats(env, &s);
+		fprintf(stderr,
+			"pearl-train: done: %ld steps, %ld episodes; "
+			"environment: %ld queries, %ld memo hits, %ld misses, "
+			"%ld compilations, %ld executions, %ld timeouts, %ld "
+			"wrong outputs\n",
+			st.steps, st.episodes, s.queries, s.memo_hits,
+			s.memo_misses, s.compilations, s.executions,
+			s.timeouts, s.wrong_outputs);
+	}
+	rc = 0;
+out:
+	if (rc)
+		fprintf(stderr, "pearl-train: %s\n", err);
+	program_set_clear(&set);
+	pearl_adam_free(adam);
+	pearl_policy_free(policy);
+	pearl_env_free(env);
+	free(memo);
+	return rc;
+}
