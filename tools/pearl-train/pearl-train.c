@@ -50,6 +50,7 @@ struct options {
 	enum episode_reward reward;
 	int resume;
 	int threads, runs;
+	double timeout_factor;
 	const char *machine;
 	int verbose;
 	struct pearl_ppo_config ppo;
@@ -103,9 +104,11 @@ static void usage(FILE *f)
 "  --pretrain-lr X       (default 1e-3)\n"
 "  --init-model FILE     start from these weights (default: random, --seed)\n"
 "  --reward step|final   reward every action, or only the final schedule\n"
-"  --max-branch-steps N  actions per branch (default 5)\n"
+"  --max-branch-steps N  actions per branch (default 8, as pearl-schedule)\n"
 "  --threads N           OpenMP threads of the timed runs (default 2)\n"
 "  --runs N              timed runs per schedule, minimum kept (default 3)\n"
+"  --timeout-factor X    a schedule this many times slower than the base\n"
+"                        is stopped and penalized (default 4)\n"
 "  --machine NAME        memo fingerprint override\n"
 "  --seed N              initialization, sampling and shuffling (default 1)\n"
 "  -v                    per-episode lines\n");
@@ -125,6 +128,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {"init-model", 1, 0, 'I'},   {"reward", 1, 0, 'w'},
 	    {"max-branch-steps", 1, 0, 'B'}, {"threads", 1, 0, 't'},
 	    {"runs", 1, 0, 'r'},         {"machine", 1, 0, 'C'},
+	    {"timeout-factor", 1, 0, 'T'},
 	    {"seed", 1, 0, 'S'},         {"help", 0, 0, 'h'},
 	    {0, 0, 0, 0}};
 	int c;
@@ -143,7 +147,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->entropy_start = 0.1f;
 	o->entropy_end = 0;
 	o->max_grad_norm = 1.0f;
-	o->max_branch_steps = 5;
+	o->max_branch_steps = 8;
+	o->timeout_factor = 4;
 	o->reward = EPISODE_REWARD_STEP;
 	o->threads = 2;
 	o->runs = 3;
@@ -189,6 +194,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'B': o->max_branch_steps = atoi(optarg); break;
 		case 't': o->threads = atoi(optarg); break;
 		case 'r': o->runs = atoi(optarg); break;
+		case 'T': o->timeout_factor = strtod(optarg, NULL); break;
 		case 'C': o->machine = optarg; break;
 		case 'S': o->seed = strtoull(optarg, NULL, 10); break;
 		case 'v': o->verbose = 1; break;
@@ -198,7 +204,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind != argc || o->programs < 1 || o->batch < 1 ||
 	    o->ppo.minibatch < 1 || o->ppo.epochs < 1 || o->steps < 0 ||
-	    !(o->lr > 0) || o->runs < 1 || o->threads < 1 ||
+	    !(o->lr > 0) || !(o->timeout_factor > 1) || o->runs < 1 || o->threads < 1 ||
 	    o->max_branch_steps < 1)
 		return -1;
 	return 0;
@@ -325,7 +331,9 @@ static int pretrain(pearl_env *env, struct program_set *set,
 	char *csv_path = path_in(dir, "pretrain.csv");
 	FILE *csv = NULL;
 	size_t n_params;
-	int i, n = 0, epoch, rc = -1;
+	int i, n = 0, n_val, epoch, rc = -1, best_epoch = 0;
+	float *params, *best = NULL;
+	double best_val = INFINITY;
 
 	if (!graphs || !targets || !csv_path) {
 		snprintf(err, err_size, "out of memory");
@@ -372,34 +380,62 @@ static int pretrain(pearl_env *env, struct program_set *set,
 		targets[i] = (float)((targets[i] - mean) / sd);
 	acfg.lr = o->pretrain_lr;
 	acfg.max_grad_norm = o->max_grad_norm;
-	pearl_policy_get_params(policy, &n_params);
+	params = pearl_policy_get_params(policy, &n_params);
 	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
+	best = malloc(n_params * sizeof(*best));
 	csv = fopen(csv_path, "w");
-	if (!adam || !csv) {
+	if (!adam || !csv || !best) {
 		if (!csv)
 			snprintf(err, err_size, "cannot write %s", csv_path);
+		else if (!best)
+			snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	fprintf(csv, "epoch,mse\n");
+	memcpy(best, params, n_params * sizeof(*best));
+	/* Every tenth program (if there are ten) is held out to watch
+	 * overfitting; the network is trained on the others. */
+	n_val = n >= 10 ? n / 10 : 0;
+	fprintf(csv, "epoch,mse,validation_mse\n");
 	for (epoch = 1; epoch <= o->pretrain_epochs; ++epoch) {
-		double mse;
+		double mse, val = 0;
 
 		if (pearl_value_regression_epoch(policy, adam, graphs, targets,
-						 n, o->ppo.minibatch, rng,
-						 &mse, err, err_size) < 0)
+						 n - n_val, o->ppo.minibatch,
+						 rng, &mse, err, err_size) < 0)
 			goto out;
-		fprintf(csv, "%d,%.6f\n", epoch, mse);
+		for (i = n - n_val; i < n; ++i) {
+			float logits[PEARL_N_ACTIONS], v;
+
+			if (pearl_policy_eval(policy, graphs[i], logits, &v, err,
+					      err_size) < 0)
+				goto out;
+			val += (v - targets[i]) * (v - targets[i]);
+		}
+		val = n_val ? val / n_val : NAN;
+		fprintf(csv, "%d,%.6f,%.6f\n", epoch, mse, val);
+		if (n_val && val < best_val) { /* early stopping */
+			best_val = val;
+			best_epoch = epoch;
+			memcpy(best, params, n_params * sizeof(*best));
+		}
 		if (epoch == 1 || epoch % 10 == 0 ||
 		    epoch == o->pretrain_epochs)
 			fprintf(stderr,
 				"pearl-train: pre-training epoch %d/%d: mse "
-				"%.4f (targets: log10 seconds, mean %.2f sd "
-				"%.2f, %d programs) %.0fs\n",
-				epoch, o->pretrain_epochs, mse, mean, sd, n,
-				now() - t0);
+				"%.4f, held-out mse %.4f (targets: log10 "
+				"seconds, mean %.2f sd %.2f; %d + %d "
+				"programs) %.0fs\n",
+				epoch, o->pretrain_epochs, mse, val, mean, sd,
+				n - n_val, n_val, now() - t0);
+	}
+	if (n_val) {
+		memcpy(params, best, n_params * sizeof(*best));
+		fprintf(stderr, "pearl-train: pre-training keeps epoch %d "
+				"(held-out mse %.4f)\n", best_epoch, best_val);
 	}
 	rc = 0;
 out:
+	free(best);
 	if (csv)
 		fclose(csv);
 	free(csv_path);
@@ -587,6 +623,7 @@ int main(int argc, char **argv)
 	eo.memo_path = memo;
 	eo.threads = o.threads;
 	eo.runs = o.runs;
+	eo.timeout_factor = o.timeout_factor;
 	eo.machine = o.machine;
 	env = pearl_env_create(&eo, err, sizeof(err));
 	if (!env)
