@@ -32,6 +32,7 @@ config.substitutions.append(("%pearl_opt", os.path.join(config.pearl_bin_dir, "p
 config.substitutions.append(("%pearl_exec", os.path.join(config.pearl_bin_dir, "pearl-exec")))
 config.substitutions.append(("%pearl_model", os.path.join(config.pearl_bin_dir, "pearl-model")))
 config.substitutions.append(("%pearl_gen", os.path.join(config.pearl_bin_dir, "pearl-gen")))
+config.substitutions.append(("%pearl_env", os.path.join(config.pearl_bin_dir, "pearl-env")))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(
     ("%schedules_quick", "--quick" if config.pearl_sanitize else ""))

@@ -243,7 +243,8 @@ int env_program_model(pearl_env_program *p)
 	if (p->model_tried)
 		return p->prog ? 0 : -1;
 	p->model_tried = 1;
-	p->ctx = pearl_ctx_alloc();
+	if (!p->ctx)
+		p->ctx = pearl_ctx_alloc();
 	if (!p->ctx) {
 		snprintf(p->model_error, sizeof(p->model_error),
 			 "out of memory");

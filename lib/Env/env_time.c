@@ -254,10 +254,11 @@ static int memo_put(pearl_env *env, pearl_env_program *p, const char *sched,
 }
 
 /* Makes sure p's base time is known: from p, the memo, or measured now
- * (*measured set). Returns 0, or -1 if the base cannot be measured (the
- * program is unusable; err says why) or on an error of the environment. */
-static int ensure_base(pearl_env *env, pearl_env_program *p, int *measured,
-		       char *err, size_t err_size)
+ * (*measured set; only if `measure_ok`, else p's base may stay unknown).
+ * Returns 0, or -1 if the base cannot be measured (the program is unusable;
+ * err says why) or on an error of the environment. */
+static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
+		    int *measured, char *err, size_t err_size)
 {
 	struct env_memo_row row;
 	struct env_run_result run;
@@ -269,6 +270,8 @@ static int ensure_base(pearl_env *env, pearl_env_program *p, int *measured,
 	found = memo_get(env, p, "", &row, err, err_size);
 	if (found < 0)
 		return -1;
+	if (!measure_ok && (!found || row.status != PEARL_ENV_OK))
+		return 0;
 	if (!found) {
 		*measured = 1;
 		env->stats.base_measurements++;
@@ -306,6 +309,12 @@ static int ensure_base(pearl_env *env, pearl_env_program *p, int *measured,
 			p->name, row.seconds, row.init_seconds,
 			found ? " (memo)" : "");
 	return 0;
+}
+
+static int ensure_base(pearl_env *env, pearl_env_program *p, int *measured,
+		       char *err, size_t err_size)
+{
+	return get_base(env, p, 1, measured, err, err_size);
 }
 
 /* Fills res from a row (status, times, message). */
@@ -431,8 +440,10 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	if (found < 0)
 		goto done;
 	if (found) {
-		if (row.status == PEARL_ENV_OK &&
-		    ensure_base(env, p, &measured, err, err_size) < 0)
+		/* The speedup of an OK answer needs the base; other answers
+		 * report it only if known. */
+		if (get_base(env, p, row.status == PEARL_ENV_OK, &measured,
+			     err, err_size) < 0)
 			goto done;
 		fill(p, &row, res);
 		res->memo_hit = !measured;
@@ -445,9 +456,12 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	env->stats.seconds_schedule += env_now() - t0;
 	if (legal <= 0) {
 		/* Illegal, or @kernel cannot be modeled: either way no
-		 * schedule applies, on any machine. */
+		 * schedule applies, on any machine. The base time is reported
+		 * if the memo has it, but not measured for this answer. */
 		row.status = legal == 0 ? PEARL_ENV_ILLEGAL : PEARL_ENV_FAILED;
 		any_machine = 1;
+		if (get_base(env, p, 0, &measured, err, err_size) < 0)
+			goto done;
 	} else {
 		if (ensure_base(env, p, &measured, err, err_size) < 0 ||
 		    measure(env, p, norm, acts, n, &row, &any_machine, err,

@@ -11,7 +11,10 @@
  *
  *   NAME HASH STATUS base B time T speedup X memo hit|miss "SCHEDULE" [: why]
  *
- * --stats prints the environment's counters at the end. Exit status: 0 if
+ * With --agent greedy|sample, the schedules are the compiled-in policy's
+ * choices instead (--episodes K sampled episodes, seeds --seed S, S+1, ...),
+ * found on the program's model (pearl_env_program_sched) as a trainer
+ * would. --stats prints the environment's counters at the end. Exit status: 0 if
  * every query was answered (whatever its status), 1 if a program does not
  * load or its base does not run, 2 on a usage error or an error of the
  * environment (e.g. the memo file is not an SQLite database).
@@ -21,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/agent.h"
 #include "pearl/env.h"
+#include "pearl/policy.h"
 
 static void usage(FILE *out)
 {
@@ -40,6 +45,12 @@ static void usage(FILE *out)
 		"  --threads N         OpenMP threads (default 2)\n"
 		"  --timeout-factor F  timeout at F times the base (default 8)\n"
 		"  --timeout-min S     never time out below S seconds "
+		"(default 1)\n"
+		"  --agent greedy|sample  time the compiled-in policy's "
+		"choices instead\n"
+		"  --episodes K        sampled episodes per program (default "
+		"1)\n"
+		"  --seed S            seed of the first sampled episode "
 		"(default 1)\n"
 		"  --stats             print the counters at the end\n"
 		"  --summary           print what the memo database holds\n"
@@ -119,6 +130,10 @@ struct args {
 	const char **files;
 	int n_files;
 	int stats, summary;
+	int agent;      /* 0 none, 1 greedy, 2 sample */
+	int episodes;
+	unsigned long seed;
+	pearl_policy *policy;
 };
 
 static int parse_num(const char *s, double min, double *v)
@@ -163,6 +178,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->opts.memo_path = val;
 		} else if (!strcmp(o, "--schedule")) {
 			a->schedules[a->n_schedules++] = val;
+		} else if (!strcmp(o, "--agent") && (!strcmp(val, "greedy") ||
+						       !strcmp(val, "sample"))) {
+			a->agent = !strcmp(val, "greedy") ? 1 : 2;
+		} else if (!strcmp(o, "--episodes") && !parse_num(val, 1, &v)) {
+			a->episodes = (int)v;
+		} else if (!strcmp(o, "--seed") && !parse_num(val, 0, &v)) {
+			a->seed = (unsigned long)v;
 		} else if (!strcmp(o, "--machine")) {
 			a->opts.machine = val;
 		} else if (!strcmp(o, "--warmup") && !parse_num(val, 0, &v)) {
@@ -192,9 +214,51 @@ static int parse_args(int argc, char **argv, struct args *a)
 		fprintf(stderr, "pearl-env: no program\n");
 		return -1;
 	}
+	if (a->agent && a->n_schedules) {
+		fprintf(stderr, "pearl-env: --agent and --schedule exclude "
+			"each other\n");
+		return -1;
+	}
 	if (!a->n_schedules)
 		a->schedules[a->n_schedules++] = "";
 	return 0;
+}
+
+/* The policy's schedule for p (episode `k`) in Pearl's notation, malloc'd;
+ * NULL with a message in err. */
+static char *agent_schedule(pearl_env_program *p, const struct args *a,
+			    int k, char *err, size_t err_size)
+{
+	struct pearl_agent_options opts;
+	struct pearl_agent_trace trace;
+	struct pearl_action *acts = NULL;
+	pearl_sched *sched = pearl_env_program_sched(p, err, err_size);
+	char name[64], *text = NULL;
+	size_t len = 0;
+	int i, n = -1;
+
+	if (!sched)
+		return NULL;
+	pearl_agent_options_init(&opts);
+	opts.sample = a->agent == 2;
+	opts.seed = a->seed + (unsigned long)k;
+	memset(&trace, 0, sizeof(trace));
+	if (pearl_agent_run(sched, a->policy, &opts, &trace) == pearl_stat_ok)
+		n = pearl_agent_trace_actions(&trace, &acts);
+	else
+		snprintf(err, err_size, "the agent failed");
+	if (n >= 0 && (text = malloc(64 * (size_t)n + 1)) != NULL) {
+		text[0] = '\0';
+		for (i = 0; i < n; ++i) {
+			pearl_action_format(&acts[i], name, sizeof(name));
+			len += (size_t)sprintf(text + len, "%s%s", i ? " " : "",
+					       name);
+		}
+	}
+	free(acts);
+	pearl_agent_trace_clear(&trace);
+	pearl_sched_free(sched);
+	return text;
 }
 
 /* Loads and times one program; 0, 1 (the program is unusable) or 2 (an
@@ -206,7 +270,7 @@ static int run_program(pearl_env *env, const char *path,
 	pearl_env_program *p;
 	char name[256], err[1024] = "";
 	char *text = read_file(path);
-	int i, ret = 0;
+	int i, st, ret = 0;
 
 	if (!text) {
 		fprintf(stderr, "pearl-env: cannot read %s: %s\n", path,
@@ -220,9 +284,22 @@ static int run_program(pearl_env *env, const char *path,
 		fprintf(stderr, "pearl-env: %s\n", err);
 		return 1;
 	}
-	for (i = 0; i < a->n_schedules; ++i) {
-		if (pearl_env_time(env, p, a->schedules[i], &res, err,
-				   sizeof(err)) < 0) {
+	for (i = 0; i < (a->agent ? a->episodes : a->n_schedules); ++i) {
+		char *chosen = NULL;
+		const char *sched = a->schedules[i];
+
+		if (a->agent) {
+			chosen = agent_schedule(p, a, i, err, sizeof(err));
+			if (!chosen) {
+				fprintf(stderr, "pearl-env: %s\n", err);
+				ret = 1;
+				break;
+			}
+			sched = chosen;
+		}
+		st = pearl_env_time(env, p, sched, &res, err, sizeof(err));
+		if (st < 0) {
+			free(chosen);
 			fflush(stdout);
 			fprintf(stderr, "pearl-env: %s\n", err);
 			ret = 1;
@@ -232,9 +309,9 @@ static int run_program(pearl_env *env, const char *path,
 		       "\"%s\"%s%s\n", name, pearl_env_program_hash(p),
 		       pearl_env_status_name(res.status), res.base_seconds,
 		       res.seconds, res.speedup, res.memo_hit ? "hit" : "miss",
-		       a->schedules[i], res.message[0] ? ": " : "",
-		       res.message);
+		       sched, res.message[0] ? ": " : "", res.message);
 		fflush(stdout);
+		free(chosen);
 	}
 	pearl_env_program_free(p);
 	return ret;
@@ -261,9 +338,22 @@ int main(int argc, char **argv)
 		free(a.files);
 		return ret;
 	}
+	if (!a.episodes)
+		a.episodes = 1;
+	if (!a.seed)
+		a.seed = 1;
+	if (a.agent) {
+		a.policy = pearl_policy_load_builtin(err, sizeof(err));
+		if (!a.policy) {
+			fprintf(stderr, "pearl-env: error: the compiled-in "
+				"policy: %s\n", err);
+			return 2;
+		}
+	}
 	env = pearl_env_create(&a.opts, err, sizeof(err));
 	if (!env) {
 		fprintf(stderr, "pearl-env: error: %s\n", err);
+		pearl_policy_free(a.policy);
 		free(a.schedules);
 		free(a.files);
 		return 2;
@@ -276,6 +366,7 @@ int main(int argc, char **argv)
 	if (a.stats)
 		print_stats(env);
 	pearl_env_free(env);
+	pearl_policy_free(a.policy);
 	free(a.schedules);
 	free(a.files);
 	return ret;

@@ -1,0 +1,205 @@
+/* The environment's forked runner (lib/Env/env_run.c) on plain C functions
+ * standing in for JIT-compiled @init/@kernel: a normal run (times, the
+ * outputs' hash, the number of runs), a run over the limit (the child says
+ * so), a hang (the parent kills the child at the deadline and goes on), a
+ * crash (reported, the parent survives), and memo rows written and read
+ * back, with a non-database file refused with a clear message. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env_internal.h"
+
+static int failures;
+
+#define CHECK(cond)                                                           \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
+				__LINE__, #cond);                             \
+			failures++;                                           \
+		}                                                             \
+	} while (0)
+
+/* The memref descriptor of a 1-d memref (exec_args.c's layout). */
+struct desc1 {
+	double *allocated, *aligned;
+	int64_t offset, size, stride;
+};
+
+static void init_fn(void **args)
+{
+	struct desc1 *a = *(struct desc1 **)args[0];
+	int64_t i;
+
+	for (i = 0; i < a->size; ++i)
+		a->aligned[i] = (double)i;
+}
+
+static void kernel_fn(void **args)
+{
+	struct desc1 *a = *(struct desc1 **)args[0];
+	int64_t i;
+
+	for (i = 0; i < a->size; ++i)
+		a->aligned[i] = 2 * a->aligned[i] + 1;
+}
+
+static void sleep_seconds(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
+static void slow_fn(void **args)
+{
+	(void)args;
+	sleep_seconds(0.3);
+}
+
+static void hang_fn(void **args)
+{
+	(void)args;
+	for (;;)
+		pause();
+}
+
+/* A crash (SIGABRT: the sanitizers would turn a SIGSEGV into a report and
+ * an exit status, which is reported as a failed run too, but noisily). */
+static void crash_fn(void **args)
+{
+	(void)args;
+	raise(SIGABRT);
+}
+
+static void check_runner(void)
+{
+	struct exec_type arg = { 1, exec_f64, 1, NULL, (char *)"memref<64xf64>" };
+	struct exec_sig sig = { 1, &arg, 0, NULL };
+	int64_t shape[1] = { 64 };
+	int outputs[1] = { 0 };
+	struct env_run_request req = { init_fn, kernel_fn, &sig, outputs, 1,
+				       1, 3, 1, 5.0, 0.1 };
+	struct env_run_result res, res2;
+	double t0;
+
+	arg.shape = shape;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_ok);
+	CHECK(res.executions == 4);
+	CHECK(res.best >= 0 && res.best < 1.0);
+	CHECK(res.init >= 0);
+	CHECK(env_run(&req, &res2) == 0);
+	CHECK(res2.status == env_run_ok && res2.hash == res.hash);
+
+	/* Over the limit, but finishing: the child reports it. */
+	req.kernel = slow_fn;
+	req.limit = 0.1;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_timeout);
+	CHECK(res.executions == 1);
+	CHECK(res.best >= 0.1);
+
+	/* A hang: killed at limit + allowance + 1 s. */
+	req.kernel = hang_fn;
+	t0 = env_now();
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_timeout);
+	CHECK(env_now() - t0 < 5.0);
+	CHECK(strstr(res.message, "killed") != NULL);
+
+	/* A crash of the generated code. */
+	req.kernel = crash_fn;
+	req.limit = 5.0;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_crash);
+	CHECK(strstr(res.message, "signal 6") != NULL);
+	if (failures)
+		fprintf(stderr, "last message: %s\n", res.message);
+}
+
+static void check_memo(const char *dir)
+{
+	char path[512], bad[512], err[512] = "";
+	struct env_memo_row row = { PEARL_ENV_OK, 0.25, 0.5, 0.01,
+				    0x0123456789abcdefULL, "" };
+	struct env_memo_row got;
+	struct pearl_env_memo_summary s;
+	struct env_memo *m;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memo.sqlite", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.sqlite", dir);
+	m = env_memo_open(path, err, sizeof(err));
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	CHECK(env_memo_get(m, "p1", "P(0)", "mach", &got, err,
+			   sizeof(err)) == 0);
+	CHECK(env_memo_put(m, "p1", "prog one", "P(0)", "mach", &row, err,
+			   sizeof(err)) == 0);
+	row.status = PEARL_ENV_ILLEGAL;
+	snprintf(row.message, sizeof(row.message), "refused");
+	CHECK(env_memo_put(m, "p1", "prog one", "R(0)", ENV_ANY_MACHINE, &row,
+			   err, sizeof(err)) == 0);
+	CHECK(env_memo_get(m, "p1", "P(0)", "mach", &got, err,
+			   sizeof(err)) == 1);
+	CHECK(got.status == PEARL_ENV_OK && got.seconds == 0.25 &&
+	      got.cpu_seconds == 0.5 &&
+	      got.output_hash == 0x0123456789abcdefULL);
+	CHECK(env_memo_get(m, "p1", "P(0)", "other", &got, err,
+			   sizeof(err)) == 0);
+	CHECK(env_memo_get(m, "p1", "R(0)", ENV_ANY_MACHINE, &got, err,
+			   sizeof(err)) == 1);
+	CHECK(got.status == PEARL_ENV_ILLEGAL &&
+	      strcmp(got.message, "refused") == 0);
+	env_memo_close(m);
+	CHECK(pearl_env_memo_summary(path, &s, err, sizeof(err)) == 0);
+	CHECK(s.rows == 2 && s.programs == 1 && s.schedules == 2 &&
+	      s.machines == 1 && s.illegal == 1);
+
+	f = fopen(bad, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs("this is not an SQLite database, but it is long enough "
+		      "to have a header of one hundred bytes at least, which "
+		      "SQLite reads first.\n", f);
+		fclose(f);
+	}
+	err[0] = '\0';
+	CHECK(env_memo_open(bad, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "not a database") != NULL);
+	unlink(path);
+	unlink(bad);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/pearl-test-env-XXXXXX";
+
+	check_runner();
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	check_memo(dir);
+	{
+		char p[600];
+
+		snprintf(p, sizeof(p), "%s/memo.sqlite-wal", dir);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/memo.sqlite-shm", dir);
+		unlink(p);
+	}
+	rmdir(dir);
+	if (failures) {
+		fprintf(stderr, "test_env_run: %d failure(s)\n", failures);
+		return 1;
+	}
+	printf("test_env_run: ok\n");
+	return 0;
+}
