@@ -25,6 +25,17 @@ if config.pearl_sanitize:
         ":".join(config.pearl_sanitizer_runtimes), mlir_opt)
 
 config.substitutions.append(("%pearl_plugin", config.pearl_plugin))
+# The clang plugin (test/LLVM): %clang_pearl is clang with the plugin loaded
+# (under the sanitizers, clang itself is not instrumented: preload the
+# runtimes as for mlir-opt); %clang is plain clang, the reference.
+clang = os.path.join(config.llvm_tools_dir, "clang")
+clang_pearl = "%s -fpass-plugin=%s" % (clang, config.pearl_llvm_plugin)
+if config.pearl_sanitize:
+    clang_pearl = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
+        ":".join(config.pearl_sanitizer_runtimes), clang_pearl)
+config.substitutions.append(("%pearl_llvm_plugin", config.pearl_llvm_plugin))
+config.substitutions.append(("%clang_pearl", clang_pearl))
+config.substitutions.append(("%clang", clang))
 config.substitutions.append(("%pearl_src", config.pearl_src_root))
 config.substitutions.append(
     ("%mlir_opt_pearl", "%s --load-pass-plugin=%s" % (mlir_opt, config.pearl_plugin)))

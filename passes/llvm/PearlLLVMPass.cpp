@@ -78,6 +78,10 @@ cl::opt<std::string> PearlReport(
 cl::opt<bool> PearlPrintModel(
     "pearl-print-model", cl::init(false),
     cl::desc("Pearl: print the program model of every Scop to stdout"));
+cl::opt<bool> PearlPrintScop(
+    "pearl-print-scop", cl::init(false),
+    cl::desc("Pearl: print every Scop (after Polly's simplification) to "
+             "stdout"));
 cl::opt<int> PearlMaxBranchSteps(
     "pearl-max-branch-steps", cl::init(8),
     cl::desc("Pearl: actions the agent may take on one branch"));
@@ -144,6 +148,31 @@ void useLLVMOpenMPBackend() {
     It->second->addOccurrence(0, "polly-omp-backend", "LLVM");
 }
 
+// GVN's load PRE across loop back edges turns the reuse of a stencil's
+// loads (A[i][j+1] read again as A[i][j] one iteration later) into scalars
+// carried around the loop, which Polly can only model as extra writes: no
+// stencil would reach the agent. When the plugin is enabled it turns that
+// one transformation off, unless the user set the option; code it leaves
+// alone is then what `clang -O3 -mllvm -enable-load-in-loop-pre=false`
+// makes.
+void keepLoopLoadsForPolly() {
+  auto &Map = cl::getRegisteredOptions();
+  auto It = Map.find("enable-load-in-loop-pre");
+  if (It != Map.end() && It->second->getNumOccurrences() == 0)
+    static_cast<cl::opt<bool> *>(It->second)->setValue(false);
+}
+
+// A loop's location: its start, else the first located instruction of its
+// header (loops inlined from headers may have no loop id).
+DebugLoc loopLoc(Loop *L) {
+  if (DebugLoc Loc = L->getStartLoc())
+    return Loc;
+  for (Instruction &I : *L->getHeader())
+    if (I.getDebugLoc())
+      return I.getDebugLoc();
+  return DebugLoc();
+}
+
 // Where to report on a Scop: the start of its outermost loop.
 struct Where {
   DebugLoc Loc;
@@ -161,7 +190,7 @@ Where whereOf(Scop &S, LoopInfo &LI) {
   while (L && L->getParentLoop() && R.contains(L->getParentLoop()))
     L = L->getParentLoop();
   if (L)
-    return {L->getStartLoc(), L->getHeader()};
+    return {loopLoc(L), L->getHeader()};
   return {DebugLoc(), R.getEntry()};
 }
 
@@ -319,7 +348,7 @@ public:
       }
       if (Reason.empty())
         Reason = "not a static control part";
-      Where W{L->getStartLoc(), L->getHeader()};
+      Where W{loopLoc(L), L->getHeader()};
       missed(W, "pearl-schedule: loop nest left unchanged: Polly cannot "
                 "model it: " + Reason);
       report(F.getName(), -1, "unmodeled", Reason);
@@ -346,6 +375,10 @@ public:
       runSimplify(S, 1);
     if (S.getSize() == 0)
       return Unchanged("no statement left after simplification");
+    if (PearlPrintScop) {
+      S.print(outs(), /*PrintInstructions=*/true);
+      outs().flush();
+    }
 
     pearl_ctx *Ctx = pearl_ctx_alloc_borrowing(S.getIslCtx().get());
     if (!Ctx)
@@ -513,6 +546,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "Pearl", LLVM_VERSION_STRING,
           [](PassBuilder &PB) {
+            if (PearlEnable)
+              keepLoopLoadsForPolly();
             PB.registerVectorizerStartEPCallback(
                 [](FunctionPassManager &FPM, OptimizationLevel Level) {
                   if (Level.getSpeedupLevel() > 0)
