@@ -147,6 +147,8 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 		return NULL;
 	}
 	env->opts = *o;
+	env->test_corrupt = getenv("PEARL_ENV_TEST_CORRUPT") &&
+			    !strcmp(getenv("PEARL_ENV_TEST_CORRUPT"), "1");
 	if (o->machine)
 		snprintf(env->machine, sizeof(env->machine), "%s", o->machine);
 	else

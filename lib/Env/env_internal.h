@@ -37,6 +37,10 @@ struct pearl_env {
 	struct env_memo *memo;          /* owned; NULL without memoization */
 	struct pearl_env_stats stats;
 	int n_programs;                 /* alive */
+	/* Test hook (PEARL_ENV_TEST_CORRUPT=1 in the environment): scheduled
+	 * runs flip one output bit, so that the WRONG_OUTPUT path can be
+	 * tested; the base is never corrupted. */
+	int test_corrupt;
 };
 
 /* Records an MLIR error (the diagnostic handler); clears it. */
@@ -104,6 +108,7 @@ struct env_run_request {
 	int threads;
 	double limit;         /* a run of @kernel longer than this: timeout */
 	double init_allowance; /* extra wall time allowed per run for @init */
+	int test_corrupt;     /* test hook: flip a bit of the first output */
 };
 
 enum env_run_status {

@@ -126,6 +126,8 @@ static void child(const struct env_run_request *req, int fd)
 			_exit(0);
 		}
 	}
+	if (req->test_corrupt && req->n_outputs > 0)
+		exec_frame_flip_bit(frame, req->outputs[0]);
 	memset(&r, 0, sizeof(r));
 	r.kind = rec_done;
 	r.hash = exec_frame_hash(frame, req->outputs, req->n_outputs);

@@ -173,7 +173,8 @@ done:
  * its message), or -1 on an error of the environment. */
 static int compile_and_run(pearl_env *env, pearl_env_program *p,
 			   MlirModule module, double limit,
-			   double init_allowance, struct env_run_result *out)
+			   double init_allowance, int corrupt,
+			   struct env_run_result *out)
 {
 	struct env_run_request req;
 	struct exec_module *mod;
@@ -213,6 +214,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	req.threads = env->opts.threads;
 	req.limit = limit;
 	req.init_allowance = init_allowance;
+	req.test_corrupt = corrupt;
 	t0 = env_now();
 	ret = env_run(&req, out);
 	env->stats.seconds_run += env_now() - t0;
@@ -278,7 +280,7 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 		copy = mlirModuleFromOperation(
 		    mlirOperationClone(mlirModuleGetOperation(p->module)));
 		if (compile_and_run(env, p, copy, ENV_BASE_LIMIT_SECONDS,
-				    ENV_BASE_LIMIT_SECONDS, &run) < 0) {
+				    ENV_BASE_LIMIT_SECONDS, 0, &run) < 0) {
 			env_err(err, err_size, "%s", run.message);
 			return -1;
 		}
@@ -366,7 +368,8 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 	if (limit < env->opts.timeout_min_seconds)
 		limit = env->opts.timeout_min_seconds;
 	if (compile_and_run(env, p, module, limit,
-			    4 * p->base_init_seconds + 0.5, &run) < 0) {
+			    4 * p->base_init_seconds + 0.5, env->test_corrupt,
+			    &run) < 0) {
 		env_err(err, err_size, "%s", run.message);
 		return -1;
 	}

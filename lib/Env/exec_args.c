@@ -441,6 +441,13 @@ uint64_t exec_frame_hash(const struct exec_frame *frame, const int *args,
 	return h;
 }
 
+void exec_frame_flip_bit(struct exec_frame *frame, int arg)
+{
+	if (arg >= 0 && arg < frame->sig->n_args &&
+	    frame->sig->args[arg].is_memref && frame->slots[arg].bytes)
+		((unsigned char *)frame->slots[arg].data)[0] ^= 1;
+}
+
 void exec_frame_print_checksums(FILE *out, const struct exec_frame *frame)
 {
 	const struct exec_sig *sig = frame->sig;

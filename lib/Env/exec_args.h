@@ -111,6 +111,10 @@ int exec_frame_compare(FILE *out, const struct exec_frame *orig,
 uint64_t exec_frame_hash(const struct exec_frame *frame, const int *args,
 			 int n);
 
+/* Flips the lowest bit of the first byte of memref argument `arg` (a test
+ * hook: a wrong output on purpose). */
+void exec_frame_flip_bit(struct exec_frame *frame, int arg);
+
 /* Prints one line per memref argument and result with the 64-bit FNV-1a
  * hash of its bytes. */
 void exec_frame_print_checksums(FILE *out, const struct exec_frame *frame);

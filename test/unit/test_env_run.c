@@ -82,8 +82,11 @@ static void check_runner(void)
 	struct exec_sig sig = { 1, &arg, 0, NULL };
 	int64_t shape[1] = { 64 };
 	int outputs[1] = { 0 };
-	struct env_run_request req = { init_fn, kernel_fn, &sig, outputs, 1,
-				       1, 3, 1, 5.0, 0.1 };
+	struct env_run_request req = {
+		.init = init_fn, .kernel = kernel_fn, .sig = &sig,
+		.outputs = outputs, .n_outputs = 1, .warmup = 1, .runs = 3,
+		.threads = 1, .limit = 5.0, .init_allowance = 0.1
+	};
 	struct env_run_result res, res2;
 	double t0;
 
@@ -95,6 +98,10 @@ static void check_runner(void)
 	CHECK(res.init >= 0);
 	CHECK(env_run(&req, &res2) == 0);
 	CHECK(res2.status == env_run_ok && res2.hash == res.hash);
+	req.test_corrupt = 1;
+	CHECK(env_run(&req, &res2) == 0);
+	CHECK(res2.status == env_run_ok && res2.hash != res.hash);
+	req.test_corrupt = 0;
 
 	/* Over the limit, but finishing: the child reports it. */
 	req.kernel = slow_fn;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "pearl/agent.h"
 #include "pearl/env.h"
@@ -119,6 +120,12 @@ static void print_stats(const pearl_env *env)
 	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.3f\n",
 	       s.seconds_schedule, s.seconds_compile, s.seconds_run,
 	       s.seconds_memo);
+	{
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		printf("stats: max_rss_kb %ld\n", ru.ru_maxrss);
+	}
 }
 
 static int summary(const char *memo);
