@@ -44,6 +44,8 @@ config.substitutions.append(("%pearl_exec", os.path.join(config.pearl_bin_dir, "
 config.substitutions.append(("%pearl_model", os.path.join(config.pearl_bin_dir, "pearl-model")))
 config.substitutions.append(("%pearl_gen", os.path.join(config.pearl_bin_dir, "pearl-gen")))
 config.substitutions.append(("%pearl_env", os.path.join(config.pearl_bin_dir, "pearl-env")))
+config.substitutions.append(("%pearl_train", os.path.join(config.pearl_bin_dir, "pearl-train")))
+config.substitutions.append(("%pearl_eval", os.path.join(config.pearl_bin_dir, "pearl-eval")))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(
     ("%schedules_quick", "--quick" if config.pearl_sanitize else ""))
