@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The evaluation of a trained model (issue "Training Pearl", model card):
+# the trained policy, the untrained network, a random legal policy with the
+# trained policy's episode lengths and the rules-only heuristic, side by side
+# in one pearl-eval run per program set:
+#   - held-out random programs (pearl-gen seeds never trained on);
+#   - the benchmark kernels (test/bench/kernels) at one dataset size.
+#
+#   tools/pearl-train/evaluate.sh [--model FILE] [--size MEDIUM]
+#       [--held-out FIRST,N] [--kernels GLOB] [--memo FILE] [--out DIR]
+#       [--build DIR] [--runs N]
+#
+# Writes DIR/held-out.{txt,csv} and DIR/bench-SIZE.{txt,csv}.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+model="$root/models/pearl-policy.bin"
+size=MEDIUM
+held_out=100001,30
+kernels='*'
+memo=""
+out=pearl-eval-out
+build="$root/build"
+runs=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --model) model=$2; shift 2 ;;
+    --size) size=$2; shift 2 ;;
+    --held-out) held_out=$2; shift 2 ;;
+    --kernels) kernels=$2; shift 2 ;;
+    --memo) memo=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    *) echo "evaluate.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$out/kernels"
+memo=${memo:-$out/memo.sqlite}
+eval_args=(--policy "trained=$model" --policy untrained=init:1
+           --random trained --heuristic --memo "$memo" --runs "$runs")
+
+echo "== held-out random programs (pearl-gen seeds $held_out)"
+"$build/bin/pearl-eval" "${eval_args[@]}" --generated "$held_out" \
+  --csv "$out/held-out.csv" | tee "$out/held-out.txt"
+
+echo "== benchmark kernels at $size"
+files=()
+for t in "$root"/test/bench/kernels/$kernels.mlir.in; do
+  name=$(basename "$t" .mlir.in)
+  /usr/bin/python3 "$root/tools/pearl-bench/kernel.py" "$t" "$size" \
+    -o "$out/kernels/$name.mlir"
+  files+=("$out/kernels/$name.mlir")
+done
+"$build/bin/pearl-eval" "${eval_args[@]}" --csv "$out/bench-$size.csv" \
+  "${files[@]}" | tee "$out/bench-$size.txt"
