@@ -117,7 +117,7 @@ static void print_stats(const pearl_env *env)
 	       s.queries, s.memo_hits, s.memo_misses, s.compilations,
 	       s.executions, s.base_measurements, s.illegal, s.timeouts,
 	       s.wrong_outputs);
-	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.3f\n",
+	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.6f\n",
 	       s.seconds_schedule, s.seconds_compile, s.seconds_run,
 	       s.seconds_memo);
 	{
