@@ -33,7 +33,13 @@
  * return NULL or -1 with a message in the caller's `err` buffer (always
  * NUL-terminated when err_size > 0); nothing here exits or aborts.
  *
- * Threads: one pearl_env per process, used from one thread at a time.
+ * Threads: one pearl_env per process, used from one thread at a time. The
+ * process must not have started an OpenMP runtime's thread pool in the
+ * runtime the JIT'd code uses (libomp) before a query: the runs fork.
+ *
+ * Test hook: with PEARL_ENV_TEST_CORRUPT=1 in the process environment,
+ * scheduled runs flip one output bit (the base never), so that tests can
+ * reach the WRONG_OUTPUT path.
  */
 #ifndef PEARL_ENV_H
 #define PEARL_ENV_H
@@ -120,7 +126,9 @@ struct pearl_env_result {
 	enum pearl_env_status status;
 	double seconds;        /* min of the timed runs (OK only) */
 	double base_seconds;   /* the unscheduled program's time (measured or
-				* memoized) */
+				* memoized); for an answer that needs no run
+				* (ILLEGAL, FAILED) 0 if it is not known yet:
+				* such answers never measure the base */
 	double speedup;        /* base_seconds / seconds (OK only) */
 	int memo_hit;          /* 1 if nothing was compiled or run for this
 				* answer */
