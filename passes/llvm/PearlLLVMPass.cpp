@@ -386,9 +386,11 @@ public:
     std::unique_ptr<pearl_ctx, void (*)(pearl_ctx *)> CtxOwner(
         Ctx, pearl_ctx_free);
     std::string Why;
-    pearl_program *Prog = pearl::modelScop(Ctx, S, Why);
+    isl_union_pw_multi_aff *ToModel = nullptr;
+    pearl_program *Prog = pearl::modelScop(Ctx, S, Why, &ToModel);
     if (!Prog)
       return Unchanged(Why);
+    isl::union_pw_multi_aff ToModelOwner = isl::manage(ToModel);
 
     const LoadedPolicy &Policy = getPolicy();
     char *Part = pearl_llvm_schedule_part(PearlSchedule.c_str(), Index);
@@ -436,8 +438,9 @@ public:
     }
 
     std::string Remark = D.remark, Actions = D.actions;
-    isl::schedule Sched = isl::manage(
-        pearl_llvm_mark_parallel(D.schedule, ParallelMark));
+    isl::schedule Sched = isl::manage(isl_schedule_pullback_union_pw_multi_aff(
+        pearl_llvm_mark_parallel(D.schedule, ParallelMark),
+        ToModelOwner.copy()));
     D.schedule = nullptr;
     pearl_llvm_decision_clear(&D);
     if (Sched.is_null())

@@ -10,6 +10,9 @@
 
 #include "polly/ScopInfo.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -17,6 +20,7 @@
 
 #include "isl/aff.h"
 #include "isl/map.h"
+#include "isl/union_map.h"
 #include "isl/schedule_node.h"
 
 using namespace llvm;
@@ -229,6 +233,53 @@ isl_map *reshape(isl_map *Acc, isl_set *Dom, ArrayRef<uint64_t> Dims) {
   return New;
 }
 
+/// The first value of the induction variable the source loop `L` counts
+/// with, when it counts up by one from a constant (e.g. 1 for
+/// `for (j = 1; j < n; j++)`); 0 otherwise. Polly numbers iterations from 0;
+/// MLIR's affine.for, like the C source, from its lower bound.
+long sourceStart(Loop *L, ScalarEvolution &SE) {
+  // The header's integer PHIs that step by one: the source's induction
+  // variable and maybe a canonical one; an ambiguous start gives 0.
+  long Found = 0;
+  bool Any = false;
+  if (!L)
+    return 0;
+  for (PHINode &Phi : L->getHeader()->phis()) {
+    if (!Phi.getType()->isIntegerTy() || !SE.isSCEVable(Phi.getType()))
+      continue;
+    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&Phi));
+    if (!AR || !AR->isAffine() || AR->getLoop() != L)
+      continue;
+    auto *Start = dyn_cast<SCEVConstant>(AR->getStart());
+    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    if (!Start || !Step || !Step->getValue()->isOne() ||
+        Start->getAPInt().getSignificantBits() > 32)
+      continue;
+    long V = (long)Start->getAPInt().getSExtValue();
+    if (Any && V != Found)
+      return 0;
+    Any = true;
+    Found = V;
+  }
+  return Found;
+}
+
+/// Stmt[i] -> Stmt[i + start of each loop] (Sign 1) or its inverse (-1).
+isl_multi_aff *shiftOf(ScopStmt &Stmt, isl_space *Space, int Sign) {
+  isl_multi_aff *MA = isl_multi_aff_identity(
+      isl_space_map_from_set(isl_space_copy(Space)));
+  ScalarEvolution &SE = *Stmt.getParent()->getSE();
+  for (unsigned D = 0; D < Stmt.getNumIterators(); ++D) {
+    long Off = sourceStart(Stmt.getLoopForDimension(D), SE);
+    if (!Off)
+      continue;
+    isl_aff *A = isl_multi_aff_get_at(MA, D);
+    A = isl_aff_add_constant_si(A, (int)(Sign * Off));
+    MA = isl_multi_aff_set_at(MA, D, A);
+  }
+  return MA;
+}
+
 /// Drops the "Loop with Metadata" marks Polly puts above bands of loops
 /// with llvm.loop metadata: Pearl's schedule trees are bands, sequences
 /// and filters (the metadata is not carried over to the new loops).
@@ -238,17 +289,78 @@ isl_schedule_node *dropMark(isl_schedule_node *Node, void *) {
   return Node;
 }
 
+/// The constant term shared by every piece of a one-member band's
+/// partial schedule, in *Const; false if the pieces differ.
+struct BandConst {
+  bool Any = false, Uniform = true;
+  long Value = 0;
+};
+
+isl_stat pieceConst(isl_set *Set, isl_aff *Aff, void *User) {
+  auto *B = static_cast<BandConst *>(User);
+  isl_val *V = isl_aff_get_constant_val(Aff);
+  long C = isl_val_is_int(V) == isl_bool_true ? isl_val_get_num_si(V) : 0;
+  if (B->Any && C != B->Value)
+    B->Uniform = false;
+  B->Any = true;
+  B->Value = C;
+  isl_val_free(V);
+  isl_set_free(Set);
+  isl_aff_free(Aff);
+  return isl_stat_ok;
+}
+
+isl_stat pwConst(isl_pw_aff *PA, void *User) {
+  isl_stat St = isl_pw_aff_foreach_piece(PA, pieceConst, User);
+  isl_pw_aff_free(PA);
+  return St;
+}
+
+/// After the pull back to source-counted loops a loop's band reads
+/// (i - start): shift it back to the plain iterator i, as the MLIR
+/// frontend's bands are (the same order, so the same schedule).
+isl_schedule_node *plainBand(isl_schedule_node *Node, void *) {
+  if (isl_schedule_node_get_type(Node) != isl_schedule_node_band ||
+      isl_schedule_node_band_n_member(Node) != 1)
+    return Node;
+  isl_multi_union_pw_aff *MUPA =
+      isl_schedule_node_band_get_partial_schedule(Node);
+  isl_union_pw_aff *UPA = isl_multi_union_pw_aff_get_at(MUPA, 0);
+  BandConst B;
+  isl_union_pw_aff_foreach_pw_aff(UPA, pwConst, &B);
+  isl_union_pw_aff_free(UPA);
+  if (!B.Any || !B.Uniform || B.Value == 0) {
+    isl_multi_union_pw_aff_free(MUPA);
+    return Node;
+  }
+  isl_ctx *Ctx = isl_schedule_node_get_ctx(Node);
+  isl_union_pw_aff *Shift = isl_union_pw_aff_val_on_domain(
+      isl_union_set_universe(
+          isl_multi_union_pw_aff_domain(isl_multi_union_pw_aff_copy(MUPA))),
+      isl_val_int_from_si(Ctx, -B.Value));
+  isl_multi_union_pw_aff *ShiftM = isl_multi_union_pw_aff_set_at(
+      MUPA, 0, Shift);
+  return isl_schedule_node_band_shift(Node, ShiftM);
+}
+
 } // namespace
 
-pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why) {
+pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
+                                isl_union_pw_multi_aff **ToModel) {
   pearl_program *Prog =
       pearl_program_alloc(ctx, S.getFunction().getName().str().c_str());
   if (!Prog) {
     Why = "out of memory";
     return nullptr;
   }
+  isl_ctx *Isl = pearl_ctx_get_isl(ctx);
+  isl_union_pw_multi_aff *Fwd = isl_union_pw_multi_aff_empty_ctx(Isl);
+  isl_union_pw_multi_aff *Back = isl_union_pw_multi_aff_empty_ctx(Isl);
+  *ToModel = nullptr;
   auto Fail = [&](std::string Reason) {
     Why = std::move(Reason);
+    isl_union_pw_multi_aff_free(Fwd);
+    isl_union_pw_multi_aff_free(Back);
     return pearl_program_free(Prog);
   };
   for (ScopStmt &Stmt : S) {
@@ -285,30 +397,44 @@ pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why) {
       if (MA->isRead() && !isReadOnlyScalar(S, MA))
         W.addRead(MA);
 
-    isl_set *Dom = Stmt.getDomain().release();
+    // The model counts every loop from its source lower bound (see
+    // sourceStart): domains and accesses are shifted, the schedule is
+    // pulled back, and the schedule Pearl returns is pulled back again by
+    // *ToModel before Polly gets it.
+    isl_set *PollyDom = Stmt.getDomain().release();
+    isl_space *Space = isl_set_get_space(PollyDom);
+    isl_multi_aff *Shift = shiftOf(Stmt, Space, 1);
+    Fwd = isl_union_pw_multi_aff_add_pw_multi_aff(
+        Fwd, isl_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(Shift)));
+    Back = isl_union_pw_multi_aff_add_pw_multi_aff(
+        Back, isl_pw_multi_aff_from_multi_aff(shiftOf(Stmt, Space, -1)));
+    isl_space_free(Space);
+    isl_map *ShiftMap = isl_map_from_multi_aff(Shift);
+    isl_set *Dom = isl_set_apply(isl_set_copy(PollyDom),
+                                 isl_map_copy(ShiftMap));
     auto Access = [&](MemoryAccess *MA) {
       const ScopArrayInfo *A = MA->getLatestScopArrayInfo();
       isl_map *Acc = MA->getLatestAccessRelation().release();
-      if (A->getNumberOfDimensions() != 1)
-        return Acc;
-      auto Dims = fixedDims(A->getBasePtr(), A->getElementType());
-      return Dims.empty() ? Acc : reshape(Acc, Dom, Dims);
+      if (A->getNumberOfDimensions() == 1) {
+        auto Dims = fixedDims(A->getBasePtr(), A->getElementType());
+        if (!Dims.empty())
+          Acc = reshape(Acc, PollyDom, Dims);
+      }
+      return isl_map_apply_domain(Acc, isl_map_copy(ShiftMap));
     };
     const ScopArrayInfo *SAI = Write->getLatestScopArrayInfo();
     isl_map *WriteAcc = Access(Write);
     int Idx = pearl_program_add_stmt(
         Prog, isl_set_copy(Dom), WriteAcc,
         typeName(SAI->getElementType()).c_str(), &Stmt);
-    if (Idx < 0) {
-      isl_set_free(Dom);
-      return Fail(pearl_ctx_last_error(ctx));
-    }
+    bool Ok = Idx >= 0;
     for (MemoryAccess *MA : W.Reads)
-      if (pearl_program_add_read(Prog, Idx, Access(MA)) < 0) {
-        isl_set_free(Dom);
-        return Fail(pearl_ctx_last_error(ctx));
-      }
+      Ok = Ok && pearl_program_add_read(Prog, Idx, Access(MA)) >= 0;
     isl_set_free(Dom);
+    isl_set_free(PollyDom);
+    isl_map_free(ShiftMap);
+    if (!Ok)
+      return Fail(pearl_ctx_last_error(ctx));
     for (const char *Op : W.Ops)
       if (pearl_program_add_op_count(Prog, Idx, Op, 1) < 0)
         return Fail(pearl_ctx_last_error(ctx));
@@ -317,7 +443,12 @@ pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why) {
     return Fail("no statement");
   isl_schedule *Sched = isl_schedule_map_schedule_node_bottom_up(
       S.getScheduleTree().release(), dropMark, nullptr);
+  Sched = isl_schedule_pullback_union_pw_multi_aff(
+      Sched, isl_union_pw_multi_aff_copy(Back));
+  Sched = isl_schedule_map_schedule_node_bottom_up(Sched, plainBand, nullptr);
   if (pearl_program_set_schedule(Prog, Sched) < 0)
     return Fail(pearl_ctx_last_error(ctx));
+  isl_union_pw_multi_aff_free(Back);
+  *ToModel = Fwd;
   return Prog;
 }

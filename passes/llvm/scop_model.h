@@ -10,6 +10,8 @@
 
 #include <string>
 
+#include <isl/aff.h>
+
 #include "pearl/program.h"
 
 namespace polly {
@@ -30,11 +32,17 @@ namespace pearl {
 /// arith/math operations so that the policy sees the same graph for the
 /// same kernel from either frontend.
 ///
+/// Loops are counted from their source lower bound, as MLIR's affine.for
+/// does (Polly counts iterations from 0): *ToModel receives (__isl_give)
+/// the map from Polly's statement instances to the model's; a schedule of
+/// the model is one of the Scop after isl_schedule_pullback by it.
+///
 /// Returns the program (__isl_give), or nullptr with the reason in `Why`
 /// if the Scop cannot be modeled (region statements, a statement with no or
 /// several array writes, scalar values carried between statements,
 /// non-affine writes).
-pearl_program *modelScop(pearl_ctx *ctx, polly::Scop &S, std::string &Why);
+pearl_program *modelScop(pearl_ctx *ctx, polly::Scop &S, std::string &Why,
+                         isl_union_pw_multi_aff **ToModel);
 
 } // namespace pearl
 
