@@ -9,6 +9,7 @@
 #include "pearl/features.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_frontend.h"
+#include "pearl/mlir_linalg.h"
 #include "pearl/mlir_pass.h"
 #include "pearl/print.h"
 #include "pearl/str.h"
@@ -260,8 +261,9 @@ static void print_schedule(pearl_program *prog, pearl_sched *sched,
 
 /* Models region `index` of `func`, prints what was asked, and schedules
  * it (with the explicit schedule, or else with the policy); on failure the
- * region is reported and left alone. */
-static void model_region(pearl_ctx *ctx, MlirOperation func,
+ * region is reported and left alone. Returns 1 if the region was rewritten,
+ * 0 if it was left as it was. */
+static int model_region(pearl_ctx *ctx, MlirOperation func,
 			 const pearl_mlir_region *region, int index,
 			 const struct pearl_mlir_options *opts)
 {
@@ -277,7 +279,7 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 	pearl_sched *sched = NULL;
 	isl_ast_node *tree = NULL;
 	char *text = NULL;
-	int ok, applied = 0;
+	int ok, applied = 0, rewritten = 0;
 
 	pearl_ctx_clear_error(ctx);
 	pearl_ctx_set_max_operations(ctx, opts->isl_max_operations);
@@ -310,6 +312,7 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 		tree = pearl_sched_build_ast(sched);
 		ok = tree && pearl_mlir_codegen(ctx, region, prog, tree) ==
 				 pearl_stat_ok;
+		rewritten = ok;
 	}
 	if (!ok) {
 		/* An exhausted quota is the region's size, not an operation. */
@@ -331,30 +334,43 @@ static void model_region(pearl_ctx *ctx, MlirOperation func,
 	pearl_sched_free(sched);
 	pearl_deps_free(deps);
 	pearl_program_free(prog);
+	return rewritten;
 }
 
 int pearl_mlir_run_on_function(MlirOperation func,
 			       const struct pearl_mlir_options *opts)
 {
 	pearl_mlir_region *regions;
+	pearl_mlir_linalg *lin;
 	pearl_ctx *ctx;
+	int *rewritten;
 	int i, n;
 
-	n = pearl_mlir_find_regions(func, &regions, remark_skip, NULL);
-	if (n < 0)
+	/* linalg ops become affine nests first (put back unless rewritten). */
+	lin = pearl_mlir_linalg_expand(func, remark_skip, NULL);
+	if (!lin)
 		return -1;
-	if (n == 0) {
+	n = pearl_mlir_find_regions(func, &regions, remark_skip, NULL);
+	if (n <= 0) {
+		pearl_mlir_linalg_settle(lin, NULL);
 		free(regions);
-		return 0;
+		return n < 0 ? -1 : 0;
 	}
+	pearl_mlir_linalg_assign(lin, regions, n);
 	ctx = pearl_ctx_alloc();
-	if (!ctx) {
+	rewritten = calloc(n, sizeof(*rewritten));
+	if (!ctx || !rewritten) {
+		pearl_mlir_linalg_settle(lin, NULL);
+		pearl_ctx_free(ctx);
+		free(rewritten);
 		free(regions);
 		return -1;
 	}
 	for (i = 0; i < n; ++i)
-		model_region(ctx, func, &regions[i], i, opts);
+		rewritten[i] = model_region(ctx, func, &regions[i], i, opts);
+	pearl_mlir_linalg_settle(lin, rewritten);
 	pearl_ctx_free(ctx);
+	free(rewritten);
 	free(regions);
 	return 0;
 }
