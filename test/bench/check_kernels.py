@@ -17,7 +17,11 @@
       with an added @run that calls @init and @kernel, so that the kernel
       also runs on PolyBench's inputs (@init is regenerated too).
       With --pass-options OPTS, pearl-schedule{OPTS} replaces the identity
-      regeneration (--pass-options "" schedules with the policy).
+      regeneration (--pass-options "" schedules with the policy); with
+      --schedules DIR, each kernel's hand schedule DIR/<kernel>.sched does.
+      Kernels with linalg ops are compared with their unscheduled lowering
+      (mlir-opt --convert-linalg-to-affine-loops); the scheduled module goes
+      through the same pass, for the linalg ops Pearl left alone.
 
 Prints one line per kernel (PASS/FAIL/XFAIL, with the reason) and a closing
 "N passed, M failed" line; XFAIL lines (expected, as listed below) count as
@@ -145,6 +149,20 @@ def check_model(path, args, work):
     return "PASS", name, "modeled: %d statements, %d loops" % (n_stmt, n_loop)
 
 
+def hand_schedule(folder, name):
+    """The plain (every-size) schedule line of FOLDER/<name>.sched, or
+    None (pearl-bench's schedule file format)."""
+    path = os.path.join(folder, name + ".sched")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line and not re.match(r"(variant\s|[A-Z]+\s*:)", line):
+                return line
+    return None
+
+
 def check_exec(path, args, work):
     name = short_name(path)
     try:
@@ -153,8 +171,14 @@ def check_exec(path, args, work):
         return "FAIL", name, "expansion: %s" % e
     first = kernel_line(text)
     regen = os.path.join(work, name + ".regen.mlir")
+    options = args.pass_options
+    if args.schedules:
+        sched = hand_schedule(args.schedules, name)
+        if sched is None:
+            return "FAIL", name, "no schedule in %s" % args.schedules
+        options = 'schedule="%s"' % sched
     proc = run([args.pearl_opt, mlir, "--mlir-disable-threading",
-                "--pearl-schedule=" + args.pass_options, "-o", regen])
+                "--pearl-schedule=" + options, "-o", regen])
     status, why = "PASS", None
     if proc.returncode != 0:
         status, why = "FAIL", "pearl-opt regenerate exit %d: %s" % (
@@ -163,6 +187,17 @@ def check_exec(path, args, work):
             kernel_remarks(proc.stderr, first):
         status, why = "FAIL", "not regenerated: %s" % "; ".join(
             kernel_remarks(proc.stderr, first))
+    if status == "PASS" and "linalg." in text:
+        # The reference is the unscheduled lowering of the linalg ops;
+        # linalg ops Pearl left alone in the scheduled module lower too.
+        for f in (mlir, regen):
+            low = run([args.mlir_opt, f, "--convert-linalg-to-affine-loops",
+                       "-o", f + ".affine.mlir"])
+            if low.returncode != 0:
+                status, why = "FAIL", "convert-linalg-to-affine-loops %s: %s" % (
+                    os.path.basename(f), low.stderr.strip()[-300:])
+                break
+        mlir, regen = mlir + ".affine.mlir", regen + ".affine.mlir"
     if status == "PASS":
         for f in (mlir, regen):
             low = run([args.mlir_opt, f, "--lower-affine", "-o", os.devnull])
@@ -185,8 +220,8 @@ def check_exec(path, args, work):
         return "FAIL", name, "expected to fail (%s) but passed" % expected
     if status == "FAIL":
         return status, name, why
-    what = ("identity regeneration" if args.pass_options == IDENTITY else
-            "pearl-schedule{%s}" % args.pass_options)
+    what = ("identity regeneration" if options == IDENTITY else
+            "pearl-schedule{%s}" % options)
     return "PASS", name, ("%s runs bit-identical on %s"
                           % (what, "@init's inputs" if args.quick else
                              "pearl-exec's and on @init's inputs"))
@@ -204,6 +239,9 @@ def main():
     ap.add_argument("--pass-options", default=IDENTITY,
                     help="exec: pearl-schedule's options (default: the "
                     "identity schedule regenerated; '' runs the policy)")
+    ap.add_argument("--schedules",
+                    help="exec: schedule each kernel with its hand schedule "
+                    "SCHEDULES/<kernel>.sched instead of --pass-options")
     ap.add_argument("--quick", action="store_true",
                     help="exec: only the run on @init's inputs (for slow "
                     "sanitizer builds)")

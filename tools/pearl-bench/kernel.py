@@ -27,7 +27,7 @@ import re
 import sys
 
 SIZES = ("MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE")
-SUITES = ("polybench", "pearl")
+SUITES = ("polybench", "pearl", "linalg")
 
 _KERNEL_RE = re.compile(
     r"^//\s*pearl-bench kernel:\s*(?P<name>[A-Za-z0-9_.+-]+)\s*"
