@@ -532,7 +532,9 @@ public:
 
 struct PearlLLVMPass : PassInfoMixin<PearlLLVMPass> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
+    // Polly's OpenMP subfunctions hold loops we already generated.
     if (!PearlEnable || F.isDeclaration() ||
+        F.getName().ends_with("_polly_subfn") ||
         (!PearlOnlyFunc.empty() && F.getName() != PearlOnlyFunc))
       return PreservedAnalyses::all();
     useLLVMOpenMPBackend();
