@@ -446,8 +446,9 @@ public:
     if (Sched.is_null())
       return Unchanged("isl error while marking parallel loops");
 
+    // Computed now, on the simplified Scop (DeLICM changed its accesses).
     const Dependences &Deps =
-        DA.getDependences(Dependences::AL_Statement);
+        DA.recomputeDependences(Dependences::AL_Statement);
     if (!Deps.hasValidDependences())
       return Unchanged("Polly's dependence analysis failed");
     if (!Deps.isValidSchedule(S, Sched))

@@ -182,11 +182,14 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 		pearl_str_printf(&msg, "chose \"%s\"",
 				 out->actions ? out->actions : "");
 	pearl_str_printf(&msg, " (%d branch%s, %d decisions, %d illegal "
-			 "choices masked, value %.3f; decided in %.2f ms)",
+			 "choices masked, value %.3f; decided in %.2f ms: "
+			 "graphs %.2f, network %.2f, legality %.2f)",
 			 trace.n_branches, trace.n_branches == 1 ? "" : "es",
 			 trace.n_steps, trace.n_illegal,
 			 trace.n_steps ? trace.steps[0].value : 0.0,
-			 trace.seconds * 1e3);
+			 trace.seconds * 1e3, trace.seconds_graph * 1e3,
+			 trace.seconds_policy * 1e3,
+			 trace.seconds_legality * 1e3);
 	out->remark = pearl_str_take(&msg);
 	st = out->remark && out->actions ? pearl_stat_ok
 					 : pearl_ctx_error(ctx, "out of memory");
