@@ -264,6 +264,13 @@ void planParallel(isl_ast_node *Node, bool InParallel, bool OpenMP,
     bool Ours = Id && !strcmp(isl_id_get_name(Id), ParallelMark);
     isl_id_free(Id);
     Child = isl_ast_node_mark_get_node(Node);
+    // The marked loop may sit under guards isl put above it.
+    while (Ours && isl_ast_node_get_type(Child) == isl_ast_node_if &&
+           isl_ast_node_if_has_else_node(Child) == isl_bool_false) {
+      isl_ast_node *Then = isl_ast_node_if_get_then_node(Child);
+      isl_ast_node_free(Child);
+      Child = Then;
+    }
     if (Ours) {
       ++Plan.Marked;
       auto *P = isl_ast_node_get_type(Child) == isl_ast_node_for
@@ -271,7 +278,8 @@ void planParallel(isl_ast_node *Node, bool InParallel, bool OpenMP,
                     : nullptr;
       const char *Why = nullptr;
       if (!P)
-        Why = "the loop was reduced to a single iteration";
+        Why = "isl generated no loop for it (a single iteration, or "
+              "several loops)";
       else if (!P->IsParallel)
         Why = "Polly's dependences do not prove it parallel";
       else if (P->IsReductionParallel)
