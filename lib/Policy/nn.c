@@ -103,6 +103,41 @@ static float attention_score(const float *restrict att,
 	return s;
 }
 
+/* attention_score for four consecutive heads at once (head h uses att,
+ * a and b at offset h * d) into s[0..3]: four independent sums, each in the
+ * order of c as in attention_score (same bits), interleaved so that they
+ * do not wait on one another. */
+static void attention_score4(float *restrict s, const float *restrict att,
+			     const float *restrict a, const float *restrict b,
+			     int d)
+{
+	float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+	int c;
+
+	for (c = 0; c < d; ++c) {
+		float v0 = a[c] + b[c], v1 = a[d + c] + b[d + c];
+		float v2 = a[2 * d + c] + b[2 * d + c];
+		float v3 = a[3 * d + c] + b[3 * d + c];
+
+		v0 = v0 > 0.0f ? v0 : PEARL_GAT_NEG_SLOPE * v0;
+		v1 = v1 > 0.0f ? v1 : PEARL_GAT_NEG_SLOPE * v1;
+		v2 = v2 > 0.0f ? v2 : PEARL_GAT_NEG_SLOPE * v2;
+		v3 = v3 > 0.0f ? v3 : PEARL_GAT_NEG_SLOPE * v3;
+		s0 += att[c] * v0;
+		s1 += att[d + c] * v1;
+		s2 += att[2 * d + c] * v2;
+		s3 += att[3 * d + c] * v3;
+	}
+	s[0] = s0;
+	s[1] = s1;
+	s[2] = s2;
+	s[3] = s3;
+}
+
+/* Neighbourhoods up to this size have their scores computed four heads at
+ * a time (into a buffer on the stack); larger ones one head at a time. */
+#define GAT_BATCH_DEGREE 64
+
 void pearl_nn_gatv2(float *restrict out, const float *x, int d_in,
 		    const struct pearl_gat_weights *g, int heads, int hidden,
 		    const struct pearl_nn_adjacency *adj, float *restrict xl,
@@ -118,6 +153,8 @@ void pearl_nn_gatv2(float *restrict out, const float *x, int d_in,
 		int deg = adj->start[i + 1] - adj->start[i];
 		float *restrict oi = out + (size_t)i * D;
 
+		float batch[GAT_BATCH_DEGREE][4];
+
 		memcpy(oi, g->bias, (size_t)D * sizeof(float));
 		for (k = 0; k < heads; ++k) {
 			const float *att = g->att + (size_t)k * hidden;
@@ -125,11 +162,25 @@ void pearl_nn_gatv2(float *restrict out, const float *x, int d_in,
 			float *restrict oik = oi + k * hidden;
 			float max, sum = 0.0f;
 
+			/* Scores of heads k..k+3 together, when they fit. */
+			if (k % 4 == 0 && k + 4 <= heads &&
+			    deg <= GAT_BATCH_DEGREE)
+				for (e = 0; e < deg; ++e)
+					attention_score4(
+					    batch[e], att,
+					    xl + (size_t)nb[e] * D + k * hidden,
+					    xri, hidden);
 			/* Softmax over the neighbourhood, max subtracted. */
 			for (e = 0; e < deg; ++e)
-				scores[e] = attention_score(
-				    att, xl + (size_t)nb[e] * D + k * hidden,
-				    xri, hidden);
+				scores[e] =
+				    k - k % 4 + 4 <= heads &&
+					    deg <= GAT_BATCH_DEGREE
+					? batch[e][k % 4]
+					: attention_score(
+					      att,
+					      xl + (size_t)nb[e] * D +
+						  k * hidden,
+					      xri, hidden);
 			max = scores[0];
 			for (e = 1; e < deg; ++e)
 				max = scores[e] > max ? scores[e] : max;
