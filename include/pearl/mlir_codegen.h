@@ -19,7 +19,8 @@ extern "C" {
  * isl AST of a schedule of `prog` (the model pearl_mlir_extract built for
  * this region): for nodes become affine.for, or affine.parallel under a
  * PEARL_PARALLEL_MARK mark, and the loops right under a PEARL_UNROLL_MARK
- * mark are unrolled (pearl_mlir_unroll_loop); if nodes become affine.if;
+ * mark are unrolled (pearl_mlir_unroll_loop; parallel ones are not);
+ * if nodes become affine.if;
  * each statement
  * instance recomputes the original iterators with affine.apply and clones
  * the statement's operations. The new operations are built after the
@@ -31,11 +32,16 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			      pearl_program *prog,
 			      __isl_keep isl_ast_node *tree);
 
-/* Unrolls `op` (an affine.for, kept) with MLIR's affine loop unroller:
- * completely if it runs at most `factor` times (a constant trip count),
- * else by `factor`. Returns 1 if unrolled, 0 if left as it was, e.g. a
- * strip bounded by a min whose trip count `factor` does not divide (the
- * code generator then says so in a remark).
+/* Unrolls `op` (an affine.for; it may be replaced) with MLIR's affine loop
+ * unroller: completely if it runs at most `factor` times (a constant trip
+ * count), else by `factor` with a cleanup loop for the remaining
+ * iterations. A loop whose lower bound is a max or upper bound a min
+ * (MLIR's unroller cannot express the cleanup loop's bound then) is first
+ * versioned, in a chain of affine.if, by which of the bounds is active
+ * (at most 4 versions), and each version is unrolled. Returns 1 if
+ * unrolled, 0 if (partly) left as a loop, e.g. bounds with more max/min
+ * terms (the code generator then says so in a remark). Parallel loops
+ * (affine.parallel) are not unrolled.
  * Implemented by the C++ shim: these utilities have no C API. */
 int pearl_mlir_unroll_loop(MlirOperation op, int factor);
 

@@ -66,7 +66,8 @@ pearl_sched *pearl_sched_free(pearl_sched *sched);
 pearl_sched *pearl_sched_copy(pearl_sched *sched);
 
 /* The current schedule (__isl_keep). Parallel loops have their band member
- * marked coincident; unrolled loops have the isl_ast_loop_unroll type. */
+ * marked coincident; loops to unroll carry their factor in their band's AST
+ * build options (see pearl_band_unroll_factor). */
 __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched);
 /* Whether refusals for a violated dependence name one violating pair of
  * instances ("violates RAW dependence S0[0, 1] -> S0[1, 0]"; the default)
@@ -108,18 +109,33 @@ int pearl_sched_apply_sequence(pearl_sched *sched,
 			       const struct pearl_action *actions, int n,
 			       pearl_action_report_fn report, void *user);
 
+/* The name of the AST build option that holds the factor of a loop to
+ * unroll: a band whose options contain { PEARL_UNROLL_OPTION[f] } is to be
+ * unrolled by f. The loop itself is not strip-mined and does not get isl's
+ * isl_ast_loop_unroll type (isl would unroll all of it); isl ignores
+ * options it does not know, so the code generators that do not read it
+ * (the LLVM plugin's, through Polly) generate the plain loop. */
+#define PEARL_UNROLL_OPTION "pearl_unroll"
+
+/* The unroll factor of band `band` (kept, a band node with one member), or
+ * 0 if it is not to be unrolled (or on error). */
+int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band);
+
 /* The name of the mark node that wraps parallel loops in generated ASTs. */
 #define PEARL_PARALLEL_MARK "parallel"
 /* The name of the mark node that wraps loops to unroll; its isl_id's user
- * pointer holds the unroll factor as an intptr_t (0 if unknown). */
+ * pointer holds the unroll factor as an intptr_t, negated for a loop that
+ * carries no dependence (one LLVM's loop vectorizer takes and unrolls
+ * itself: the MLIR code generator leaves it as a loop). */
 #define PEARL_UNROLL_MARK "unroll"
 
 /* The isl AST of the current schedule (__isl_give; NULL with an error in
  * the context): parallel loops are wrapped in a mark node named
  * PEARL_PARALLEL_MARK; loops to unroll are wrapped in a PEARL_UNROLL_MARK
- * mark for the code generator to unroll (isl's own unrolling is very
- * costly on tiled, non-rectangular domains). Conditions are conjunctions
- * (no disjunctions: affine.if cannot express them). */
+ * mark (outside the parallel mark if both) for the code generator to
+ * unroll (isl's own unrolling is very costly on tiled, non-rectangular
+ * domains). Conditions are conjunctions (no disjunctions: affine.if cannot
+ * express them). */
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched);
 /* The same AST as C-like text (malloc'd; caller frees), for printing. */
 char *pearl_sched_ast_to_str(pearl_sched *sched);

@@ -1,14 +1,20 @@
 /* The memo database of the environment, in SQLite.
  *
- * Schema (version 1, in PRAGMA user_version):
+ * Schema (version 2, in PRAGMA user_version):
  *   programs(hash PRIMARY KEY, name)         one row per program seen
  *   results(program, schedule, machine,      one row per query answered
  *           status, seconds, cpu_seconds, init_seconds, output_hash,
- *           message, created)
- *     PRIMARY KEY (program, schedule, machine)
+ *           message, created, codegen)
+ *     PRIMARY KEY (program, schedule, machine, codegen)
  * `schedule` is the normalized schedule ("" for the unscheduled program);
  * `machine` is the machine fingerprint, or "*" for answers that do not
- * depend on the machine (an illegal schedule). The database is in WAL mode
+ * depend on the machine (an illegal schedule); `codegen` is the
+ * PEARL_CODEGEN_VERSION the answer was made with: only rows of this
+ * build's version are read, so a change of the code generator does not
+ * reuse stale run times (rows of other versions stay in the file).
+ * Version 1 databases (no `codegen` column; also a version-1 dump loaded
+ * into a fresh file) are migrated when opened: their rows get codegen 1,
+ * the version before the column existed. The database is in WAL mode
  * with a busy timeout, so that several processes (a trainer and an
  * evaluator) can share one file; every write is its own transaction. */
 #include <inttypes.h>
@@ -19,8 +25,9 @@
 #include <time.h>
 
 #include "env_internal.h"
+#include "pearl/codegen_version.h"
 
-#define MEMO_VERSION 1
+#define MEMO_VERSION 2
 /* PEARL_ENV_ILLEGAL, as SQL text. */
 #define ILLEGAL "1"
 _Static_assert(PEARL_ENV_ILLEGAL == 1, "ILLEGAL");
@@ -38,7 +45,22 @@ static const char schema[] =
     " program TEXT NOT NULL, schedule TEXT NOT NULL, machine TEXT NOT NULL,"
     " status INTEGER NOT NULL, seconds REAL, cpu_seconds REAL,"
     " init_seconds REAL, output_hash TEXT, message TEXT, created REAL,"
-    " PRIMARY KEY(program, schedule, machine)) WITHOUT ROWID;";
+    " codegen INTEGER NOT NULL,"
+    " PRIMARY KEY(program, schedule, machine, codegen)) WITHOUT ROWID;";
+
+/* Schema 1 to 2: the results get the code generator version 1. */
+static const char migrate_v1[] =
+    "ALTER TABLE results RENAME TO results_v1;"
+    "CREATE TABLE results("
+    " program TEXT NOT NULL, schedule TEXT NOT NULL, machine TEXT NOT NULL,"
+    " status INTEGER NOT NULL, seconds REAL, cpu_seconds REAL,"
+    " init_seconds REAL, output_hash TEXT, message TEXT, created REAL,"
+    " codegen INTEGER NOT NULL,"
+    " PRIMARY KEY(program, schedule, machine, codegen)) WITHOUT ROWID;"
+    "INSERT INTO results SELECT program, schedule, machine, status, seconds,"
+    " cpu_seconds, init_seconds, output_hash, message, created, 1"
+    " FROM results_v1;"
+    "DROP TABLE results_v1;";
 
 static int fail(struct env_memo *m, const char *what, char *err,
 		size_t err_size)
@@ -79,26 +101,51 @@ static int user_version(struct env_memo *m, char *err, size_t err_size)
 	return v;
 }
 
-/* Creates the tables if missing, or checks their version. */
+/* 1 if the results table exists without a codegen column (version 1),
+ * 0 if not, -1 on error. */
+static int results_v1(struct env_memo *m, char *err, size_t err_size)
+{
+	sqlite3_stmt *st;
+	int rc, n = 0, codegen = 0;
+
+	if (sqlite3_prepare_v2(m->db, "PRAGMA table_info(results)", -1, &st,
+			       NULL) != SQLITE_OK)
+		return fail(m, "cannot read", err, err_size);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *name = sqlite3_column_text(st, 1);
+
+		++n;
+		codegen |= name && !strcmp((const char *)name, "codegen");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail(m, "cannot read", err, err_size);
+	return n > 0 && !codegen;
+}
+
+/* Creates the tables if missing, or checks their version (and migrates
+ * version 1). */
 static int init_schema(struct env_memo *m, char *err, size_t err_size)
 {
 	char sql[64];
-	int v = user_version(m, err, err_size);
+	int v = user_version(m, err, err_size), old;
 
 	if (v < 0)
 		return -1;
 	if (v == MEMO_VERSION)
 		return 0;
-	if (v != 0) {
+	if (v != 0 && v != 1) {
 		env_err(err, err_size, "memo database '%s': schema version %d, "
-			"this Pearl reads version %d", m->path, v,
+			"this Pearl reads versions 1 and %d", m->path, v,
 			MEMO_VERSION);
 		return -1;
 	}
 	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", MEMO_VERSION);
 	if (exec_sql(m, "BEGIN IMMEDIATE;", err, err_size) < 0)
 		return -1;
-	if (exec_sql(m, schema, err, err_size) < 0 ||
+	old = results_v1(m, err, err_size);
+	if (old < 0 || (old && exec_sql(m, migrate_v1, err, err_size) < 0) ||
+	    exec_sql(m, schema, err, err_size) < 0 ||
 	    exec_sql(m, sql, err, err_size) < 0) {
 		sqlite3_exec(m->db, "ROLLBACK;", NULL, NULL, NULL);
 		return -1;
@@ -139,10 +186,11 @@ struct env_memo *env_memo_open(const char *path, char *err, size_t err_size)
 	    exec_sql(m, "PRAGMA synchronous=NORMAL;", err, err_size) < 0 ||
 	    prepare(m, "SELECT status, seconds, cpu_seconds, init_seconds, "
 		       "output_hash, message FROM results WHERE program=?1 "
-		       "AND schedule=?2 AND machine=?3", &m->get, err,
+		       "AND schedule=?2 AND machine=?3 AND codegen=?4",
+		    &m->get, err,
 		    err_size) < 0 ||
 	    prepare(m, "INSERT OR REPLACE INTO results VALUES"
-		       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)", &m->put,
+		       "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)", &m->put,
 		    err, err_size) < 0 ||
 	    prepare(m, "INSERT OR IGNORE INTO programs VALUES(?1, ?2)",
 		    &m->put_program, err, err_size) < 0) {
@@ -181,6 +229,7 @@ int env_memo_get(struct env_memo *m, const char *program,
 	bind_text(st, 1, program);
 	bind_text(st, 2, schedule);
 	bind_text(st, 3, machine);
+	sqlite3_bind_int(st, 4, PEARL_CODEGEN_VERSION);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		memset(row, 0, sizeof(*row));
@@ -234,6 +283,7 @@ int env_memo_put(struct env_memo *m, const char *program, const char *name,
 		sqlite3_bind_null(m->put, 8);
 	bind_text(m->put, 9, row->message);
 	sqlite3_bind_double(m->put, 10, (double)time(NULL));
+	sqlite3_bind_int(m->put, 11, PEARL_CODEGEN_VERSION);
 	rc = sqlite3_step(m->put);
 	sqlite3_reset(m->put);
 	if (rc != SQLITE_DONE)

@@ -15,6 +15,7 @@
 
 #include "pearl/features.h"
 #include "pearl/loop_tree.h"
+#include "pearl/transform.h"
 
 /* Parameter value assumed for the extent of loops with symbolic bounds. */
 #define SYMBOLIC_SIZE 1024
@@ -405,7 +406,7 @@ static void loop_features(struct builder *b, int node, float *f)
 	struct loop_row *row = &b->rows[node];
 	int level = n->depth < PEARL_GRAPH_N_LEVELS ? n->depth
 						    : PEARL_GRAPH_N_LEVELS - 1;
-	int i, nonzero = 0, first = 0;
+	int i, nonzero = 0, first = 0, unroll;
 	double extent;
 
 	f[PEARL_F_KIND + 1] = 1;
@@ -417,12 +418,10 @@ static void loop_features(struct builder *b, int node, float *f)
 	f[PEARL_F_FOCUS] = b->focus[node];
 	f[PEARL_F_PARALLEL] = isl_schedule_node_band_member_get_coincident(
 				  n->band, n->member) == isl_bool_true;
-	if (isl_schedule_node_band_member_get_ast_loop_type(n->band,
-							    n->member) ==
-	    isl_ast_loop_unroll) {
+	unroll = pearl_band_unroll_factor(n->band);
+	if (unroll > 0) {
 		f[PEARL_F_UNROLL] = 1;
-		/* the unrolled loop is the strip-mined point loop */
-		f[PEARL_F_UNROLL + 1] = log_scaled(extent - 1, 5);
+		f[PEARL_F_UNROLL + 1] = log_scaled(unroll - 1, 5);
 	}
 	if (!row->valid)
 		return;

@@ -7,6 +7,7 @@
 #include <isl/set.h>
 #include <isl/schedule_node.h>
 #include <isl/space.h>
+#include <isl/union_set.h>
 #include <isl/val.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,17 @@ struct loop_desc {
 	isl_multi_union_pw_aff *mupa;
 	isl_bool coincident;
 	enum isl_ast_loop_type type;
+	isl_union_set *options; /* AST build options (the unroll factor) */
 };
 
 static void free_descs(struct loop_desc *d, int n)
 {
 	int i;
 
-	for (i = 0; i < n; ++i)
+	for (i = 0; i < n; ++i) {
 		d[i].mupa = isl_multi_union_pw_aff_free(d[i].mupa);
+		d[i].options = isl_union_set_free(d[i].options);
+	}
 }
 
 /* The band node of loop `level` of branch `b`, after checking that loops
@@ -71,13 +75,14 @@ static __isl_give isl_schedule_node *take_chain(
 		    isl_schedule_node_band_member_get_coincident(node, 0);
 		d[i].type = isl_schedule_node_band_member_get_ast_loop_type(
 		    node, 0);
+		d[i].options = isl_schedule_node_band_get_ast_build_options(node);
 		node = isl_schedule_node_delete(node);
 	}
 	return node;
 }
 
 /* Inserts bands d[0] (outermost) .. d[n-1] above `node`; returns the
- * outermost. The partial schedules are taken. */
+ * outermost. The partial schedules and options are taken. */
 static __isl_give isl_schedule_node *put_chain(
     __isl_take isl_schedule_node *node, int n, struct loop_desc *d)
 {
@@ -86,6 +91,10 @@ static __isl_give isl_schedule_node *put_chain(
 	for (i = n - 1; i >= 0; --i) {
 		node = isl_schedule_node_insert_partial_schedule(node, d[i].mupa);
 		d[i].mupa = NULL;
+		if (d[i].options)
+			node = isl_schedule_node_band_set_ast_build_options(
+			    node, d[i].options);
+		d[i].options = NULL;
 		node = isl_schedule_node_band_member_set_coincident(
 		    node, 0, d[i].coincident == isl_bool_true);
 		node = isl_schedule_node_band_member_set_ast_loop_type(
@@ -209,6 +218,9 @@ static __isl_give isl_schedule *skewed(pearl_sched *sched, int b, int l,
 	e[1] = d[1];
 	e[0].mupa = combine(d[0].mupa, fa, d[1].mupa, fb);
 	e[1].mupa = combine(d[0].mupa, c, d[1].mupa, dd);
+	/* skewed loops are new loops: an unroll factor does not carry over */
+	e[0].options = NULL;
+	e[1].options = NULL;
 	free_descs(d, 2);
 	node = put_chain(node, 2, e);
 	return schedule_of(node);
@@ -445,6 +457,8 @@ static pearl_stat tile(pearl_sched *sched, int b, int l, int n,
 								 d[i].mupa);
 		d[i].mupa = NULL;
 	}
+	/* tile and point loops start without options (an unroll factor) */
+	free_descs(d, n);
 	node = isl_schedule_node_insert_partial_schedule(node, band);
 	mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
 	for (i = 0; i < n; ++i)
@@ -469,12 +483,44 @@ static pearl_stat tile(pearl_sched *sched, int b, int l, int n,
 					 pearl_split_bands(schedule_of(node)));
 }
 
+int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band)
+{
+	isl_union_set *options;
+	isl_space *space;
+	isl_set *set;
+	isl_val *v;
+	int f = 0;
+
+	if (isl_schedule_node_get_type(band) != isl_schedule_node_band)
+		return 0;
+	options = isl_schedule_node_band_get_ast_build_options(band);
+	if (!options)
+		return 0;
+	space = isl_space_set_alloc(isl_schedule_node_get_ctx(band), 0, 1);
+	space = isl_space_set_tuple_name(space, isl_dim_set,
+					 PEARL_UNROLL_OPTION);
+	set = isl_union_set_extract_set(options, space);
+	isl_union_set_free(options);
+	v = isl_set_plain_get_val_if_fixed(set, isl_dim_set, 0);
+	if (v && isl_val_is_int(v) == isl_bool_true)
+		f = (int)isl_val_get_num_si(v);
+	isl_val_free(v);
+	isl_set_free(set);
+	return f > 1 ? f : 0;
+}
+
+/* Marks the innermost loop of branch b to be unrolled by `factor`: the
+ * factor goes into the band's AST build options, the loop stays as it is
+ * (no strip-mining: the code generator unrolls the loop it generates,
+ * with a cleanup loop for the iterations the factor does not divide). */
 static pearl_stat unroll(pearl_sched *sched, int b, int factor)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	int depth = pearl_sched_branch_depth(sched, b);
 	isl_schedule_node *node;
-	isl_multi_val *mv;
+	isl_union_set *options;
+	isl_space *space;
+	isl_set *set;
 	long extent;
 
 	if (depth < 0)
@@ -491,22 +537,19 @@ static pearl_stat unroll(pearl_sched *sched, int b, int factor)
 	node = pearl_sched_branch_loop(sched, b, depth - 1, NULL);
 	if (!node)
 		return pearl_stat_error;
-	if (isl_schedule_node_band_member_get_ast_loop_type(node, 0) ==
-	    isl_ast_loop_unroll) {
+	if (pearl_band_unroll_factor(node) > 0) {
 		isl_schedule_node_free(node);
 		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
 				       "is already unrolled", b);
 	}
-	/* Strip-mine by the factor, then unroll the point loop. */
-	mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
-	mv = isl_multi_val_set_at(mv, 0, isl_val_int_from_si(
-	    isl_schedule_node_get_ctx(node), factor));
-	node = isl_schedule_node_band_tile(node, mv);
-	node = isl_schedule_node_child(node, 0);
-	node = isl_schedule_node_band_member_set_coincident(node, 0, 0);
-	node = isl_schedule_node_band_member_set_ast_loop_type(
-	    node, 0, isl_ast_loop_unroll);
-	/* Strip-mining and unrolling keep the order of execution. */
+	space = isl_space_set_alloc(isl_schedule_node_get_ctx(node), 0, 1);
+	space = isl_space_set_tuple_name(space, isl_dim_set,
+					 PEARL_UNROLL_OPTION);
+	set = isl_set_fix_si(isl_set_universe(space), isl_dim_set, 0, factor);
+	options = isl_schedule_node_band_get_ast_build_options(node);
+	options = isl_union_set_union(options, isl_union_set_from_set(set));
+	node = isl_schedule_node_band_set_ast_build_options(node, options);
+	/* Unrolling keeps the order of execution. */
 	return pearl_sched_commit_proven(sched, schedule_of(node));
 }
 
@@ -539,8 +582,9 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 				       "parallel", l, b, kinds);
 	}
 	node = isl_schedule_node_band_member_set_coincident(node, 0, 1);
-	/* The order is unchanged and the loop carries no dependence. */
-	return pearl_sched_commit_proven(sched, schedule_of(node));
+	/* The order is unchanged and the loop carries no dependence; the
+	 * other parallel loops were checked on the same order. */
+	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
 pearl_stat pearl_sched_apply(pearl_sched *sched, int b,

@@ -12,79 +12,44 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "pearl/deps.h"
 #include "sched_internal.h"
 
-static isl_stat first_piece(__isl_take isl_set *set, __isl_take isl_aff *aff,
-			    void *user)
-{
-	isl_aff **first = user;
-
-	isl_set_free(set);
-	if (!*first)
-		*first = aff;
-	else
-		isl_aff_free(aff);
-	return isl_stat_ok;
-}
-
-static isl_stat first_pw_aff(__isl_take isl_pw_aff *pa, void *user)
-{
-	isl_aff **first = user;
-
-	if (!*first)
-		isl_pw_aff_foreach_piece(pa, first_piece, first);
-	isl_pw_aff_free(pa);
-	return isl_stat_ok;
-}
-
-/* The factor f of a strip-mined point loop, i - f * floor(i / f), from
- * `band` (kept); 0 if it cannot be read. */
-static intptr_t strip_factor(__isl_keep isl_schedule_node *band)
-{
-	isl_multi_union_pw_aff *mupa =
-	    isl_schedule_node_band_get_partial_schedule(band);
-	isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_at(mupa, 0);
-	isl_aff *aff = NULL;
-	intptr_t f = 0;
-
-	isl_union_pw_aff_foreach_pw_aff(upa, first_pw_aff, &aff);
-	if (aff && isl_aff_dim(aff, isl_dim_div) > 0) {
-		isl_val *c = isl_aff_get_coefficient_val(aff, isl_dim_div, 0);
-
-		if (isl_val_is_int(c) == isl_bool_true)
-			f = -isl_val_get_num_si(c);
-		isl_val_free(c);
-	}
-	isl_aff_free(aff);
-	isl_union_pw_aff_free(upa);
-	isl_multi_union_pw_aff_free(mupa);
-	return f > 1 ? f : 0;
-}
-
 /* Wraps every parallel band in a PEARL_PARALLEL_MARK mark, and every band
- * to unroll in a PEARL_UNROLL_MARK mark (separated into full and partial
- * strips instead of unrolled by isl). */
+ * to unroll (the factor in its options, see pearl_band_unroll_factor) in a
+ * PEARL_UNROLL_MARK mark, outside the parallel mark if both. The mark's
+ * factor is negated for a loop that carries no dependence: LLVM's loop
+ * vectorizer takes such a loop and unrolls it itself (its interleave
+ * count), while unrolling it in MLIR first makes LLVM vectorize across the
+ * unrolled copies with strided accesses instead (PolyBench gemm, j loop:
+ * 0.4x of the plain loop). This is a heuristic: it does not check that the
+ * accesses are contiguous. The code generator unrolls the loop; isl does
+ * not. */
 static __isl_give isl_schedule_node *mark_bands(
     __isl_take isl_schedule_node *node, void *user)
 {
+	pearl_sched *sched = user;
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+	struct pearl_loop_deps ld;
 	intptr_t f;
 
-	(void)user;
 	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
 		return node;
+	f = pearl_band_unroll_factor(node);
+	if (f > 1 && pearl_deps_analyze_loop(sched->deps, node, 0, &ld) ==
+			 pearl_stat_ok) {
+		isl_set_free(ld.distances);
+		if (ld.parallel)
+			f = -f;
+	}
 	if (isl_schedule_node_band_member_get_coincident(node, 0) ==
 	    isl_bool_true)
-		return isl_schedule_node_insert_mark(
+		node = isl_schedule_node_insert_mark(
 		    node, isl_id_alloc(ctx, PEARL_PARALLEL_MARK, NULL));
-	if (isl_schedule_node_band_member_get_ast_loop_type(node, 0) !=
-	    isl_ast_loop_unroll)
-		return node;
-	f = strip_factor(node);
-	node = isl_schedule_node_band_member_set_ast_loop_type(
-	    node, 0, isl_ast_loop_default);
-	return isl_schedule_node_insert_mark(
-	    node, isl_id_alloc(ctx, PEARL_UNROLL_MARK, (void *)f));
+	if (f > 1 || f < -1)
+		node = isl_schedule_node_insert_mark(
+		    node, isl_id_alloc(ctx, PEARL_UNROLL_MARK, (void *)f));
+	return node;
 }
 
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
@@ -99,7 +64,7 @@ __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
 	/* affine.if takes conjunctions only: no disjunctive conditions (the
 	 * context's setting is restored, it may be borrowed). */
 	isl_options_set_ast_build_allow_or(ctx, 0);
-	s = isl_schedule_map_schedule_node_bottom_up(s, mark_bands, NULL);
+	s = isl_schedule_map_schedule_node_bottom_up(s, mark_bands, sched);
 	build = isl_ast_build_from_context(isl_set_universe(
 	    isl_union_set_get_space(dom)));
 	isl_union_set_free(dom);

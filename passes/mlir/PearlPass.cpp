@@ -3,7 +3,8 @@
 // The only C++ of the MLIR pass: MLIR's C API cannot declare pass options,
 // emit remarks or unroll loops, so this file declares the pass with its
 // options, forwards each func.func to the C pass body, and exposes remark
-// emission and MLIR's affine loop unroller to C.
+// emission and MLIR's affine loop unroller (with versioning of max / min
+// bounds) to C.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,8 +12,11 @@
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IntegerSet.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -153,21 +157,123 @@ extern "C" void pearl_mlir_emit_remark(MlirLocation loc, const char *msg) {
   mlir::emitRemark(unwrap(loc)) << msg;
 }
 
-extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
-  auto forOp = llvm::dyn_cast<mlir::affine::AffineForOp>(unwrap(op));
-  if (!forOp)
-    return 0;
-  uint64_t f = static_cast<uint64_t>(factor > 1 ? factor : 1);
+namespace {
+// Loops whose bounds are a max / min of more than this many combinations
+// are left as they are rather than versioned.
+constexpr unsigned kMaxUnrollVersions = 4;
+
+// Unrolls a loop MLIR's unroller takes: completely if it runs at most `f`
+// times, else by `f` (with a cleanup loop when `f` does not divide the trip
+// count; MLIR refuses that for max / min bounds).
+bool unrollOne(mlir::affine::AffineForOp forOp, uint64_t f) {
   std::optional<uint64_t> trip = mlir::affine::getConstantTripCount(forOp);
   if (trip && *trip <= f)
     return mlir::succeeded(mlir::affine::loopUnrollFull(forOp));
-  if (factor > 1 &&
-      mlir::succeeded(mlir::affine::loopUnrollByFactor(forOp, f)))
-    return 1;
-  // Not mlir::affine::separateFullTiles for strips bounded by a min: it
+  return mlir::succeeded(mlir::affine::loopUnrollByFactor(forOp, f));
+}
+
+// Whether MLIR's unroller can unroll `forOp` by `f` as it is: single-result
+// bounds, or a constant trip count that `f` divides or that is at most `f`.
+bool unrollerTakes(mlir::affine::AffineForOp forOp, uint64_t f) {
+  if (forOp.getLowerBoundMap().getNumResults() == 1 &&
+      forOp.getUpperBoundMap().getNumResults() == 1)
+    return true;
+  std::optional<uint64_t> trip = mlir::affine::getConstantTripCount(forOp);
+  return trip && (*trip <= f || *trip % f == 0);
+}
+
+// Replaces `forOp`, whose lower bound is a max of nl results and upper
+// bound a min of nu, by nl * nu versions with single-result bounds, in a
+// chain of affine.if / else: version (k, l) runs when result k is the
+// largest lower bound and result l the smallest upper bound (ties run the
+// first version that holds; the last version runs when no other does, and
+// then its condition holds). Each version is exactly the original loop.
+// Returns the versions, and the outermost affine.if in *outer.
+llvm::SmallVector<mlir::affine::AffineForOp, kMaxUnrollVersions>
+versionBounds(mlir::affine::AffineForOp forOp,
+              mlir::affine::AffineIfOp *outer) {
+  using namespace mlir;
+  AffineMap lb = forOp.getLowerBoundMap(), ub = forOp.getUpperBoundMap();
+  unsigned nl = lb.getNumResults(), nu = ub.getNumResults();
+  unsigned ld = lb.getNumDims(), ls = lb.getNumSymbols();
+  unsigned ud = ub.getNumDims(), us = ub.getNumSymbols();
+  SmallVector<Value> lbOps(forOp.getLowerBoundOperands());
+  SmallVector<Value> ubOps(forOp.getUpperBoundOperands());
+  // The condition's operands: the dimensions of both maps, then their
+  // symbols; the upper bound's results are shifted accordingly.
+  SmallVector<Value> ifOps;
+  ifOps.append(lbOps.begin(), lbOps.begin() + ld);
+  ifOps.append(ubOps.begin(), ubOps.begin() + ud);
+  ifOps.append(lbOps.begin() + ld, lbOps.end());
+  ifOps.append(ubOps.begin() + ud, ubOps.end());
+  auto lower = [&](unsigned k) { return lb.getResult(k); };
+  auto upper = [&](unsigned k) {
+    return ub.getResult(k).shiftDims(ud, ld).shiftSymbols(us, ls);
+  };
+  SmallVector<affine::AffineForOp, kMaxUnrollVersions> versions;
+  OpBuilder b(forOp);
+  for (unsigned v = 0; v < nl * nu; ++v) {
+    unsigned k = v / nu, l = v % nu;
+    affine::AffineForOp copy;
+    if (v + 1 < nl * nu) {
+      SmallVector<AffineExpr> cons;
+      for (unsigned j = 0; j < nl; ++j)
+        if (j != k)
+          cons.push_back(lower(k) - lower(j));
+      for (unsigned j = 0; j < nu; ++j)
+        if (j != l)
+          cons.push_back(upper(j) - upper(l));
+      IntegerSet set = IntegerSet::get(ld + ud, ls + us, cons,
+                                       SmallVector<bool>(cons.size(), false));
+      auto ifOp = affine::AffineIfOp::create(b, forOp.getLoc(), set, ifOps,
+                                             /*withElseRegion=*/true);
+      if (v == 0)
+        *outer = ifOp;
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      copy = cast<affine::AffineForOp>(tb.clone(*forOp));
+      b = ifOp.getElseBodyBuilder();
+    } else {
+      copy = cast<affine::AffineForOp>(b.clone(*forOp));
+    }
+    copy.setLowerBound(lbOps, AffineMap::get(ld, ls, lb.getResult(k)));
+    copy.setUpperBound(ubOps, AffineMap::get(ud, us, ub.getResult(l)));
+    versions.push_back(copy);
+  }
+  forOp.erase();
+  return versions;
+}
+} // namespace
+
+extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
+  auto forOp = llvm::dyn_cast<mlir::affine::AffineForOp>(unwrap(op));
+  if (!forOp || factor < 2)
+    return 0;
+  uint64_t f = static_cast<uint64_t>(factor);
+  if (unrollerTakes(forOp, f))
+    return unrollOne(forOp, f);
+  // A max lower or min upper bound: MLIR cannot express the cleanup
+  // loop's lower bound, so the loop is versioned by which bound is active
+  // and each version is unrolled. (Not mlir::affine::separateFullTiles: it
   // assumes the strip starts at its tile's origin and miscompiles the
-  // shifted point loops isl generates (jacobi-2d, checked by execution).
-  return 0;
+  // shifted point loops isl generates for tiles, jacobi-2d.)
+  if (forOp.getLowerBoundMap().getNumResults() *
+          forOp.getUpperBoundMap().getNumResults() >
+      kMaxUnrollVersions)
+    return 0;
+  int all = 1;
+  mlir::affine::AffineIfOp outer;
+  for (mlir::affine::AffineForOp version : versionBounds(forOp, &outer))
+    all &= unrollOne(version, f);
+  // The condition depends on the loops the bounds use, rarely on all the
+  // enclosing ones: move it out of the others (e.g. the point loop of the
+  // tile around), so that the loop LLVM vectorizes is not split by it.
+  // Only the outermost condition of a chain is hoisted.
+  mlir::IntegerSet set = outer.getIntegerSet();
+  llvm::SmallVector<mlir::Value> ops(outer.getOperands());
+  mlir::affine::canonicalizeSetAndOperands(&set, &ops);
+  outer.setConditional(set, ops);
+  (void)mlir::affine::hoistAffineIfOp(outer);
+  return all;
 }
 
 extern "C" void pearl_mlir_emit_warning(MlirLocation loc, const char *msg) {

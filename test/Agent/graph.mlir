@@ -37,15 +37,16 @@
 // JACOBI-NEXT:        write b1 [i1; i2]
 // JACOBI-NEXT:        read  b0 [i1; i2]
 
-// TAGS-LABEL: graph @matmul region 0: 8 nodes, 7 edges, 531 features
+// U(4) tags the innermost loop with its factor and keeps it whole (no strip
+// loop: the code generator unrolls it with a cleanup loop).
+// TAGS-LABEL: graph @matmul region 0: 7 nodes, 6 edges, 531 features
 // TAGS-NEXT:    n0 root
 // TAGS-NEXT:    n1 loop <- n0 level 0 extent 3 [0, 32] focus parallel tile 16 row i1
 // TAGS-NEXT:    n2 loop <- n1 level 1 extent 2 [0, 32] focus tile 32 row i0
 // TAGS-NEXT:    n3 loop <- n2 level 2 extent 16 [0, 15] focus point row i1
 // TAGS-NEXT:    n4 loop <- n3 level 3 extent 32 [0, 31] focus point row i0
-// TAGS-NEXT:    n5 loop <- n4 level 4 extent 8 [0, 28] focus tile 4 row i2
-// TAGS-NEXT:    n6 loop <- n5 level 5 extent 4 [0, 3] focus unroll 4 point row i2
-// TAGS-NEXT:    n7 stmt <- n6 f64 reduction focus
+// TAGS-NEXT:    n5 loop <- n4 level 4 extent 32 [0, 31] focus unroll 4 row i2
+// TAGS-NEXT:    n6 stmt <- n5 f64 reduction focus
 
 // SKEW-LABEL: graph @matmul region 0: 5 nodes, 4 edges, 531 features
 // SKEW-NEXT:    n0 root

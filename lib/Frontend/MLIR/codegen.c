@@ -461,8 +461,11 @@ static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
 			int unroll = g->pending_unroll;
 
 			insert(g, op);
-			if (unroll && !parallel && g->n_unroll < MAX_UNROLL) {
-				g->unroll_op[g->n_unroll] = op;
+			/* a parallel loop is not unrolled (null op: counted
+			 * as kept) */
+			if (unroll && g->n_unroll < MAX_UNROLL) {
+				g->unroll_op[g->n_unroll] =
+				    parallel ? (MlirOperation){ NULL } : op;
 				g->unroll_factor[g->n_unroll++] = unroll;
 			}
 			g->pending_unroll = 0; /* not the loops inside */
@@ -761,7 +764,8 @@ static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
 			int saved = g->pending_unroll;
 			intptr_t f = (intptr_t)isl_id_get_user(mark);
 
-			g->pending_unroll = f > 1 ? (int)f : 1;
+			/* negative: left to LLVM's vectorizer (counted) */
+			g->pending_unroll = f > 1 ? (int)f : -1;
 			gen_node(g, child, 0);
 			g->pending_unroll = saved;
 		} else {
@@ -797,7 +801,7 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	isl_space *space = isl_union_set_get_space(dom);
 	struct gen g = { 0 };
 	MlirDiagnosticHandlerID handler;
-	int i, ok = 1, kept = 0;
+	int i, ok = 1, kept = 0, vect = 0;
 
 	g.ctx = ctx;
 	g.prog = prog;
@@ -820,8 +824,12 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	gen_node(&g, tree, 0);
 	/* Unroll before verifying, so that the unrolled code is verified. */
 	for (i = 0; i < g.n_unroll && !g.failed; ++i)
-		kept += !pearl_mlir_unroll_loop(g.unroll_op[i],
-						g.unroll_factor[i]);
+		if (g.unroll_factor[i] < 0)
+			vect++;
+		else
+			kept += mlirOperationIsNull(g.unroll_op[i]) ||
+				!pearl_mlir_unroll_loop(g.unroll_op[i],
+							g.unroll_factor[i]);
 
 	/* Verify the new operations; keep them only if they all verify. */
 	end = g.anchor;
@@ -856,12 +864,20 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 				break;
 		}
 	}
+	if (!g.failed && vect) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
+			 "unroll left to LLVM's vectorizer (no carried "
+			 "dependence)", vect, g.n_unroll);
+		pearl_mlir_emit_remark(g.loc, msg);
+	}
 	if (!g.failed && kept) {
 		char msg[160];
 
 		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
-			 "unroll kept as loops (bounds MLIR's unroller cannot "
-			 "take)", kept, g.n_unroll);
+			 "unroll kept as loops (parallel, or bounds with too "
+			 "many max/min terms)", kept, g.n_unroll);
 		pearl_mlir_emit_remark(g.loc, msg);
 	}
 	isl_space_free(space);

@@ -1,0 +1,24 @@
+/*
+ * pearl/codegen_version.h - the version of the code Pearl generates.
+ *
+ * Anything measured on generated code and stored (the environment's memo of
+ * run times, lib/Env/env_memo.c) is keyed by this number, so that answers
+ * recorded with an older code generator are not reused. ANY CHANGE TO THE
+ * GENERATED CODE MUST BUMP IT: how an action transforms the schedule
+ * (lib/Transform), the isl AST built from it, the MLIR code generator
+ * (lib/Frontend/MLIR/codegen.c and the unroller in passes/mlir), and the
+ * lowering and compilation of the environment.
+ *
+ * History:
+ *   1  everything before the version existed (U(f) strip-mined the
+ *      innermost loop in isl and unrolled the point loop).
+ *   2  U(f) no longer strip-mines: the loop itself is unrolled by MLIR's
+ *      unroller with a cleanup loop, loops with max/min bounds versioned
+ *      by their active bound first.
+ */
+#ifndef PEARL_CODEGEN_VERSION_H
+#define PEARL_CODEGEN_VERSION_H
+
+#define PEARL_CODEGEN_VERSION 2
+
+#endif
