@@ -238,17 +238,13 @@ static const int skew_candidates[][2] = {
  * empty set if there are none), NULL on error. */
 static __isl_give isl_set *pair_distances(pearl_sched *sched, int b, int l)
 {
-	isl_schedule_node *node = pearl_sched_branch_loop(sched, b, l + 1, NULL);
 	struct pearl_loop_deps ld;
 	isl_set *d;
 	isl_size dim;
 	int k;
 
-	if (!node || pearl_deps_analyze_loop(sched->deps, node, 0, &ld) < 0) {
-		isl_schedule_node_free(node);
+	if (pearl_sched_branch_loop_deps(sched, b, l + 1, &ld) < 0)
 		return NULL;
-	}
-	isl_schedule_node_free(node);
 	if (!ld.distances)
 		return isl_set_empty(isl_space_set_alloc(
 		    pearl_ctx_get_isl(pearl_sched_ctx(sched)), 0, 2));
@@ -388,16 +384,11 @@ static long loop_extent(pearl_sched *sched, int b, int level)
 static pearl_stat check_permutable(pearl_sched *sched, int b, int l, int n)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	isl_schedule_node *node;
 	struct pearl_loop_deps ld;
 	int k, ok = 1;
 
-	node = pearl_sched_branch_loop(sched, b, l + n - 1, NULL);
-	if (!node || pearl_deps_analyze_loop(sched->deps, node, 0, &ld) < 0) {
-		isl_schedule_node_free(node);
+	if (pearl_sched_branch_loop_deps(sched, b, l + n - 1, &ld) < 0)
 		return pearl_stat_error;
-	}
-	isl_schedule_node_free(node);
 	if (ld.distances) {
 		isl_size dim = isl_set_dim(ld.distances, isl_dim_set);
 		isl_set *d = ld.distances;
@@ -562,7 +553,7 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 
 	if (!node)
 		return pearl_stat_error;
-	if (pearl_deps_analyze_loop(sched->deps, node, 0, &ld) < 0) {
+	if (pearl_sched_branch_loop_deps(sched, b, l, &ld) < 0) {
 		isl_schedule_node_free(node);
 		return pearl_stat_error;
 	}

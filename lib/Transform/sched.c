@@ -29,11 +29,33 @@ pearl_sched *pearl_sched_alloc(pearl_program *prog, pearl_deps *deps)
 	return sched;
 }
 
+/* Frees the n entries of `cache` (may be NULL). */
+static void loop_deps_free(struct pearl_loop_deps_entry *cache, int n)
+{
+	int i;
+
+	for (i = 0; cache && i < n; ++i)
+		isl_set_free(cache[i].ld.distances);
+	free(cache);
+}
+
+/* Replaces the loop tree (and drops its dependence analysis) by `tree`
+ * (taken) and its analysis `cache` (taken, may be NULL). */
+static void set_tree(pearl_sched *sched, pearl_loop_tree *tree,
+		     struct pearl_loop_deps_entry *cache)
+{
+	if (sched->tree)
+		loop_deps_free(sched->loop_deps, sched->tree->n_nodes);
+	pearl_loop_tree_free(sched->tree);
+	sched->tree = tree;
+	sched->loop_deps = cache;
+}
+
 pearl_sched *pearl_sched_free(pearl_sched *sched)
 {
 	if (!sched)
 		return NULL;
-	pearl_loop_tree_free(sched->tree);
+	set_tree(sched, NULL, NULL);
 	isl_schedule_free(sched->schedule);
 	free(sched);
 	return NULL;
@@ -48,6 +70,7 @@ pearl_sched *pearl_sched_copy(pearl_sched *sched)
 	*copy = *sched;
 	copy->schedule = isl_schedule_copy(sched->schedule);
 	copy->tree = NULL;
+	copy->loop_deps = NULL;
 	return copy;
 }
 
@@ -185,6 +208,58 @@ __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
 		}
 	}
 	return node;
+}
+
+/* The analysis of loop node `i` of `tree` into cache[i] (filled once;
+ * `cache` has tree->n_nodes entries); *out gets its results with a copy of
+ * the distances. */
+static pearl_stat cached_loop_deps(pearl_sched *sched, pearl_loop_tree *tree,
+				   struct pearl_loop_deps_entry *cache, int i,
+				   struct pearl_loop_deps *out)
+{
+	struct pearl_loop_deps_entry *e = &cache[i];
+
+	if (!e->done) {
+		if (pearl_deps_analyze_loop(sched->deps, tree->nodes[i].band,
+					    tree->nodes[i].member, &e->ld) < 0)
+			return pearl_stat_error;
+		e->done = 1;
+	}
+	*out = e->ld;
+	out->distances = isl_set_copy(e->ld.distances);
+	if (e->ld.distances && !out->distances)
+		return pearl_ctx_isl_error(pearl_sched_ctx(sched),
+					   "loop dependences");
+	return pearl_stat_ok;
+}
+
+pearl_stat pearl_sched_branch_loop_deps(pearl_sched *sched, int b, int level,
+					struct pearl_loop_deps *out)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	int loops[PEARL_MAX_DEPTH], n;
+	pearl_loop_tree *tree;
+
+	out->distances = NULL;
+	tree = pearl_sched_peek_loop_tree(sched);
+	if (!tree)
+		return pearl_stat_error;
+	n = branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
+	if (n < 0)
+		return pearl_ctx_error(ctx, "branch %d does not exist (%d "
+				       "branches)", b,
+				       pearl_sched_n_branch(sched));
+	if (level < 0 || level >= n)
+		return pearl_ctx_error(ctx, "level %d does not exist in branch "
+				       "%d (%d loops)", level, b, n);
+	if (!sched->loop_deps) {
+		sched->loop_deps = calloc(tree->n_nodes,
+					  sizeof(*sched->loop_deps));
+		if (!sched->loop_deps)
+			return pearl_ctx_error(ctx, "out of memory");
+	}
+	return cached_loop_deps(sched, tree, sched->loop_deps, loops[level],
+				out);
 }
 
 /* "S0[1, 2] -> S1[0, 3]": one instance pair of `map` (kept). */
@@ -347,8 +422,10 @@ pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 	return st;
 }
 
-pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
-				      pearl_loop_tree *tree)
+/* pearl_sched_check_parallel, keeping the analysis of the loops it checks
+ * in `cache` (tree->n_nodes entries). */
+static pearl_stat check_parallel(pearl_sched *sched, pearl_loop_tree *tree,
+				 struct pearl_loop_deps_entry *cache)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	pearl_stat st = pearl_stat_ok;
@@ -362,8 +439,7 @@ pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
 		    isl_schedule_node_band_member_get_coincident(n->band,
 								 n->member) != isl_bool_true)
 			continue;
-		st = pearl_deps_analyze_loop(sched->deps, n->band, n->member,
-					     &ld);
+		st = cached_loop_deps(sched, tree, cache, i, &ld);
 		isl_set_free(ld.distances);
 		if (st == pearl_stat_ok && !ld.parallel)
 			st = pearl_ctx_error(ctx, "the parallel loop L%d would "
@@ -372,26 +448,75 @@ pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
 	return st;
 }
 
+pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
+				      pearl_loop_tree *tree)
+{
+	struct pearl_loop_deps_entry *cache;
+	pearl_stat st;
+
+	cache = calloc(tree->n_nodes, sizeof(*cache));
+	if (!cache)
+		return pearl_ctx_error(pearl_sched_ctx(sched), "out of memory");
+	st = check_parallel(sched, tree, cache);
+	loop_deps_free(cache, tree->n_nodes);
+	return st;
+}
+
 /* Replaces the schedule by `schedule` (taken) if its dependences are
- * respected (checked only if `check_order`) and its parallel marks hold. */
+ * respected (checked only if `check_order`) and its parallel marks hold.
+ * The analysis of the loops checked is kept for the new schedule. */
 static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
 			 int check_order)
 {
+	struct pearl_loop_deps_entry *cache = NULL;
 	pearl_loop_tree *tree = NULL;
 
 	if (!schedule)
 		return pearl_ctx_isl_error(pearl_sched_ctx(sched), "transform");
 	if ((check_order && pearl_sched_check_deps(sched, schedule) < 0) ||
 	    !(tree = pearl_loop_tree_from_schedule(sched->prog, schedule)) ||
-	    pearl_sched_check_parallel(sched, tree) < 0) {
+	    !(cache = calloc(tree->n_nodes, sizeof(*cache))) ||
+	    check_parallel(sched, tree, cache) < 0) {
+		if (tree && !cache)
+			pearl_ctx_error(pearl_sched_ctx(sched), "out of memory");
+		if (tree)
+			loop_deps_free(cache, tree->n_nodes);
 		pearl_loop_tree_free(tree);
 		isl_schedule_free(schedule);
 		return pearl_stat_error;
 	}
 	isl_schedule_free(sched->schedule);
 	sched->schedule = schedule;
-	pearl_loop_tree_free(sched->tree);
-	sched->tree = tree; /* the candidate's tree is the new schedule's */
+	/* the candidate's tree is the new schedule's */
+	set_tree(sched, tree, cache);
+	return pearl_stat_ok;
+}
+
+pearl_stat pearl_sched_commit_marked(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule)
+{
+	struct pearl_loop_deps_entry *cache;
+	pearl_loop_tree *tree;
+	int n;
+
+	if (!schedule)
+		return pearl_ctx_isl_error(pearl_sched_ctx(sched), "transform");
+	tree = pearl_loop_tree_from_schedule(sched->prog, schedule);
+	if (!tree) {
+		isl_schedule_free(schedule);
+		return pearl_stat_error;
+	}
+	/* Same loops in the same places: the analysis still holds. */
+	cache = sched->loop_deps;
+	n = sched->tree ? sched->tree->n_nodes : -1;
+	sched->loop_deps = NULL;
+	if (n != tree->n_nodes) {
+		loop_deps_free(cache, n);
+		cache = NULL;
+	}
+	isl_schedule_free(sched->schedule);
+	sched->schedule = schedule;
+	set_tree(sched, tree, cache);
 	return pearl_stat_ok;
 }
 

@@ -9,6 +9,7 @@
 #include <isl/set.h>
 #include <stdio.h>
 
+#include "pearl/deps.h"
 #include "pearl/loop_tree.h"
 #include "pearl/transform.h"
 
@@ -19,7 +20,16 @@ struct pearl_sched {
 	pearl_deps *deps;    /* kept */
 	isl_schedule *schedule;
 	pearl_loop_tree *tree; /* of `schedule`, built on demand; NULL if not */
+	/* The dependence analysis of the loops of `tree`, per tree node, filled
+	 * on first use (NULL while none is; dropped with the tree). */
+	struct pearl_loop_deps_entry *loop_deps;
 	int explain; /* refusals name a violating instance pair (costly) */
+};
+
+/* One loop's pearl_deps_analyze_loop result, once computed. */
+struct pearl_loop_deps_entry {
+	int done;
+	struct pearl_loop_deps ld; /* distances owned */
 };
 
 pearl_ctx *pearl_sched_ctx(pearl_sched *sched);
@@ -34,6 +44,12 @@ __isl_give isl_schedule *pearl_split_bands(__isl_take isl_schedule *schedule);
 __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
 						      int b, int level,
 						      isl_set **range);
+
+/* The dependences of loop `level` of branch `b` of the current schedule
+ * (as pearl_deps_analyze_loop; out->distances is __isl_give), computed once
+ * per schedule and loop. pearl_stat_error with the reason in the context. */
+pearl_stat pearl_sched_branch_loop_deps(pearl_sched *sched, int b, int level,
+					struct pearl_loop_deps *out);
 
 /* pearl_stat_ok if `schedule` (kept) runs the source of every dependence
  * before its target; otherwise an error naming a violated dependence. */
@@ -53,6 +69,12 @@ pearl_stat pearl_sched_commit(pearl_sched *sched,
  * that carries no dependence. Only the parallel marks are checked: the
  * full dependence check is costly on tiled schedules. */
 pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule);
+/* The same for `schedule` (taken) that differs from the current one only in
+ * the parallel mark of loops the caller has proven to carry no dependence:
+ * nothing is checked, and the loop tree's shape and dependence analysis
+ * carry over. */
+pearl_stat pearl_sched_commit_marked(pearl_sched *sched,
 				     __isl_take isl_schedule *schedule);
 
 #endif
