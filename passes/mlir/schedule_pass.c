@@ -125,16 +125,6 @@ static int apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
 	return applied;
 }
 
-/* Counts the actions refused while replaying the agent's choices. */
-static void count_refusal(int branch, const struct pearl_action *action,
-			  int applied, const char *reason, void *user)
-{
-	(void)branch;
-	(void)action;
-	(void)reason;
-	*(int *)user += !applied;
-}
-
 /* The agent's choices (n actions) in Pearl's notation, into *out. */
 static void format_actions(pearl_str *out, const struct pearl_action *actions,
 			   int n)
@@ -148,41 +138,38 @@ static void format_actions(pearl_str *out, const struct pearl_action *actions,
 	}
 }
 
-/* Schedules `sched` with the policy: runs an episode on a copy, then
- * replays the chosen actions on `sched` through the path explicit
- * schedules take, and says what was chosen in a remark at `loc`. Returns
- * the number of actions applied, or -1 with an error in the context. */
+/* Schedules `sched` with the policy and says what was chosen in a remark
+ * at `loc`. The episode runs on `sched` itself: each action it takes goes
+ * through pearl_sched_apply, the path of explicit schedules, so replaying
+ * the chosen actions would rebuild the same schedule and only check them a
+ * second time (test/Agent/policy.mlir checks that passing the chosen
+ * string as schedule= gives the same IR). On failure `sched` may hold
+ * part of the episode: the caller then leaves the region unchanged.
+ * Returns the number of actions applied, or -1 with an error in the
+ * context. */
 static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 			const struct pearl_mlir_options *opts, MlirLocation loc)
 {
 	struct pearl_agent_options agent_opts;
 	struct pearl_agent_trace trace;
 	struct pearl_action *actions = NULL;
-	pearl_sched *work = pearl_sched_copy(sched);
 	pearl_str msg = PEARL_STR_INIT;
-	int n = -1, refused = 0, applied = -1;
+	int n = -1, applied = -1, i;
 	char *text;
 
 	pearl_agent_options_init(&agent_opts);
 	agent_opts.sample = opts->agent == pearl_mlir_agent_sample;
 	agent_opts.seed = opts->seed;
 	agent_opts.max_branch_steps = opts->max_branch_steps;
-	if (!work) {
-		pearl_ctx_error(ctx, "out of memory");
-		return -1;
-	}
-	if (pearl_agent_run(work, opts->policy, &agent_opts, &trace) ==
+	if (pearl_agent_run(sched, opts->policy, &agent_opts, &trace) ==
 	    pearl_stat_ok)
 		n = pearl_agent_trace_actions(&trace, &actions);
-	pearl_sched_free(work);
-	if (n >= 0) {
-		applied = pearl_sched_apply_sequence(sched, actions, n,
-						     count_refusal, &refused);
-		if (refused)
-			applied = -1, pearl_ctx_error(
-			    ctx, "internal error: %d of the agent's actions "
-				 "were refused on replay", refused);
-	}
+	else if (!*pearl_ctx_last_error(ctx))
+		pearl_ctx_error(ctx, "the agent failed");
+	if (n < 0 && !*pearl_ctx_last_error(ctx))
+		pearl_ctx_error(ctx, "out of memory");
+	for (i = 0, applied = n < 0 ? -1 : 0; i < n; ++i)
+		applied += actions[i].kind != pearl_action_next;
 	if (applied >= 0) {
 		pearl_str_printf(&msg, "pearl-schedule: agent (%s) ",
 				 agent_opts.sample ? "sample" : "greedy");
