@@ -3,7 +3,7 @@
 // naming the reason, and the IR is left exactly as it was.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mlir-opt %s -o %t/before.mlir
-// RUN: %pearl_model init --seed 1 -o %t/good.bin
+// RUN: cp %pearl_src/models/pearl-policy.bin %t/good.bin
 // RUN: %python %pearl_src/test/Policy/make_corrupt.py %t/good.bin %t
 
 // RUN: %pearl_opt %s --pearl-schedule=model=%t/missing.bin -o %t/after.mlir 2> %t/err

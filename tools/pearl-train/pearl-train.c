@@ -657,8 +657,12 @@ int main(int argc, char **argv)
 			path = path_in(o.out, "adam.bin");
 			adam = pearl_adam_load_file(path, err, sizeof(err));
 			free(path);
+			/* A checkpoint kept without its optimizer state (the
+			 * committed one) resumes with fresh moments. */
 			if (!adam && st.iteration > 0)
-				goto out;
+				fprintf(stderr, "pearl-train: %s; Adam starts "
+						"with fresh moments\n", err);
+			err[0] = 0;
 		}
 		fprintf(stderr, "pearl-train: resuming at iteration %ld, %ld "
 				"steps\n", st.iteration, st.steps);
