@@ -151,6 +151,12 @@ void pearl_action_format(const struct pearl_action *action, char *buf,
 int pearl_actions_parse(pearl_ctx *ctx, const char *text,
 			struct pearl_action **actions);
 
+/* The part of a schedule for region (or Scop) `index` of a function, when
+ * one schedule string covers several: parts are separated by ';'. Returns
+ * a malloc'd string (caller frees; "" if there is no such part), or NULL
+ * if memory is exhausted. */
+char *pearl_schedule_part(const char *schedule, int index);
+
 #ifdef __cplusplus
 }
 #endif

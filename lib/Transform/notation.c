@@ -184,3 +184,26 @@ int pearl_actions_parse(pearl_ctx *ctx, const char *text,
 	*actions = list;
 	return n;
 }
+
+char *pearl_schedule_part(const char *schedule, int index)
+{
+	const char *p = schedule ? schedule : "", *end;
+	char *part;
+
+	for (; index > 0 && p; --index) {
+		p = strchr(p, ';');
+		if (p)
+			++p;
+	}
+	if (!p)
+		p = "";
+	end = strchr(p, ';');
+	if (!end)
+		end = p + strlen(p);
+	part = malloc(end - p + 1);
+	if (part) {
+		memcpy(part, p, end - p);
+		part[end - p] = '\0';
+	}
+	return part;
+}

@@ -47,6 +47,7 @@
 #include "decide.h"
 #include "pearl/deps.h"
 #include "pearl/print.h"
+#include "pearl/transform.h"
 #include "scop_model.h"
 
 #include <cstdlib>
@@ -401,7 +402,7 @@ public:
     isl::union_pw_multi_aff ToModelOwner = isl::manage(ToModel);
 
     const LoadedPolicy &Policy = getPolicy();
-    char *Part = pearl_llvm_schedule_part(PearlSchedule.c_str(), Index);
+    char *Part = pearl_schedule_part(PearlSchedule.c_str(), Index);
     struct pearl_llvm_request Req = {Part, Policy.Policy, PearlMaxBranchSteps,
                                      PearlMaxOperations};
     struct pearl_llvm_decision D;

@@ -26,29 +26,6 @@ void pearl_llvm_decision_clear(struct pearl_llvm_decision *d)
 	pearl_llvm_decision_init(d);
 }
 
-char *pearl_llvm_schedule_part(const char *schedule, int index)
-{
-	const char *p = schedule ? schedule : "", *end;
-	char *part;
-
-	for (; index > 0 && p; --index) {
-		p = strchr(p, ';');
-		if (p)
-			++p;
-	}
-	if (!p)
-		p = "";
-	end = strchr(p, ';');
-	if (!end)
-		end = p + strlen(p);
-	part = malloc(end - p + 1);
-	if (part) {
-		memcpy(part, p, end - p);
-		part[end - p] = '\0';
-	}
-	return part;
-}
-
 /* The actions in Pearl's notation, separated by spaces, into *out. */
 static void format_actions(pearl_str *out, const struct pearl_action *actions,
 			   int n)

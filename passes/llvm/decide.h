@@ -49,11 +49,6 @@ pearl_stat pearl_llvm_decide(pearl_program *prog,
 			     const struct pearl_llvm_request *req,
 			     struct pearl_llvm_decision *out);
 
-/* The part of `schedule` for Scop `index` (parts are separated by ';').
- * Returns a malloc'd string ("" if there is no such part), NULL if out of
- * memory. */
-char *pearl_llvm_schedule_part(const char *schedule, int index);
-
 /* Wraps every band whose (single) member is marked coincident in a mark
  * node named `mark` (takes `schedule`, returns the new one, NULL on error):
  * this is how the agent's P(l) reaches Polly's AST, where the loop under

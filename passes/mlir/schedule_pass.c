@@ -33,31 +33,6 @@ static void print_out(const char *text)
 	fflush(stdout);
 }
 
-/* The part of `schedule` for region `index`: regions are separated by ';'.
- * Returns a malloc'd string ("" if the schedule has no such part). */
-static char *region_schedule(const char *schedule, int index)
-{
-	const char *p = schedule ? schedule : "", *end;
-	char *part;
-
-	for (; index > 0 && p; --index) {
-		p = strchr(p, ';');
-		if (p)
-			++p;
-	}
-	if (!p)
-		p = "";
-	end = strchr(p, ';');
-	if (!end)
-		end = p + strlen(p);
-	part = malloc(end - p + 1);
-	if (part) {
-		memcpy(part, p, end - p);
-		part[end - p] = '\0';
-	}
-	return part;
-}
-
 /* The remark text being built: runs of actions applied to one branch are
  * listed together, refusals one by one with their reason. */
 struct report {
@@ -255,7 +230,7 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 			 const struct pearl_mlir_options *opts)
 {
 	MlirLocation where = mlirOperationGetLocation(region->first);
-	char *sched_text = region_schedule(opts->schedule, index);
+	char *sched_text = pearl_schedule_part(opts->schedule, index);
 	int explicit = opts->schedule && *opts->schedule;
 	int use_policy = !explicit && opts->agent != pearl_mlir_agent_none;
 	int scheduling = sched_text && (*sched_text || opts->print_schedule ||

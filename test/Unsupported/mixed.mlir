@@ -1,10 +1,15 @@
 // One function, three nests: the first and last are modeled (as two regions,
 // split by the call between them), the middle one is left unchanged with a
-// remark. The whole function's IR is unchanged by the pass.
+// remark. Without the agent, the whole function's IR is unchanged by the
+// pass; with it, the middle nest is kept as it was (the others may be
+// rescheduled, depending on the model).
 // RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{print-model agent=none}))' -verify-diagnostics -o /dev/null | FileCheck %s
-// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule))' -o %t.after 2>/dev/null
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{agent=none}))' -o %t.after 2>/dev/null
 // RUN: mlir-opt %s -o %t.before
 // RUN: diff %t.before %t.after
+// RUN: %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule))' 2>/dev/null | FileCheck %s --check-prefix=AGENT
+// AGENT:      func.call @log(%{{.*}}) : (index) -> ()
+// AGENT-NEXT: }
 
 // CHECK-LABEL: model @mixed
 // CHECK:         S0 f32
