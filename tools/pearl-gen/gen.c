@@ -35,6 +35,30 @@
 #define GEN_TRAIN_PS_LOG4 15			/* 8 .. 108 ms */
 #define GEN_TRAIN_MAX_DIM (1 << 22)
 #define GEN_TRAIN_MAX_BYTES (48ULL << 20)
+#define GEN_WIDE_PS_LO 250000000ULL		/* 0.25 ms */
+#define GEN_WIDE_PS_LOG4 35			/* 0.25 .. 108 ms */
+
+int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale)
+{
+	enum pearl_gen_scale s;
+
+	for (s = pearl_gen_scale_small; s <= pearl_gen_scale_wide; ++s)
+		if (name && !strcmp(name, pearl_gen_scale_name(s))) {
+			*scale = s;
+			return 0;
+		}
+	return -1;
+}
+
+const char *pearl_gen_scale_name(enum pearl_gen_scale scale)
+{
+	switch (scale) {
+	case pearl_gen_scale_small: return "small";
+	case pearl_gen_scale_train: return "train";
+	case pearl_gen_scale_wide: return "wide";
+	}
+	return "?";
+}
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
@@ -352,8 +376,11 @@ static void choose_sizes(struct gen_prog *p)
 {
 	static const uint64_t quarter[4] = { 1000, 1189, 1414, 1682 };
 	int small = p->scale == pearl_gen_scale_small;
-	uint64_t lo = small ? GEN_SMALL_PS_LO : GEN_TRAIN_PS_LO;
-	int steps = small ? GEN_SMALL_PS_LOG4 : GEN_TRAIN_PS_LOG4;
+	int wide = p->scale == pearl_gen_scale_wide;
+	uint64_t lo = small ? GEN_SMALL_PS_LO
+			    : wide ? GEN_WIDE_PS_LO : GEN_TRAIN_PS_LO;
+	int steps = small ? GEN_SMALL_PS_LOG4
+			  : wide ? GEN_WIDE_PS_LOG4 : GEN_TRAIN_PS_LOG4;
 	uint64_t cap = small ? GEN_SMALL_MAX_BYTES : GEN_TRAIN_MAX_BYTES;
 	int64_t max_dim = small ? GEN_SMALL_MAX_DIM : GEN_TRAIN_MAX_DIM;
 	int u = gen_below(&p->rng, steps + 1);
@@ -530,7 +557,8 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	p->seed = seed;
 	p->scale = opts ? opts->scale : pearl_gen_scale_small;
 	if (p->scale != pearl_gen_scale_small &&
-	    p->scale != pearl_gen_scale_train) {
+	    p->scale != pearl_gen_scale_train &&
+	    p->scale != pearl_gen_scale_wide) {
 		snprintf(err, err_size, "unknown size scale %d", (int)p->scale);
 		free(p);
 		return NULL;

@@ -42,8 +42,21 @@ enum pearl_gen_scale {
 	/* Training sizes: the estimated run time of @kernel (unscheduled, one
 	 * thread) is drawn log-uniformly between about 5 and 150 ms, with
 	 * arrays from cache-resident to tens of megabytes. */
-	pearl_gen_scale_train = 1
+	pearl_gen_scale_train = 1,
+	/* The training structures over a wider range of run times: the
+	 * estimate is drawn log-uniformly between about 0.25 and 150 ms, so
+	 * that training also sees programs that run in well under a
+	 * millisecond, where a parallel region or a tile loop costs more than
+	 * it saves. */
+	pearl_gen_scale_wide = 2
 };
+
+/* The scale called `name` ("small", "train", "wide") in *scale; 0 on
+ * success, -1 for an unknown name. */
+int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale);
+
+/* The name of `scale`, "?" if out of range. */
+const char *pearl_gen_scale_name(enum pearl_gen_scale scale);
 
 struct pearl_gen_options {
 	enum pearl_gen_scale scale;

@@ -594,7 +594,7 @@ char *gen_emit(const struct gen_prog *p, const struct pearl_gen_info *info)
 	sb_printf(&s, "// generator: pearl-gen --seed %llu --size-scale %s "
 		  "(%llu operations, estimated %llu ms unscheduled)\n",
 		  (unsigned long long)p->seed,
-		  p->scale == pearl_gen_scale_small ? "small" : "train",
+		  pearl_gen_scale_name(p->scale),
 		  (unsigned long long)info->ops, est_ms);
 	{
 		const char *sp = strchr(line, ' ');

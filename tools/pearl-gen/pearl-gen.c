@@ -2,7 +2,7 @@
  * pearl-gen - writes seeded random affine programs as MLIR (gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
- *             [--size-scale small|train] [--quiet]
+ *             [--size-scale small|train|wide] [--quiet]
  *   pearl-gen --list-features
  *
  * Program k (0 <= k < N) is the one of seed S + k.  With -o naming a
@@ -19,7 +19,7 @@
  *   est=E ms mem=M KB
  *
  * The default scale is train (run times of roughly 5-150 ms); small gives
- * tiny sizes for tests.  Exit status: 0 success, 1 error (generation or
+ * tiny sizes for tests; wide the train structures at 0.25-108 ms.  Exit status: 0 success, 1 error (generation or
  * output), 2 usage.
  */
 #include <errno.h>
@@ -36,7 +36,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pearl-gen --seed S [--count N] [-o DIR/|FILE] "
-		"[--size-scale small|train] [--quiet]\n"
+		"[--size-scale small|train|wide] [--quiet]\n"
 		"       pearl-gen --list-features\n"
 		"Writes N random affine programs (seeds S .. S+N-1) as MLIR "
 		"modules in the\npearl-bench kernel contract: into "
@@ -122,11 +122,7 @@ int main(int argc, char **argv)
 			out = v;
 			++i;
 		} else if (!strcmp(a, "--size-scale")) {
-			if (v && !strcmp(v, "small"))
-				opts.scale = pearl_gen_scale_small;
-			else if (v && !strcmp(v, "train"))
-				opts.scale = pearl_gen_scale_train;
-			else
+			if (pearl_gen_scale_parse(v, &opts.scale) < 0)
 				goto bad;
 			++i;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {

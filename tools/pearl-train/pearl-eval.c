@@ -43,7 +43,7 @@ static void usage(FILE *f)
 "  --random REF           random legal policy with REF's episode lengths\n"
 "  --heuristic            rules-only policy: tile 32x32, parallel, unroll 4\n"
 "  --generated FIRST,N    pearl-gen programs FIRST..FIRST+N-1\n"
-"  --size-scale small|train  (default train)\n"
+"  --size-scale small|train|wide  (default train)\n"
 "  --memo FILE            SQLite memo (default: none)\n"
 "  --threads N  --runs N  --machine NAME  --seed N\n"
 "  --csv FILE             per-program rows with the schedules\n"
@@ -79,8 +79,9 @@ int main(int argc, char **argv)
 	struct program_set set;
 	pearl_env *env = NULL;
 	unsigned long long gen_first = 0;
-	int gen_count = 0, scale = 1, n_col = 0, verbose = 0, c, i, j, rc = 1;
+	int gen_count = 0, n_col = 0, verbose = 0, c, i, j, rc = 1;
 	uint64_t seed = 1;
+	enum pearl_gen_scale scale = pearl_gen_scale_train;
 	char err[1024] = "";
 	FILE *csv = NULL;
 
@@ -124,7 +125,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'z': scale = strcmp(optarg, "small") != 0; break;
+		case 'z':
+			if (pearl_gen_scale_parse(optarg, &scale) < 0) {
+				usage(stderr);
+				return 2;
+			}
+			break;
 		case 'm': eo.memo_path = optarg; break;
 		case 't': eo.threads = atoi(optarg); break;
 		case 'R': eo.runs = atoi(optarg); break;

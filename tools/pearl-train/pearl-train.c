@@ -39,7 +39,7 @@ struct options {
 	uint64_t seed;
 	uint64_t first_program;
 	int programs;
-	int scale;
+	enum pearl_gen_scale scale;
 	long steps;
 	int batch;
 	int pretrain_epochs;
@@ -91,7 +91,8 @@ static void usage(FILE *f)
 "  --resume              continue from the checkpoint in DIR\n"
 "  --programs N          random programs to train on (default 200)\n"
 "  --first-program S     pearl-gen seed of the first (default 1)\n"
-"  --size-scale small|train  program sizes (default train)\n"
+"  --size-scale small|train|wide  program sizes (default train; wide\n"
+"                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
 "  --batch N             decisions per PPO update (default 512)\n"
 "  --minibatch N         decisions per Adam step (default 64)\n"
@@ -138,7 +139,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->seed = 1;
 	o->first_program = 1;
 	o->programs = 200;
-	o->scale = 1;
+	o->scale = pearl_gen_scale_train;
 	o->steps = 20000;
 	o->batch = 512;
 	o->pretrain_epochs = 100;
@@ -161,11 +162,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'n': o->programs = atoi(optarg); break;
 		case 'F': o->first_program = strtoull(optarg, NULL, 10); break;
 		case 'z':
-			if (!strcmp(optarg, "small"))
-				o->scale = 0;
-			else if (!strcmp(optarg, "train"))
-				o->scale = 1;
-			else
+			if (pearl_gen_scale_parse(optarg, &o->scale) < 0)
 				return -1;
 			break;
 		case 's': o->steps = atol(optarg); break;
@@ -638,7 +635,7 @@ int main(int argc, char **argv)
 			"%d skipped\n",
 		set.n, (unsigned long long)o.first_program,
 		(unsigned long long)(o.first_program + o.programs - 1),
-		o.scale ? "train" : "small", set.skipped);
+		pearl_gen_scale_name(o.scale), set.skipped);
 	if (set.n == 0) {
 		snprintf(err, sizeof(err), "no program to train on");
 		goto out;

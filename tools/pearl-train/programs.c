@@ -41,13 +41,14 @@ static int add(struct program_set *set, pearl_env *env, const char *text,
 }
 
 int program_set_add_generated(struct program_set *set, pearl_env *env,
-			      uint64_t first, int count, int scale,
+			      uint64_t first, int count,
+			      enum pearl_gen_scale scale,
 			      int verbose, char *err, size_t err_size)
 {
 	struct pearl_gen_options opts;
 	int i;
 
-	opts.scale = scale ? pearl_gen_scale_train : pearl_gen_scale_small;
+	opts.scale = scale;
 	for (i = 0; i < count; ++i) {
 		char name[64];
 		char *text = pearl_gen_program(first + i, &opts, NULL, err,

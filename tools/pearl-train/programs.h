@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "gen.h"
 #include "pearl/env.h"
 
 struct program_set {
@@ -17,11 +18,12 @@ struct program_set {
 };
 
 /* Adds the generated programs of seeds first..first+count-1 at `scale`
- * (0 small, 1 train: gen.h's pearl_gen_scale); programs that cannot be
+ * (pearl-gen's sizes); programs that cannot be
  * modeled are skipped (counted, and named on stderr if verbose). Returns
  * 0, or -1 with a message on environment errors. */
 int program_set_add_generated(struct program_set *set, pearl_env *env,
-			      uint64_t first, int count, int scale,
+			      uint64_t first, int count,
+			      enum pearl_gen_scale scale,
 			      int verbose, char *err, size_t err_size);
 /* Adds the MLIR files `paths[0..n-1]` (kernel contract), named after their
  * base names without extension. */
