@@ -19,8 +19,8 @@
  *   est=E ms mem=M KB
  *
  * The default scale is train (run times of roughly 5-150 ms); small gives
- * tiny sizes for tests; wide the train structures at 0.25-108 ms.  Exit status: 0 success, 1 error (generation or
- * output), 2 usage.
+ * tiny sizes for tests; wide the train structures at 0.25-108 ms.
+ * Exit status: 0 success, 1 error (generation or output), 2 usage.
  */
 #include <errno.h>
 #include <stdio.h>
