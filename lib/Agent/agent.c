@@ -6,6 +6,7 @@
 
 #include "pearl/agent.h"
 #include "pearl/features.h"
+#include "pearl/random.h"
 
 void pearl_agent_options_init(struct pearl_agent_options *opts)
 {
@@ -125,16 +126,6 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 	return 0;
 }
 
-/* splitmix64: the sampler's generator. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* The softmax probabilities of the unmasked logits into prob[]. */
 static void masked_softmax(const float *logits, const unsigned char *mask,
 			   double *prob)
@@ -167,7 +158,7 @@ static int choose(const double *prob, const unsigned char *mask, int sample,
 				best = id;
 		return best;
 	}
-	u = (double)(next_random(rng) >> 11) * 0x1.0p-53;
+	u = (double)(pearl_splitmix64(rng) >> 11) * 0x1.0p-53;
 	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id) {
 		if (mask[id])
 			continue;

@@ -1,9 +1,9 @@
 /*
  * Random initialization of a policy, deterministic across machines.
  *
- * The generator is splitmix64 (state += 0x9e3779b97f4a7c15, then the
- * usual two xor-shift-multiply rounds), started at the seed. Tensors are
- * filled in blob order (blob.h), each matrix element in storage order:
+ * The generator is splitmix64 (pearl/random.h), started at the seed.
+ * Tensors are filled in blob order (blob.h), each matrix element in
+ * storage order:
  * u = (next() >> 11) * 2^-53 in [0, 1), w = (2 u - 1) a, computed in double
  * and rounded to float once, with a = sqrt(6 / (rows + cols)) (Xavier /
  * Glorot uniform over the stored [in, out] shape; for the attention
@@ -12,15 +12,7 @@
 #include <math.h>
 
 #include "weights.h"
-
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+#include "pearl/random.h"
 
 static void xavier_uniform(float *w, int rows, int cols, uint64_t *state)
 {
@@ -28,7 +20,7 @@ static void xavier_uniform(float *w, int rows, int cols, uint64_t *state)
 	size_t i, n = (size_t)rows * (size_t)cols;
 
 	for (i = 0; i < n; ++i) {
-		double u = (double)(splitmix64(state) >> 11) * 0x1.0p-53;
+		double u = (double)(pearl_splitmix64(state) >> 11) * 0x1.0p-53;
 		w[i] = (float)((2.0 * u - 1.0) * a);
 	}
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pearl/ppo.h"
+#include "pearl/random.h"
 
 void pearl_ppo_batch_init(struct pearl_ppo_batch *batch, int n_actions)
 {
@@ -124,15 +125,6 @@ int pearl_ppo_step_loss(const struct pearl_ppo_step *step, int n,
 	return 0;
 }
 
-static uint64_t splitmix(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static void shuffle(int *idx, int n, uint64_t *rng)
 {
 	int i;
@@ -140,7 +132,7 @@ static void shuffle(int *idx, int n, uint64_t *rng)
 	for (i = 0; i < n; ++i)
 		idx[i] = i;
 	for (i = n - 1; i > 0; --i) {
-		int j = (int)(splitmix(rng) % (uint64_t)(i + 1));
+		int j = (int)(pearl_splitmix64(rng) % (uint64_t)(i + 1));
 		int t = idx[i];
 
 		idx[i] = idx[j];

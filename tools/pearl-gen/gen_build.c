@@ -57,17 +57,14 @@
 #include <string.h>
 
 #include "gen_internal.h"
+#include "pearl/random.h"
 
 /* ------------------------------------------------------------------ */
-/* Random numbers: splitmix64. */
+/* Random numbers: splitmix64 (pearl/random.h). */
 
 uint64_t gen_rng_next(struct gen_rng *rng)
 {
-	uint64_t z = (rng->state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return pearl_splitmix64(&rng->state);
 }
 
 int gen_below(struct gen_rng *rng, int n)

@@ -6,6 +6,7 @@
 #include "pearl/action_space.h"
 #include "pearl/agent.h"
 #include "pearl/features.h"
+#include "pearl/random.h"
 
 /* The schedule text being written, with the agent's N placement: N only
  * between branches that are followed by an action. */
@@ -78,15 +79,6 @@ static int branch_mask(pearl_sched *sched, int b,
 	return rc;
 }
 
-static uint64_t splitmix(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int finish(struct writer *w, int applied)
 {
 	return w->overflow ? -1 : applied;
@@ -123,7 +115,7 @@ int baseline_random(pearl_sched *sched, const int *per_branch, int n,
 						cand[nc++] = id;
 				if (nc == 0)
 					break;
-				id = cand[splitmix(&seed) % (uint64_t)nc];
+				id = cand[pearl_splitmix64(&seed) % (uint64_t)nc];
 				mask[id] = 1;
 				r = try_action(sched, b, id, &state, &w);
 				if (r < 0)

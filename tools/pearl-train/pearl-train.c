@@ -31,6 +31,7 @@
 #include "pearl/ppo.h"
 #include "pearl/train.h"
 #include "programs.h"
+#include "pearl/random.h"
 
 struct options {
 	const char *out;
@@ -71,15 +72,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static uint64_t splitmix(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 static void usage(FILE *f)
@@ -470,7 +462,7 @@ static int train(pearl_env *env, struct program_set *set,
 	for (i = 0; i < set->n; ++i)
 		order[i] = i;
 	for (i = set->n - 1; i > 0; --i) {
-		int j = (int)(splitmix(&order_rng) % (uint64_t)(i + 1));
+		int j = (int)(pearl_splitmix64(&order_rng) % (uint64_t)(i + 1));
 		int t = order[i];
 
 		order[i] = order[j];
@@ -510,7 +502,7 @@ static int train(pearl_env *env, struct program_set *set,
 
 			pearl_agent_options_init(&ao);
 			ao.sample = 1;
-			ao.seed = splitmix(&st->rng);
+			ao.seed = pearl_splitmix64(&st->rng);
 			ao.max_branch_steps = o->max_branch_steps;
 			if (episode_run(env, p, policy, &ao, o->reward, &batch,
 					&res, err, err_size) < 0) {

@@ -1,0 +1,23 @@
+/*
+ * The project's one pseudo-random generator: splitmix64 (state +=
+ * 0x9e3779b97f4a7c15, then two xor-shift-multiply rounds). Every seeded
+ * stream in Pearl (weight initialization, the agent's sampler, PPO's
+ * shuffles, pearl-gen's programs, the training tools) draws from it, so a
+ * seed gives the same numbers on every machine and build.
+ */
+#ifndef PEARL_RANDOM_H
+#define PEARL_RANDOM_H
+
+#include <stdint.h>
+
+/* The next number of the stream whose state is *state (advanced). */
+static inline uint64_t pearl_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+#endif
