@@ -60,6 +60,27 @@ pearl_stat pearl_deps_analyze_loop(pearl_deps *deps,
 				   __isl_keep isl_schedule_node *band, int member,
 				   struct pearl_loop_deps *out);
 
+/* The parallel and carried results of pearl_deps_analyze_loop alone, for
+ * member `member` of `band` (kept), the same answers without the distance
+ * vectors: the pairs are tested in schedule time, nothing is projected,
+ * which costs much less on tiled schedules. *carried is computed (all
+ * kinds tested) only if `carried` is not NULL; a parallel loop carries
+ * nothing. */
+pearl_stat pearl_deps_loop_parallel(pearl_deps *deps,
+				    __isl_keep isl_schedule_node *band,
+				    int member, int *parallel,
+				    unsigned *carried);
+
+/* Whether the `n` innermost loops of the prefix up to member `member` of
+ * `band` (kept) are permutable: no dependence between instances that agree
+ * on the loops outside them has a negative distance at any of the n (the
+ * test tiling them needs: the distances of pearl_deps_analyze_loop with
+ * the outer components zero have no negative component among the last
+ * n). */
+pearl_stat pearl_deps_loops_permutable(pearl_deps *deps,
+				       __isl_keep isl_schedule_node *band,
+				       int member, int n, int *permutable);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
 
 #include <isl/aff.h>
 #include <isl/flow.h>
+#include <isl/map.h>
 #include <isl/space.h>
 #include <isl/set.h>
 #include <isl/union_set.h>
@@ -13,6 +14,7 @@
 struct pearl_deps {
 	pearl_ctx *ctx;
 	isl_union_map *rel[PEARL_DEP_KINDS];
+	isl_union_map *all; /* union of rel[], computed on first use */
 };
 
 const char *pearl_dep_kind_name(enum pearl_dep_kind kind)
@@ -82,6 +84,7 @@ pearl_deps *pearl_deps_free(pearl_deps *deps)
 		return NULL;
 	for (k = 0; k < PEARL_DEP_KINDS; ++k)
 		isl_union_map_free(deps->rel[k]);
+	isl_union_map_free(deps->all);
 	free(deps);
 	return NULL;
 }
@@ -176,5 +179,169 @@ pearl_stat pearl_deps_analyze_loop(pearl_deps *deps,
 	if (isl_set_is_empty(all) == isl_bool_true)
 		all = isl_set_free(all);
 	out->distances = all;
+	return pearl_stat_ok;
+}
+
+/* The dependences of all kinds together (kept; computed once). */
+static __isl_keep isl_union_map *peek_all(pearl_deps *deps)
+{
+	if (!deps->all)
+		deps->all = pearl_deps_get_all(deps);
+	return deps->all;
+}
+
+/* The prefix schedule of member `member` of `band` (kept) as a function:
+ * (outer loops..., member) (__isl_give). Unlike
+ * pearl_band_prefix_schedule, its domain is not limited to the instances
+ * that reach the band. */
+static __isl_give isl_multi_union_pw_aff *prefix_function(
+    __isl_keep isl_schedule_node *band, int member)
+{
+	isl_multi_union_pw_aff *prefix, *partial;
+	isl_size n = isl_schedule_node_band_n_member(band);
+
+	if (n < 0)
+		return NULL;
+	prefix = isl_schedule_node_get_prefix_schedule_multi_union_pw_aff(band);
+	partial = isl_schedule_node_band_get_partial_schedule(band);
+	partial = isl_multi_union_pw_aff_drop_dims(partial, isl_dim_set,
+						   member + 1, n - member - 1);
+	return isl_multi_union_pw_aff_flat_range_product(prefix, partial);
+}
+
+/* Dimensions first..first+n-1 of `f` (kept) (__isl_give). */
+static __isl_give isl_multi_union_pw_aff *dims(
+    __isl_keep isl_multi_union_pw_aff *f, int first, int n)
+{
+	isl_size dim = isl_multi_union_pw_aff_dim(f, isl_dim_set);
+
+	if (dim < 0)
+		return NULL;
+	f = isl_multi_union_pw_aff_drop_dims(isl_multi_union_pw_aff_copy(f),
+					     isl_dim_set, first + n,
+					     dim - first - n);
+	return isl_multi_union_pw_aff_drop_dims(f, isl_dim_set, 0, first);
+}
+
+/* The pairs of `dep` (taken) between instances that reach `band` (kept)
+ * and agree on the first `outer` dimensions of `f` (kept), the band's
+ * prefix function (__isl_give). Nothing is projected: the pairs stay in
+ * the statements' spaces, which keeps the later tests cheap. */
+static __isl_give isl_union_map *same_outer_pairs(
+    __isl_take isl_union_map *dep, __isl_keep isl_schedule_node *band,
+    __isl_keep isl_multi_union_pw_aff *f, int outer)
+{
+	isl_union_set *dom = isl_schedule_node_get_domain(band);
+
+	dep = isl_union_map_intersect_domain(dep, isl_union_set_copy(dom));
+	dep = isl_union_map_intersect_range(dep, dom);
+	if (outer > 0)
+		dep = isl_union_map_eq_at_multi_union_pw_aff(dep,
+							     dims(f, 0, outer));
+	return dep;
+}
+
+/* Whether `dep` (taken) has a pair whose source comes before its target
+ * (lt) or after it (!lt) in dimension `k` of `f` (kept). */
+static isl_bool ordered_at(__isl_take isl_union_map *dep,
+			   __isl_keep isl_multi_union_pw_aff *f, int k, int lt)
+{
+	isl_multi_union_pw_aff *at = dims(f, k, 1);
+	isl_bool empty;
+
+	if (lt)
+		dep = isl_union_map_lex_lt_at_multi_union_pw_aff(dep, at);
+	else
+		dep = isl_union_map_lex_gt_at_multi_union_pw_aff(dep, at);
+	empty = isl_union_map_is_empty(dep);
+	isl_union_map_free(dep);
+	return isl_bool_not(empty);
+}
+
+/* For the pairs of `dep` (taken) that agree on the first `depth`
+ * dimensions of `f` (kept, the prefix function of `band`): whether one has
+ * a positive distance at dimension `depth` (*positive), and whether one
+ * has a nonzero distance there (*nonzero, may be NULL: then not tested). */
+static pearl_stat distance_signs(__isl_take isl_union_map *dep,
+				 __isl_keep isl_schedule_node *band,
+				 __isl_keep isl_multi_union_pw_aff *f,
+				 int depth, isl_bool *positive,
+				 isl_bool *nonzero)
+{
+	dep = same_outer_pairs(dep, band, f, depth);
+	*positive = ordered_at(isl_union_map_copy(dep), f, depth, 1);
+	if (nonzero)
+		*nonzero = *positive ? *positive
+				     : ordered_at(isl_union_map_copy(dep), f,
+						  depth, 0);
+	isl_union_map_free(dep);
+	if (*positive < 0 || (nonzero && *nonzero < 0))
+		return pearl_stat_error;
+	return pearl_stat_ok;
+}
+
+pearl_stat pearl_deps_loop_parallel(pearl_deps *deps,
+				    __isl_keep isl_schedule_node *band,
+				    int member, int *parallel,
+				    unsigned *carried)
+{
+	isl_multi_union_pw_aff *f;
+	isl_bool positive, nonzero;
+	pearl_stat st;
+	int depth, k;
+
+	*parallel = 1;
+	if (carried)
+		*carried = 0;
+	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
+	    member < 0 || member >= isl_schedule_node_band_n_member(band))
+		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	depth = pearl_band_prefix_dim(band, member) - 1;
+	f = prefix_function(band, member);
+	st = distance_signs(isl_union_map_copy(peek_all(deps)), band, f,
+			    depth, &positive, &nonzero);
+	if (st == pearl_stat_ok && nonzero) {
+		*parallel = 0;
+		for (k = 0; carried && k < PEARL_DEP_KINDS &&
+			    st == pearl_stat_ok; ++k) {
+			st = distance_signs(isl_union_map_copy(deps->rel[k]),
+					    band, f, depth, &positive, NULL);
+			if (st == pearl_stat_ok && positive)
+				*carried |= 1u << k;
+		}
+	}
+	isl_multi_union_pw_aff_free(f);
+	if (st < 0)
+		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+	return pearl_stat_ok;
+}
+
+pearl_stat pearl_deps_loops_permutable(pearl_deps *deps,
+				       __isl_keep isl_schedule_node *band,
+				       int member, int n, int *permutable)
+{
+	isl_multi_union_pw_aff *f;
+	isl_union_map *dep;
+	isl_bool neg = isl_bool_false;
+	int dim, k;
+
+	*permutable = 1;
+	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
+	    member < 0 || member >= isl_schedule_node_band_n_member(band))
+		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	dim = pearl_band_prefix_dim(band, member);
+	if (n < 1 || n > dim)
+		return pearl_ctx_error(deps->ctx, "%d loops are not inside the "
+				       "band's %d", n, dim);
+	f = prefix_function(band, member);
+	dep = same_outer_pairs(isl_union_map_copy(peek_all(deps)), band, f,
+			       dim - n);
+	for (k = dim - n; k < dim && neg == isl_bool_false; ++k)
+		neg = ordered_at(isl_union_map_copy(dep), f, k, 0);
+	isl_union_map_free(dep);
+	isl_multi_union_pw_aff_free(f);
+	if (neg < 0)
+		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+	*permutable = !neg;
 	return pearl_stat_ok;
 }

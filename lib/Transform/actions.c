@@ -383,31 +383,17 @@ static long loop_extent(pearl_sched *sched, int b, int level)
  * negative distance at any of them (with equal outer loops). */
 static pearl_stat check_permutable(pearl_sched *sched, int b, int l, int n)
 {
-	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	struct pearl_loop_deps ld;
-	int k, ok = 1;
+	int permutable;
 
-	if (pearl_sched_branch_loop_deps(sched, b, l + n - 1, &ld) < 0)
+	if (pearl_sched_branch_loops_permutable(sched, b, l + n - 1, n,
+						&permutable) < 0)
 		return pearl_stat_error;
-	if (ld.distances) {
-		isl_size dim = isl_set_dim(ld.distances, isl_dim_set);
-		isl_set *d = ld.distances;
-
-		for (k = 0; k < dim - n; ++k)
-			d = isl_set_fix_si(d, isl_dim_set, k, 0);
-		for (k = dim - n; k < dim && ok; ++k) {
-			isl_set *neg = isl_set_upper_bound_si(
-			    isl_set_copy(d), isl_dim_set, k, -1);
-			ok = isl_set_is_empty(neg) == isl_bool_true;
-			isl_set_free(neg);
-		}
-		isl_set_free(d);
-	}
-	if (!ok)
-		return pearl_ctx_error(ctx, "loops %d..%d of branch %d are not "
-				       "permutable (a dependence distance is "
-				       "negative), tiling them is illegal",
-				       l, l + n - 1, b);
+	if (!permutable)
+		return pearl_ctx_error(pearl_sched_ctx(sched), "loops %d..%d "
+				       "of branch %d are not permutable (a "
+				       "dependence distance is negative), "
+				       "tiling them is illegal", l, l + n - 1,
+				       b);
 	return pearl_stat_ok;
 }
 
@@ -548,21 +534,21 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	isl_schedule_node *node = get_chain(sched, b, l, 1);
-	struct pearl_loop_deps ld;
-	int k;
+	unsigned carried;
+	int parallel, k;
 
 	if (!node)
 		return pearl_stat_error;
-	if (pearl_sched_branch_loop_deps(sched, b, l, &ld) < 0) {
+	if (pearl_sched_branch_loop_parallel(sched, b, l, &parallel,
+					     &carried) < 0) {
 		isl_schedule_node_free(node);
 		return pearl_stat_error;
 	}
-	isl_set_free(ld.distances);
-	if (!ld.parallel) {
+	if (!parallel) {
 		char kinds[32] = "";
 
 		for (k = 0; k < PEARL_DEP_KINDS; ++k)
-			if (ld.carried & (1u << k))
+			if (carried & (1u << k))
 				snprintf(kinds + strlen(kinds),
 					 sizeof(kinds) - strlen(kinds), "%s%s",
 					 kinds[0] ? " " : "",

@@ -30,18 +30,16 @@ static __isl_give isl_schedule_node *mark_bands(
 {
 	pearl_sched *sched = user;
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-	struct pearl_loop_deps ld;
 	intptr_t f;
+	int parallel;
 
 	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
 		return node;
 	f = pearl_band_unroll_factor(node);
-	if (f > 1 && pearl_deps_analyze_loop(sched->deps, node, 0, &ld) ==
-			 pearl_stat_ok) {
-		isl_set_free(ld.distances);
-		if (ld.parallel)
-			f = -f;
-	}
+	if (f > 1 && pearl_deps_loop_parallel(sched->deps, node, 0, &parallel,
+					      NULL) == pearl_stat_ok &&
+	    parallel)
+		f = -f;
 	if (isl_schedule_node_band_member_get_coincident(node, 0) ==
 	    isl_bool_true)
 		node = isl_schedule_node_insert_mark(

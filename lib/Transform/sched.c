@@ -223,7 +223,7 @@ static pearl_stat cached_loop_deps(pearl_sched *sched, pearl_loop_tree *tree,
 		if (pearl_deps_analyze_loop(sched->deps, tree->nodes[i].band,
 					    tree->nodes[i].member, &e->ld) < 0)
 			return pearl_stat_error;
-		e->done = 1;
+		e->done = e->parallel_known = e->carried_known = 1;
 	}
 	*out = e->ld;
 	out->distances = isl_set_copy(e->ld.distances);
@@ -233,33 +233,114 @@ static pearl_stat cached_loop_deps(pearl_sched *sched, pearl_loop_tree *tree,
 	return pearl_stat_ok;
 }
 
-pearl_stat pearl_sched_branch_loop_deps(pearl_sched *sched, int b, int level,
-					struct pearl_loop_deps *out)
+/* Whether loop node `i` of `tree` is parallel (and what it carries, if
+ * `carried` is not NULL), from cache[i] or into it. */
+static pearl_stat cached_loop_parallel(pearl_sched *sched,
+				       pearl_loop_tree *tree,
+				       struct pearl_loop_deps_entry *cache,
+				       int i, int *parallel, unsigned *carried)
+{
+	struct pearl_loop_deps_entry *e = &cache[i];
+
+	if (!e->parallel_known || (carried && !e->carried_known)) {
+		if (pearl_deps_loop_parallel(sched->deps, tree->nodes[i].band,
+					     tree->nodes[i].member,
+					     &e->ld.parallel,
+					     carried ? &e->ld.carried : NULL) < 0)
+			return pearl_stat_error;
+		e->parallel_known = 1;
+		/* a parallel loop carries nothing */
+		e->carried_known = carried || e->ld.parallel;
+		if (e->ld.parallel)
+			e->ld.carried = 0;
+	}
+	*parallel = e->ld.parallel;
+	if (carried)
+		*carried = e->ld.carried;
+	return pearl_stat_ok;
+}
+
+/* The index in the loop tree of loop `level` of branch b, with the
+ * schedule's analysis cache allocated; -1 with an error in the context if
+ * there is no such loop. */
+static int branch_loop_index(pearl_sched *sched, int b, int level)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	int loops[PEARL_MAX_DEPTH], n;
 	pearl_loop_tree *tree;
 
-	out->distances = NULL;
 	tree = pearl_sched_peek_loop_tree(sched);
 	if (!tree)
-		return pearl_stat_error;
+		return -1;
 	n = branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
-	if (n < 0)
-		return pearl_ctx_error(ctx, "branch %d does not exist (%d "
-				       "branches)", b,
-				       pearl_sched_n_branch(sched));
-	if (level < 0 || level >= n)
-		return pearl_ctx_error(ctx, "level %d does not exist in branch "
-				       "%d (%d loops)", level, b, n);
+	if (n < 0) {
+		pearl_ctx_error(ctx, "branch %d does not exist (%d branches)",
+				b, pearl_sched_n_branch(sched));
+		return -1;
+	}
+	if (level < 0 || level >= n) {
+		pearl_ctx_error(ctx, "level %d does not exist in branch %d "
+				"(%d loops)", level, b, n);
+		return -1;
+	}
 	if (!sched->loop_deps) {
 		sched->loop_deps = calloc(tree->n_nodes,
 					  sizeof(*sched->loop_deps));
-		if (!sched->loop_deps)
-			return pearl_ctx_error(ctx, "out of memory");
+		if (!sched->loop_deps) {
+			pearl_ctx_error(ctx, "out of memory");
+			return -1;
+		}
 	}
-	return cached_loop_deps(sched, tree, sched->loop_deps, loops[level],
-				out);
+	return loops[level];
+}
+
+pearl_stat pearl_sched_branch_loop_deps(pearl_sched *sched, int b, int level,
+					struct pearl_loop_deps *out)
+{
+	int i;
+
+	out->distances = NULL;
+	i = branch_loop_index(sched, b, level);
+	if (i < 0)
+		return pearl_stat_error;
+	return cached_loop_deps(sched, sched->tree, sched->loop_deps, i, out);
+}
+
+pearl_stat pearl_sched_branch_loop_parallel(pearl_sched *sched, int b,
+					    int level, int *parallel,
+					    unsigned *carried)
+{
+	int i = branch_loop_index(sched, b, level);
+
+	if (i < 0)
+		return pearl_stat_error;
+	return cached_loop_parallel(sched, sched->tree, sched->loop_deps, i,
+				    parallel, carried);
+}
+
+pearl_stat pearl_sched_branch_loops_permutable(pearl_sched *sched, int b,
+					       int level, int n,
+					       int *permutable)
+{
+	struct pearl_loop_deps_entry *e;
+	int i = branch_loop_index(sched, b, level);
+
+	if (i < 0)
+		return pearl_stat_error;
+	if (n < 1 || n > PEARL_MAX_TILE_DIMS)
+		return pearl_ctx_error(pearl_sched_ctx(sched), "%d loops to "
+				       "permute", n);
+	e = &sched->loop_deps[i];
+	if (!e->permutable[n]) {
+		if (pearl_deps_loops_permutable(sched->deps,
+						sched->tree->nodes[i].band,
+						sched->tree->nodes[i].member,
+						n, permutable) < 0)
+			return pearl_stat_error;
+		e->permutable[n] = *permutable ? 1 : 2;
+	}
+	*permutable = e->permutable[n] == 1;
+	return pearl_stat_ok;
 }
 
 /* "S0[1, 2] -> S1[0, 3]": one instance pair of `map` (kept). */
@@ -433,15 +514,15 @@ static pearl_stat check_parallel(pearl_sched *sched, pearl_loop_tree *tree,
 
 	for (i = 0; i < tree->n_nodes && st == pearl_stat_ok; ++i) {
 		struct pearl_tree_node *n = &tree->nodes[i];
-		struct pearl_loop_deps ld;
+		int parallel;
 
 		if (n->kind != pearl_node_loop ||
 		    isl_schedule_node_band_member_get_coincident(n->band,
 								 n->member) != isl_bool_true)
 			continue;
-		st = cached_loop_deps(sched, tree, cache, i, &ld);
-		isl_set_free(ld.distances);
-		if (st == pearl_stat_ok && !ld.parallel)
+		st = cached_loop_parallel(sched, tree, cache, i, &parallel,
+					  NULL);
+		if (st == pearl_stat_ok && !parallel)
 			st = pearl_ctx_error(ctx, "the parallel loop L%d would "
 					     "carry a dependence", n->loop_id);
 	}

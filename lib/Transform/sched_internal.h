@@ -26,9 +26,14 @@ struct pearl_sched {
 	int explain; /* refusals name a violating instance pair (costly) */
 };
 
-/* One loop's pearl_deps_analyze_loop result, once computed. */
+/* One loop's dependence analysis, each part computed on first use. */
 struct pearl_loop_deps_entry {
-	int done;
+	int done;	     /* ld is pearl_deps_analyze_loop's result */
+	int parallel_known;  /* ld.parallel is known (pearl_deps_loop_parallel) */
+	int carried_known;   /* ld.carried is known */
+	/* pearl_deps_loops_permutable for n loops ending here: 0 if not
+	 * known yet, 1 if permutable, 2 if not */
+	unsigned char permutable[PEARL_MAX_TILE_DIMS + 1];
 	struct pearl_loop_deps ld; /* distances owned */
 };
 
@@ -50,6 +55,16 @@ __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
  * per schedule and loop. pearl_stat_error with the reason in the context. */
 pearl_stat pearl_sched_branch_loop_deps(pearl_sched *sched, int b, int level,
 					struct pearl_loop_deps *out);
+/* The parallel and carried parts of it alone (as pearl_deps_loop_parallel;
+ * `carried` may be NULL), cached with it. */
+pearl_stat pearl_sched_branch_loop_parallel(pearl_sched *sched, int b,
+					    int level, int *parallel,
+					    unsigned *carried);
+/* Whether loops level-n+1..level of branch b are permutable (as
+ * pearl_deps_loops_permutable, n <= PEARL_MAX_TILE_DIMS), cached with it. */
+pearl_stat pearl_sched_branch_loops_permutable(pearl_sched *sched, int b,
+					       int level, int n,
+					       int *permutable);
 
 /* pearl_stat_ok if `schedule` (kept) runs the source of every dependence
  * before its target; otherwise an error naming a violated dependence. */
