@@ -1,5 +1,5 @@
 /* The clang plugin's decision for one Scop: an explicit schedule or the
- * agent's, replayed on the program's schedule (see decide.h). */
+ * agent's, both applied to the program's schedule (see decide.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,18 +106,13 @@ static pearl_stat decide_explicit(pearl_ctx *ctx, pearl_sched *sched,
 	return out->remark ? pearl_stat_ok : pearl_ctx_error(ctx, "out of memory");
 }
 
-/* Counts the actions refused while replaying the agent's choices. */
-static void count_refusal(int branch, const struct pearl_action *action,
-			  int applied, const char *reason, void *user)
-{
-	(void)branch;
-	(void)action;
-	(void)reason;
-	*(int *)user += !applied;
-}
-
-/* Runs the agent on a copy of `sched`, replays its choices on `sched` the
- * way explicit schedules take, and words the remark like the MLIR pass. */
+/* Runs the agent on `sched` and words the remark like the MLIR pass. The
+ * episode changes `sched` itself: each action it takes goes through
+ * pearl_sched_apply, the path of explicit schedules, so replaying the
+ * chosen actions on a copy would rebuild the same schedule and only check
+ * them a second time (as in the MLIR pass; test/LLVM/equivalence.test
+ * compares the two). On failure `sched` may hold part of the episode: the
+ * caller then leaves the Scop unchanged. */
 static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 				const struct pearl_llvm_request *req,
 				struct pearl_llvm_decision *out)
@@ -125,29 +120,26 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 	struct pearl_agent_options opts;
 	struct pearl_agent_trace trace;
 	struct pearl_action *actions = NULL;
-	pearl_sched *work = pearl_sched_copy(sched);
 	pearl_str msg = PEARL_STR_INIT, list = PEARL_STR_INIT;
 	pearl_stat st = pearl_stat_error;
-	int n = -1, refused = 0;
+	int n = -1, i;
 
 	pearl_agent_options_init(&opts);
 	if (req->max_branch_steps > 0)
 		opts.max_branch_steps = req->max_branch_steps;
 	memset(&trace, 0, sizeof(trace));
-	if (!work)
-		return pearl_ctx_error(ctx, "out of memory");
-	if (pearl_agent_run(work, req->policy, &opts, &trace) == pearl_stat_ok)
+	if (pearl_agent_run(sched, req->policy, &opts, &trace) ==
+	    pearl_stat_ok) {
 		n = pearl_agent_trace_actions(&trace, &actions);
-	pearl_sched_free(work);
+		if (n < 0)
+			pearl_ctx_error(ctx, "out of memory");
+	} else if (!*pearl_ctx_last_error(ctx)) {
+		pearl_ctx_error(ctx, "the agent failed");
+	}
 	if (n < 0)
 		goto done;
-	out->n_applied = pearl_sched_apply_sequence(sched, actions, n,
-						    count_refusal, &refused);
-	if (refused) {
-		pearl_ctx_error(ctx, "internal error: %d of the agent's actions "
-			        "were refused on replay", refused);
-		goto done;
-	}
+	for (i = 0; i < n; ++i)
+		out->n_applied += actions[i].kind != pearl_action_next;
 	format_actions(&list, actions, n);
 	out->actions = pearl_str_take(&list);
 	if (!out->actions)

@@ -3,9 +3,9 @@
  * frontend-agnostic half of passes/llvm, in C.
  *
  * Given a pearl_program (built from a Polly Scop by scop_model.cpp), either
- * replays an explicit schedule in Pearl's notation or runs the agent with
- * the policy (greedy, on a copy) and replays its choices, exactly as the
- * MLIR pass does, and hands back the transformed isl schedule with the
+ * applies an explicit schedule in Pearl's notation or runs the agent with
+ * the policy (greedy) on the program's schedule, exactly as the MLIR pass
+ * does, and hands back the transformed isl schedule with the
  * remark texts. Nothing here knows about LLVM or Polly.
  */
 #ifndef PEARL_LLVM_DECIDE_H
