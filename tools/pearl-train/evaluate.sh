@@ -10,7 +10,9 @@
 #   tools/pearl-train/evaluate.sh [--model FILE] [--size MEDIUM]
 #       [--held-out FIRST,N] [--scale train|wide] [--kernels GLOB]
 #       [--memo FILE] [--out DIR]
-#       [--build DIR] [--runs N]
+#       [--build DIR] [--runs N] [--also NAME=FILE]...
+#
+# --also adds another model as a column (e.g. the previous compiled-in one).
 #
 # Writes DIR/held-out.{txt,csv} (held-out-SCALE.* for another scale) and
 # DIR/bench-SIZE.{txt,csv}, each table between two lines with the machine's
@@ -27,6 +29,7 @@ memo=""
 out=pearl-eval-out
 build="$root/build"
 runs=3
+also=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model=$2; shift 2 ;;
@@ -38,12 +41,13 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --also) also+=(--policy "$2"); shift 2 ;;
     *) echo "evaluate.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out/kernels"
 memo=${memo:-$out/memo.sqlite}
-eval_args=(--policy "trained=$model" --policy untrained=init:1
+eval_args=(--policy "trained=$model" "${also[@]}" --policy untrained=init:1
            --random trained --heuristic --memo "$memo" --runs "$runs")
 
 # The load average goes into each table: an evaluation on a loaded machine
