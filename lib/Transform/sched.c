@@ -56,6 +56,7 @@ pearl_sched *pearl_sched_free(pearl_sched *sched)
 	if (!sched)
 		return NULL;
 	set_tree(sched, NULL, NULL);
+	isl_union_map_free(sched->smap);
 	isl_schedule_free(sched->schedule);
 	free(sched);
 	return NULL;
@@ -71,6 +72,7 @@ pearl_sched *pearl_sched_copy(pearl_sched *sched)
 	copy->schedule = isl_schedule_copy(sched->schedule);
 	copy->tree = NULL;
 	copy->loop_deps = NULL;
+	copy->smap = NULL;
 	return copy;
 }
 
@@ -463,6 +465,27 @@ static void describe_violation(__isl_keep isl_union_map *smap,
 	isl_map_free(bad);
 }
 
+/* Whether `smap` and `old` (kept) schedule the statements that `m` (kept)
+ * maps from and to the same way (plainly equal maps: false if unsure). */
+static isl_bool same_schedules(__isl_keep isl_union_map *old,
+			       __isl_keep isl_union_map *smap,
+			       __isl_keep isl_map *m)
+{
+	enum isl_dim_type type[2] = { isl_dim_in, isl_dim_out };
+	isl_bool same = isl_bool_true;
+	int i;
+
+	for (i = 0; i < 2 && same == isl_bool_true; ++i) {
+		isl_map *a = stmt_schedule_of(old, m, type[i]);
+		isl_map *b = stmt_schedule_of(smap, m, type[i]);
+
+		same = isl_map_plain_is_equal(a, b);
+		isl_map_free(a);
+		isl_map_free(b);
+	}
+	return same;
+}
+
 pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 				  __isl_keep isl_schedule *schedule)
 {
@@ -470,6 +493,12 @@ pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 	isl_union_map *smap = isl_schedule_get_map(schedule);
 	pearl_stat st = pearl_stat_ok;
 	int k, i;
+
+	/* The current schedule respects every dependence (the program's
+	 * schedule does, and each commit keeps it so): a dependence between
+	 * statements it schedules the same way as `schedule` is respected. */
+	if (!sched->smap)
+		sched->smap = isl_schedule_get_map(sched->schedule);
 
 	for (k = 0; k < PEARL_DEP_KINDS && st == pearl_stat_ok; ++k) {
 		isl_union_map *dep = pearl_deps_get(sched->deps, k);
@@ -481,7 +510,12 @@ pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 			st = pearl_ctx_isl_error(ctx, "legality check");
 		for (i = 0; i < n && st == pearl_stat_ok; ++i) {
 			isl_map *m = isl_map_list_get_at(list, i);
-			isl_bool ok = respects(smap, m);
+			isl_bool ok = isl_bool_false;
+
+			if (sched->smap)
+				ok = same_schedules(sched->smap, smap, m);
+			if (ok == isl_bool_false)
+				ok = respects(smap, m);
 
 			if (ok < 0) {
 				st = pearl_ctx_isl_error(ctx, "legality check");
@@ -568,6 +602,7 @@ static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
 	}
 	isl_schedule_free(sched->schedule);
 	sched->schedule = schedule;
+	sched->smap = isl_union_map_free(sched->smap);
 	/* the candidate's tree is the new schedule's */
 	set_tree(sched, tree, cache);
 	return pearl_stat_ok;
@@ -597,6 +632,7 @@ pearl_stat pearl_sched_commit_marked(pearl_sched *sched,
 	}
 	isl_schedule_free(sched->schedule);
 	sched->schedule = schedule;
+	sched->smap = isl_union_map_free(sched->smap);
 	set_tree(sched, tree, cache);
 	return pearl_stat_ok;
 }

@@ -7,6 +7,7 @@
 #include <isl/schedule.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
+#include <isl/union_map.h>
 #include <stdio.h>
 
 #include "pearl/deps.h"
@@ -23,6 +24,8 @@ struct pearl_sched {
 	/* The dependence analysis of the loops of `tree`, per tree node, filled
 	 * on first use (NULL while none is; dropped with the tree). */
 	struct pearl_loop_deps_entry *loop_deps;
+	/* `schedule` as a map, built on first use (NULL while not) */
+	isl_union_map *smap;
 	int explain; /* refusals name a violating instance pair (costly) */
 };
 
