@@ -30,6 +30,7 @@
 
 #include "pearl/deps.h"
 #include "pearl/program.h"
+#include "pearl/str.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -143,6 +144,11 @@ char *pearl_sched_ast_to_str(pearl_sched *sched);
 /* The action in Pearl's notation, e.g. "T(0,1,32,32)", into buf. */
 void pearl_action_format(const struct pearl_action *action, char *buf,
 			 size_t size);
+
+/* actions[0..n-1] in Pearl's notation, separated by spaces, appended to
+ * *out (the string pearl_actions_parse reads back). */
+void pearl_actions_format(pearl_str *out,
+			  const struct pearl_action *actions, int n);
 
 /* Parses a schedule in Pearl's notation: actions separated by spaces, e.g.
  * "I(0,1) T(0,1,32,32) P(0) U(4) N R(0)", where N moves to the next

@@ -43,6 +43,18 @@ void pearl_action_format(const struct pearl_action *a, char *buf, size_t size)
 	}
 }
 
+void pearl_actions_format(pearl_str *out, const struct pearl_action *actions,
+			  int n)
+{
+	char name[64];
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		pearl_action_format(&actions[i], name, sizeof(name));
+		pearl_str_printf(out, "%s%s", i ? " " : "", name);
+	}
+}
+
 /* Reads "(n,n,...)" at *p into args; returns the count or -1. */
 static int read_args(const char **p, int *args, int max)
 {

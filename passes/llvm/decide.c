@@ -26,19 +26,6 @@ void pearl_llvm_decision_clear(struct pearl_llvm_decision *d)
 	pearl_llvm_decision_init(d);
 }
 
-/* The actions in Pearl's notation, separated by spaces, into *out. */
-static void format_actions(pearl_str *out, const struct pearl_action *actions,
-			   int n)
-{
-	char name[64];
-	int i;
-
-	for (i = 0; i < n; ++i) {
-		pearl_action_format(&actions[i], name, sizeof(name));
-		pearl_str_printf(out, "%s%s", i ? " " : "", name);
-	}
-}
-
 /* Collects the outcome of an explicit schedule's actions: the applied ones
  * (in order, with N between branches) and the refusals with reasons. */
 struct outcome {
@@ -140,7 +127,7 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 		goto done;
 	for (i = 0; i < n; ++i)
 		out->n_applied += actions[i].kind != pearl_action_next;
-	format_actions(&list, actions, n);
+	pearl_actions_format(&list, actions, n);
 	out->actions = pearl_str_take(&list);
 	if (!out->actions)
 		out->actions = strdup("");

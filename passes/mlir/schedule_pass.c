@@ -100,19 +100,6 @@ static int apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
 	return applied;
 }
 
-/* The agent's choices (n actions) in Pearl's notation, into *out. */
-static void format_actions(pearl_str *out, const struct pearl_action *actions,
-			   int n)
-{
-	char name[64];
-	int i;
-
-	for (i = 0; i < n; ++i) {
-		pearl_action_format(&actions[i], name, sizeof(name));
-		pearl_str_printf(out, "%s%s", i ? " " : "", name);
-	}
-}
-
 /* Schedules `sched` with the policy and says what was chosen in a remark
  * at `loc`. The episode runs on `sched` itself: each action it takes goes
  * through pearl_sched_apply, the path of explicit schedules, so replaying
@@ -152,7 +139,7 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 			pearl_str_append(&msg, "kept the original schedule");
 		} else {
 			pearl_str_append(&msg, "chose \"");
-			format_actions(&msg, actions, n);
+			pearl_actions_format(&msg, actions, n);
 			pearl_str_append(&msg, "\"");
 		}
 		pearl_str_printf(&msg, " (%d branch%s, %d decisions, %d "
