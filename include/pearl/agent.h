@@ -10,6 +10,10 @@
  *   - actions already tried on this branch (applied or found illegal);
  *   - actions on loop levels the branch does not have, tiles and unroll
  *     factors larger than their loop (its extent in the graph);
+ *   - parallel loops too small to pay for their fork and join: P(l) when
+ *     one execution of loop l runs fewer than min_parallel_work
+ *     iterations of the branch's innermost loop (the product of the
+ *     extents from l inward; not masked when an extent is symbolic);
  *   - the order rules: loop reordering (I, R, S) before tiling, before
  *     parallelization, before unrolling (no reordering either once a loop
  *     of the branch is tiled through a loop it shares with another); one tiling, one parallel loop and
@@ -56,11 +60,21 @@ struct pearl_agent_options {
 	uint64_t seed;        /* seed of the sampler */
 	int max_branch_steps; /* actions per branch before N is forced */
 	int max_steps;        /* actions per episode (all branches) */
+	long min_parallel_work; /* smallest parallel loop, in innermost
+				 * iterations per execution; 0: no limit */
 	pearl_agent_observe_fn observe; /* NULL: no observer */
 	void *observe_user;             /* passed to observe */
 };
 
-/* Greedy, seed 0, 8 actions per branch, 64 per episode, no observer. */
+/* The default smallest parallel loop: fork and join cost a few
+ * microseconds on the machines Pearl was measured on, about what 2^14
+ * innermost iterations of a small body take. Below it, schedules that run
+ * a loop in parallel inside a sequential one were measured 10-20x slower
+ * (polybench durbin, atax, jacobi-1d at MEDIUM). */
+#define PEARL_AGENT_MIN_PARALLEL_WORK 16384L
+
+/* Greedy, seed 0, 8 actions per branch, 64 per episode,
+ * PEARL_AGENT_MIN_PARALLEL_WORK, no observer. */
 void pearl_agent_options_init(struct pearl_agent_options *opts);
 
 /* One decision of an episode. */
@@ -107,7 +121,9 @@ struct pearl_branch_state {
 	unsigned char tried[PEARL_ACTION_SPACE_SIZE]; /* applied or illegal */
 	int phase; /* latest enum pearl_action_phase applied, -1 if none */
 	int tiled; /* a tiling was applied */
+	long min_parallel_work; /* as in pearl_agent_options */
 };
+/* Nothing tried, no phase, PEARL_AGENT_MIN_PARALLEL_WORK. */
 void pearl_branch_state_init(struct pearl_branch_state *state);
 
 /* The mask of branch `b` of `sched` (kept) before legality: mask[id] = 1

@@ -14,6 +14,7 @@ void pearl_agent_options_init(struct pearl_agent_options *opts)
 	opts->seed = 0;
 	opts->max_branch_steps = 8;
 	opts->max_steps = 64;
+	opts->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	opts->observe = NULL;
 	opts->observe_user = NULL;
 }
@@ -23,6 +24,7 @@ void pearl_branch_state_init(struct pearl_branch_state *state)
 	memset(state->tried, 0, sizeof(state->tried));
 	state->phase = -1;
 	state->tiled = 0;
+	state->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 }
 
 void pearl_agent_trace_clear(struct pearl_agent_trace *trace)
@@ -65,6 +67,28 @@ static int focus_extents(const struct pearl_graph *graph, long *extent,
 	return n;
 }
 
+/* Whether one execution of the loop at `level` runs fewer than `min`
+ * innermost iterations: the product of the extents from `level` inward
+ * (unknown, so not too small, if one of them is symbolic). */
+static int too_little_work(const long *extent, int n_extent, int level,
+			   long min)
+{
+	long work = 1;
+	int l;
+
+	if (min <= 0 || level >= n_extent)
+		return 0;
+	for (l = level; l < n_extent && work < min; ++l) {
+		if (extent[l] < 0)
+			return 0;
+		work *= extent[l] > 0 ? extent[l] : 1;
+	}
+	for (; l < n_extent; ++l) /* a symbolic extent further in */
+		if (extent[l] < 0)
+			return 0;
+	return work < min;
+}
+
 /* Whether `size` iterations do not fit in a loop of `extent`. */
 static int too_large(long size, long extent)
 {
@@ -105,6 +129,8 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 			break;
 		case pearl_action_parallel:
 			m |= parallel;
+			m |= too_little_work(extent, n_extent, a.level[0],
+					     state->min_parallel_work);
 			break;
 		case pearl_action_skew:
 			m |= parallel;
@@ -300,6 +326,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 		int steps = 0;
 
 		pearl_branch_state_init(&state);
+		state.min_parallel_work = opts->min_parallel_work;
 		for (;;) {
 			struct pearl_agent_step step;
 			int forced = steps >= opts->max_branch_steps ||

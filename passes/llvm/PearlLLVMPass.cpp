@@ -45,6 +45,7 @@
 #include "isl/id.h"
 
 #include "decide.h"
+#include "pearl/agent.h"
 #include "pearl/deps.h"
 #include "pearl/print.h"
 #include "pearl/transform.h"
@@ -86,6 +87,10 @@ cl::opt<bool> PearlPrintScop(
 cl::opt<int> PearlMaxBranchSteps(
     "pearl-max-branch-steps", cl::init(8),
     cl::desc("Pearl: actions the agent may take on one branch"));
+cl::opt<long> PearlMinParallelWork(
+    "pearl-min-parallel-work", cl::init(PEARL_AGENT_MIN_PARALLEL_WORK),
+    cl::desc("Pearl: the agent runs no loop in parallel whose one execution "
+             "has fewer innermost iterations (0: no limit)"));
 cl::opt<unsigned> PearlMaxOperations(
     "pearl-isl-max-operations", cl::init(20000000),
     cl::desc("Pearl: isl operations allowed per Scop (0: unbounded)"));
@@ -404,6 +409,7 @@ public:
     const LoadedPolicy &Policy = getPolicy();
     char *Part = pearl_schedule_part(PearlSchedule.c_str(), Index);
     struct pearl_llvm_request Req = {Part, Policy.Policy, PearlMaxBranchSteps,
+                                     PearlMinParallelWork,
                                      PearlMaxOperations};
     struct pearl_llvm_decision D;
     pearl_llvm_decision_init(&D);

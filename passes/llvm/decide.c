@@ -114,6 +114,7 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 	pearl_agent_options_init(&opts);
 	if (req->max_branch_steps > 0)
 		opts.max_branch_steps = req->max_branch_steps;
+	opts.min_parallel_work = req->min_parallel_work;
 	memset(&trace, 0, sizeof(trace));
 	if (pearl_agent_run(sched, req->policy, &opts, &trace) ==
 	    pearl_stat_ok) {

@@ -26,6 +26,7 @@ struct pearl_llvm_request {
 	const char *schedule;         /* explicit actions, NULL or "": policy */
 	const pearl_policy *policy;   /* __isl_keep; used without schedule */
 	int max_branch_steps;         /* agent: actions per branch */
+	long min_parallel_work;       /* agent: pearl_agent_options' */
 	unsigned long max_operations; /* isl quota (0: unbounded) */
 };
 

@@ -20,6 +20,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "pearl/agent.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
 
@@ -121,6 +122,12 @@ struct PearlSchedulePass
       llvm::cl::desc("Actions the agent may take on one branch before it "
                      "moves on"),
       llvm::cl::init(8U)};
+  Option<unsigned long> minParallelWork{
+      *this, "min-parallel-work",
+      llvm::cl::desc("The agent runs no loop in parallel whose one execution "
+                     "has fewer innermost iterations (0: no limit)"),
+      llvm::cl::init(static_cast<unsigned long>(
+          PEARL_AGENT_MIN_PARALLEL_WORK))};
   Option<unsigned long> islMaxOperations{
       *this, "isl-max-operations",
       llvm::cl::desc("Bound on isl operations per region (0: unbounded); a "
@@ -139,6 +146,7 @@ struct PearlSchedulePass
     opts.agent = agent;
     opts.seed = seed;
     opts.max_branch_steps = static_cast<int>(maxBranchSteps);
+    opts.min_parallel_work = static_cast<long>(minParallelWork);
     opts.policy = nullptr;
     opts.policy_error = nullptr;
     if (schedule.getValue().empty() && agent != pearl_mlir_agent_none) {

@@ -123,6 +123,7 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 	agent_opts.sample = opts->agent == pearl_mlir_agent_sample;
 	agent_opts.seed = opts->seed;
 	agent_opts.max_branch_steps = opts->max_branch_steps;
+	agent_opts.min_parallel_work = opts->min_parallel_work;
 	if (pearl_agent_run(sched, opts->policy, &agent_opts, &trace) ==
 	    pearl_stat_ok)
 		n = pearl_agent_trace_actions(&trace, &actions);

@@ -146,6 +146,18 @@ static void test_masks(pearl_ctx *ctx)
 	unsigned char m[PEARL_ACTION_SPACE_SIZE];
 
 	pearl_branch_state_init(&st);
+	/* 64 x 48 x 32 iterations: P(0) runs 98304 of them per execution,
+	 * P(1) 1536, too few for the default limit */
+	CHECK(st.min_parallel_work == PEARL_AGENT_MIN_PARALLEL_WORK);
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[12] && m[13]);
+	st.min_parallel_work = 1536;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[12] && !m[13]);
+	st.min_parallel_work = 1537;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[12] && m[13]);
+	st.min_parallel_work = 0;
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	/* three loops: I(0,1) I(1,2) R(0..2) S(0,1) S(1,2) P T(0,1) T(1,2) */
 	CHECK(!m[0] && !m[1] && m[2] && m[3]);
@@ -158,6 +170,25 @@ static void test_masks(pearl_ctx *ctx)
 	st.tried[12] = 1;
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(m[0] && m[4] && m[9] && m[14] && m[12] && !m[13] && !m[50]);
+	pearl_graph_free(g);
+	pearl_sched_free(s);
+	/* T(1,2,32,32): loops i (64), the tile loops of j (2 tiles, the
+	 * second partial) and k (1), then 32 x 32 points; one execution of
+	 * the tile loop of j runs 2 x 1 x 32 x 32 = 2048 innermost
+	 * iterations */
+	s = scheduled(prog, deps, "T(1,2,32,32)");
+	g = s ? pearl_graph_build(s, 0) : NULL;
+	pearl_branch_state_init(&st);
+	st.phase = pearl_phase_tile;
+	st.tiled = 1;
+	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[12] && m[13]);
+	st.min_parallel_work = 2048;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[12] && !m[13]);
+	st.min_parallel_work = 2049;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[12] && m[13]);
 	pearl_graph_free(g);
 	pearl_sched_free(s);
 	/* a parallel loop on the branch: no other parallel loop, no skew */
@@ -203,6 +234,7 @@ static int episode(pearl_program *prog, const pearl_policy *policy,
 	size_t len = 0;
 
 	pearl_agent_options_init(&opts);
+	opts.min_parallel_work = 0; /* the examples are small */
 	opts.sample = sample;
 	opts.seed = seed;
 	buf[0] = '\0';

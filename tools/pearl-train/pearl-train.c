@@ -48,6 +48,7 @@ struct options {
 	float entropy_start, entropy_end;
 	float max_grad_norm;
 	int max_branch_steps;
+	long min_parallel_work;
 	enum episode_reward reward;
 	int resume;
 	int threads, runs;
@@ -98,6 +99,8 @@ static void usage(FILE *f)
 "  --init-model FILE     start from these weights (default: random, --seed)\n"
 "  --reward step|final   reward every action, or only the final schedule\n"
 "  --max-branch-steps N  actions per branch (default 8, as pearl-schedule)\n"
+"  --min-parallel-work N no parallel loop with fewer innermost iterations\n"
+"                        per execution (default 16384, as pearl-schedule)\n"
 "  --threads N           OpenMP threads of the timed runs (default 2)\n"
 "  --runs N              timed runs per schedule, minimum kept (default 3)\n"
 "  --timeout-factor X    a schedule this many times slower than the base\n"
@@ -121,7 +124,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {"init-model", 1, 0, 'I'},   {"reward", 1, 0, 'w'},
 	    {"max-branch-steps", 1, 0, 'B'}, {"threads", 1, 0, 't'},
 	    {"runs", 1, 0, 'r'},         {"machine", 1, 0, 'C'},
-	    {"timeout-factor", 1, 0, 'T'},
+	    {"timeout-factor", 1, 0, 'T'}, {"min-parallel-work", 1, 0, 'W'},
 	    {"seed", 1, 0, 'S'},         {"help", 0, 0, 'h'},
 	    {0, 0, 0, 0}};
 	int c;
@@ -141,6 +144,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->entropy_end = 0;
 	o->max_grad_norm = 1.0f;
 	o->max_branch_steps = 8;
+	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	o->timeout_factor = 4;
 	o->reward = EPISODE_REWARD_STEP;
 	o->threads = 2;
@@ -181,6 +185,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return -1;
 			break;
 		case 'B': o->max_branch_steps = atoi(optarg); break;
+		case 'W': o->min_parallel_work = atol(optarg); break;
 		case 't': o->threads = atoi(optarg); break;
 		case 'r': o->runs = atoi(optarg); break;
 		case 'T': o->timeout_factor = strtod(optarg, NULL); break;
@@ -194,7 +199,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (optind != argc || o->programs < 1 || o->batch < 1 ||
 	    o->ppo.minibatch < 1 || o->ppo.epochs < 1 || o->steps < 0 ||
 	    !(o->lr > 0) || !(o->timeout_factor > 1) || o->runs < 1 || o->threads < 1 ||
-	    o->max_branch_steps < 1)
+	    o->max_branch_steps < 1 || o->min_parallel_work < 0)
 		return -1;
 	return 0;
 }
@@ -504,6 +509,7 @@ static int train(pearl_env *env, struct program_set *set,
 			ao.sample = 1;
 			ao.seed = pearl_splitmix64(&st->rng);
 			ao.max_branch_steps = o->max_branch_steps;
+			ao.min_parallel_work = o->min_parallel_work;
 			if (episode_run(env, p, policy, &ao, o->reward, &batch,
 					&res, err, err_size) < 0) {
 				pearl_ppo_batch_clear(&batch);
