@@ -3,9 +3,13 @@
  * masked in half the states is learned, the mask is respected, and value
  * regression reduces its error. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../../lib/Policy/weights.h"
 #include "check.h"
+#include "pearl/imitation.h"
 #include "pearl/ppo.h"
 
 static uint64_t rng_state;
@@ -291,10 +295,78 @@ static void test_bandit(void)
 	pearl_policy_free(p);
 }
 
+/* Imitation: state A's decisions say action 3, state B's action 7 (action
+ * 3 masked there); the policy learns both, the value head's weights are
+ * untouched (the shared layers, and so the value, do change), and a
+ * decision whose action is masked is refused. */
+static void test_imitation(void)
+{
+	struct pearl_policy_config cfg = {16, 16, 2, 2, 12};
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	pearl_policy *p = pearl_policy_init_random(&cfg, 5, NULL, 0);
+	struct pearl_graph *g[2] = {bandit_graph(16, 0), bandit_graph(16, 1)};
+	unsigned char mask[2][PEARL_PPO_MAX_ACTIONS] = {{0}};
+	struct pearl_ppo_batch b;
+	float *head;
+	size_t head_size = 16 * 16 * 2 + 16 * 2 + 16 + 1; /* v_w1..v_b3 */
+	double loss0 = -1, loss = -1, acc = -1, vloss = -1, vacc = -1;
+	uint64_t rng = 9;
+	size_t n_params;
+	pearl_adam *adam;
+	char err[256];
+	int e, i;
+
+	mask[1][3] = 1;
+	acfg.lr = 3e-3f;
+	pearl_policy_get_params(p, &n_params);
+	adam = pearl_adam_alloc(n_params, &acfg, NULL, 0);
+	CHECK(p && adam && g[0] && g[1]);
+	if (!p || !adam || !g[0] || !g[1])
+		return;
+	pearl_ppo_batch_init(&b, 12);
+	for (i = 0; i < 8; ++i)
+		CHECK(pearl_ppo_batch_add(&b, pearl_graph_copy(g[i % 2]),
+					  mask[i % 2], i % 2 ? 7 : 3, 0,
+					  0) == 0);
+	head = malloc(head_size * sizeof(*head));
+	CHECK(head != NULL);
+	if (!head)
+		return;
+	memcpy(head, p->w.v_w1, head_size * sizeof(*head));
+	CHECK(pearl_imitation_evaluate(p, &b, &loss0, NULL, err,
+				       sizeof(err)) == 0);
+	for (e = 0; e < 60; ++e)
+		CHECK(pearl_imitation_epoch(p, adam, &b, 4, &rng, &loss, &acc,
+					    err, sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate(p, &b, &vloss, &vacc, err,
+				       sizeof(err)) == 0);
+	printf("imitation: loss %.3f -> %.3f, accuracy %.2f, p(3|A) %.3f, "
+	       "p(7|B) %.3f\n", loss0, vloss, vacc,
+	       prob_of(p, g[0], mask[0], 12, 3),
+	       prob_of(p, g[1], mask[1], 12, 7));
+	CHECK(vloss < loss0 && vloss < 0.1 && vacc == 1.0);
+	CHECK(prob_of(p, g[0], mask[0], 12, 3) > 0.9);
+	CHECK(prob_of(p, g[1], mask[1], 12, 7) > 0.9);
+	CHECK(p->w.v_b3 + 1 - p->w.v_w1 == (ptrdiff_t)head_size);
+	CHECK(memcmp(head, p->w.v_w1, head_size * sizeof(*head)) == 0);
+	free(head);
+	b.steps[1].action = 3; /* masked in state B */
+	CHECK(pearl_imitation_evaluate(p, &b, &vloss, NULL, err,
+				       sizeof(err)) < 0);
+	CHECK(pearl_imitation_epoch(p, adam, &b, 4, &rng, NULL, NULL, err,
+				    sizeof(err)) < 0);
+	pearl_ppo_batch_clear(&b);
+	pearl_graph_free(g[0]);
+	pearl_graph_free(g[1]);
+	pearl_adam_free(adam);
+	pearl_policy_free(p);
+}
+
 int main(void)
 {
 	test_loss_gradient();
 	test_gae();
 	test_bandit();
+	test_imitation();
 	return check_done("test_ppo");
 }

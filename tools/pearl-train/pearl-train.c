@@ -6,7 +6,14 @@
  *   1. actor-critic pre-training: the GATv2 layers, the MLP and the value
  *      head learn to predict the (standardized, log) execution time of the
  *      unscheduled programs from their graphs (paper section 5.2);
- *   2. PPO (pearl/ppo.h): episodes of the sampling agent, rewards log4 of
+ *   2. optionally (--imitate-epochs), imitation of the best schedule
+ *      measured per program (pearl/imitation.h): for every training
+ *      program the environment times the current policy's greedy
+ *      schedule, a few sampled ones, the rules-only heuristic's and none
+ *      at all; the policy head is trained on the decisions that lead to
+ *      the fastest of them (none unless one is faster by a margin), with
+ *      every tenth program held out for early stopping;
+ *   3. PPO (pearl/ppo.h): episodes of the sampling agent, rewards log4 of
  *      each action's speedup, clipped updates with masks, GAE, entropy
  *      decayed linearly to its final value over the run.
  *
@@ -26,7 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines.h"
 #include "episode.h"
+#include "pearl/imitation.h"
+#include "teacher.h"
 #include "pearl/features.h"
 #include "pearl/ppo.h"
 #include "pearl/train.h"
@@ -44,6 +54,8 @@ struct options {
 	long steps;
 	int batch;
 	int pretrain_epochs;
+	int imitate_epochs, imitate_samples;
+	float imitate_lr, imitate_margin;
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
 	float max_grad_norm;
@@ -96,6 +108,13 @@ static void usage(FILE *f)
 "  --value-coef X        (default 2)\n"
 "  --pretrain-epochs N   value pre-training epochs (default 100; 0: none)\n"
 "  --pretrain-lr X       (default 1e-3)\n"
+"  --imitate-epochs N    imitation of the best measured schedule per\n"
+"                        program before PPO (default 0: none)\n"
+"  --imitate-samples K   sampled episodes per program among the candidates\n"
+"                        (default 2)\n"
+"  --imitate-lr X        (default 3e-4)\n"
+"  --imitate-margin X    a schedule is imitated only if it is faster than\n"
+"                        none by this fraction (default 0.05)\n"
 "  --init-model FILE     start from these weights (default: random, --seed)\n"
 "  --reward step|final   reward every action, or only the final schedule\n"
 "  --max-branch-steps N  actions per branch (default 8, as pearl-schedule)\n"
@@ -124,6 +143,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {"init-model", 1, 0, 'I'},   {"reward", 1, 0, 'w'},
 	    {"max-branch-steps", 1, 0, 'B'}, {"threads", 1, 0, 't'},
 	    {"runs", 1, 0, 'r'},         {"machine", 1, 0, 'C'},
+	    {"imitate-epochs", 1, 0, 'i'}, {"imitate-samples", 1, 0, 'k'},
+	    {"imitate-lr", 1, 0, 'g'},   {"imitate-margin", 1, 0, 'G'},
 	    {"timeout-factor", 1, 0, 'T'}, {"min-parallel-work", 1, 0, 'W'},
 	    {"seed", 1, 0, 'S'},         {"help", 0, 0, 'h'},
 	    {0, 0, 0, 0}};
@@ -140,6 +161,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->pretrain_epochs = 100;
 	o->lr = 1e-4f;
 	o->pretrain_lr = 1e-3f;
+	o->imitate_samples = 2;
+	o->imitate_lr = 3e-4f;
+	o->imitate_margin = 0.05f;
 	o->entropy_start = 0.1f;
 	o->entropy_end = 0;
 	o->max_grad_norm = 1.0f;
@@ -175,6 +199,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'V': o->ppo.value_coef = strtof(optarg, NULL); break;
 		case 'P': o->pretrain_epochs = atoi(optarg); break;
 		case 'L': o->pretrain_lr = strtof(optarg, NULL); break;
+		case 'i': o->imitate_epochs = atoi(optarg); break;
+		case 'k': o->imitate_samples = atoi(optarg); break;
+		case 'g': o->imitate_lr = strtof(optarg, NULL); break;
+		case 'G': o->imitate_margin = strtof(optarg, NULL); break;
 		case 'I': o->init_model = optarg; break;
 		case 'w':
 			if (!strcmp(optarg, "step"))
@@ -199,7 +227,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	if (optind != argc || o->programs < 1 || o->batch < 1 ||
 	    o->ppo.minibatch < 1 || o->ppo.epochs < 1 || o->steps < 0 ||
 	    !(o->lr > 0) || !(o->timeout_factor > 1) || o->runs < 1 || o->threads < 1 ||
-	    o->max_branch_steps < 1 || o->min_parallel_work < 0)
+	    o->max_branch_steps < 1 || o->min_parallel_work < 0 ||
+	    o->imitate_epochs < 0 || o->imitate_samples < 0 ||
+	    !(o->imitate_lr > 0) || !(o->imitate_margin >= 0))
 		return -1;
 	return 0;
 }
@@ -441,6 +471,223 @@ out:
 	return rc;
 }
 
+/* ---- Imitation of the best measured schedules -------------------------- */
+
+struct candidates {
+	char best[EPISODE_SCHEDULE_MAX]; /* "" for none */
+	const char *source;              /* "none", "heuristic", ... */
+	double best_speedup;
+	double heuristic, greedy, sampled; /* speedups (NAN: none ran) */
+};
+
+static void consider(struct candidates *c, const char *source,
+		     const struct episode_result *res)
+{
+	if (res->status != PEARL_ENV_OK || res->n_actions == 0 ||
+	    !(res->speedup > c->best_speedup))
+		return;
+	c->best_speedup = res->speedup;
+	c->source = source;
+	snprintf(c->best, sizeof(c->best), "%s", res->schedule);
+}
+
+/* Times the candidates of p (none, the heuristic's schedule, the greedy
+ * policy's, imitate_samples sampled ones) and keeps the fastest in *c;
+ * a schedule must beat none by the margin. */
+static int best_schedule(pearl_env *env, pearl_env_program *p,
+			 const pearl_policy *policy, const struct options *o,
+			 uint64_t *rng, struct candidates *c, char *err,
+			 size_t err_size)
+{
+	struct episode_result res;
+	char heuristic[EPISODE_SCHEDULE_MAX];
+	pearl_sched *sched;
+	int k, n;
+
+	memset(c, 0, sizeof(*c));
+	c->source = "none";
+	c->best_speedup = 1 + o->imitate_margin;
+	c->heuristic = c->greedy = c->sampled = NAN;
+	sched = pearl_env_program_sched(p, err, err_size);
+	if (!sched)
+		return -1;
+	n = baseline_heuristic(sched, heuristic, sizeof(heuristic));
+	pearl_sched_free(sched);
+	if (n < 0) {
+		snprintf(err, err_size, "%s: the heuristic failed",
+			 pearl_env_program_name(p));
+		return -1;
+	}
+	if (episode_time_schedule(env, p, heuristic, &res, err, err_size) < 0)
+		return -1;
+	res.n_actions = n;
+	if (res.status == PEARL_ENV_OK)
+		c->heuristic = res.speedup;
+	consider(c, "heuristic", &res);
+	for (k = 0; k <= o->imitate_samples; ++k) {
+		struct pearl_agent_options ao;
+
+		pearl_agent_options_init(&ao);
+		ao.sample = k > 0;
+		ao.seed = pearl_splitmix64(rng);
+		ao.max_branch_steps = o->max_branch_steps;
+		ao.min_parallel_work = o->min_parallel_work;
+		if (episode_run(env, p, policy, &ao, EPISODE_REWARD_FINAL, NULL,
+				&res, err, err_size) < 0)
+			return -1;
+		if (res.status == PEARL_ENV_OK) {
+			if (k == 0)
+				c->greedy = res.speedup;
+			else if (isnan(c->sampled) || res.speedup > c->sampled)
+				c->sampled = res.speedup;
+		}
+		consider(c, k == 0 ? "greedy" : "sampled", &res);
+	}
+	return 0;
+}
+
+static int imitate(pearl_env *env, struct program_set *set,
+		   pearl_policy *policy, const struct options *o,
+		   uint64_t *rng, const char *dir, char *err, size_t err_size)
+{
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	struct pearl_ppo_batch train, val;
+	char *csv_path = path_in(dir, "imitate.csv");
+	char *epochs_path = path_in(dir, "imitate-epochs.csv");
+	FILE *csv = NULL, *ecsv = NULL;
+	pearl_adam *adam = NULL;
+	float *params, *best = NULL;
+	size_t n_params;
+	double t0 = now(), best_val = INFINITY;
+	int i, epoch, rc = -1, best_epoch = 0;
+	int by_source[4] = {0}; /* none, heuristic, greedy, sampled */
+
+	pearl_ppo_batch_init(&train, PEARL_N_ACTIONS);
+	pearl_ppo_batch_init(&val, PEARL_N_ACTIONS);
+	csv = csv_path ? fopen(csv_path, "w") : NULL;
+	ecsv = epochs_path ? fopen(epochs_path, "w") : NULL;
+	if (!csv || !ecsv) {
+		snprintf(err, err_size, "cannot write %s/imitate*.csv", dir);
+		goto out;
+	}
+	fprintf(csv, "program,base_seconds,heuristic,greedy,best_sampled,"
+		     "imitated,speedup,schedule\n");
+	fprintf(stderr, "pearl-train: imitation: timing the candidates of "
+			"%d programs\n", set->n);
+	for (i = 0; i < set->n; ++i) {
+		pearl_env_program *p = set->p[i];
+		struct pearl_ppo_batch *dst;
+		struct candidates c;
+		struct pearl_env_result base;
+		int r, s;
+
+		if (pearl_env_time(env, p, "", &base, err, err_size) < 0)
+			goto out;
+		if (base.status != PEARL_ENV_OK)
+			continue;
+		if (best_schedule(env, p, policy, o, rng, &c, err,
+				  err_size) < 0)
+			goto out;
+		dst = i % 10 == 9 ? &val : &train;
+		r = teacher_record(p, c.best, dst, err, err_size);
+		if (r == 0) { /* not reachable by the agent: imitate none */
+			fprintf(stderr, "pearl-train: imitation: %s: %s; "
+					"imitating none\n",
+				pearl_env_program_name(p), err);
+			err[0] = 0;
+			c.best[0] = 0;
+			c.source = "none";
+			c.best_speedup = 1;
+			r = teacher_record(p, "", dst, err, err_size);
+		}
+		if (r <= 0)
+			goto out;
+		s = !strcmp(c.source, "heuristic") ? 1
+		    : !strcmp(c.source, "greedy") ? 2
+		    : !strcmp(c.source, "sampled") ? 3 : 0;
+		by_source[s]++;
+		fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%s,%.4f,\"%s\"\n",
+			pearl_env_program_name(p), base.base_seconds,
+			c.heuristic, c.greedy, c.sampled, c.source,
+			s ? c.best_speedup : 1.0, c.best);
+		fflush(csv);
+		if ((i + 1) % 20 == 0 || i + 1 == set->n)
+			fprintf(stderr,
+				"pearl-train: imitation: %d/%d programs; "
+				"imitating none %d, heuristic %d, greedy %d, "
+				"sampled %d; %d + %d decisions; %.0fs\n",
+				i + 1, set->n, by_source[0], by_source[1],
+				by_source[2], by_source[3], train.n_steps,
+				val.n_steps, now() - t0);
+	}
+	if (train.n_steps == 0) {
+		snprintf(err, err_size, "imitation: no decisions to learn");
+		goto out;
+	}
+	acfg.lr = o->imitate_lr;
+	acfg.max_grad_norm = o->max_grad_norm;
+	params = pearl_policy_get_params(policy, &n_params);
+	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
+	best = malloc(n_params * sizeof(*best));
+	if (!adam || !best) {
+		if (adam)
+			snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	memcpy(best, params, n_params * sizeof(*best));
+	if (val.n_steps > 0 &&
+	    pearl_imitation_evaluate(policy, &val, &best_val, NULL, err,
+				     err_size) < 0)
+		goto out;
+	fprintf(ecsv, "epoch,loss,accuracy,validation_loss,"
+		      "validation_accuracy\n");
+	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
+		double loss, acc, vloss = NAN, vacc = NAN;
+
+		if (pearl_imitation_epoch(policy, adam, &train,
+					  o->ppo.minibatch, rng, &loss, &acc,
+					  err, err_size) < 0)
+			goto out;
+		if (val.n_steps > 0 &&
+		    pearl_imitation_evaluate(policy, &val, &vloss, &vacc, err,
+					     err_size) < 0)
+			goto out;
+		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f\n", epoch, loss, acc,
+			vloss, vacc);
+		fflush(ecsv);
+		if (val.n_steps > 0 && vloss < best_val) { /* early stopping */
+			best_val = vloss;
+			best_epoch = epoch;
+			memcpy(best, params, n_params * sizeof(*best));
+		}
+		if (epoch == 1 || epoch % 5 == 0 || epoch == o->imitate_epochs)
+			fprintf(stderr,
+				"pearl-train: imitation epoch %d/%d: loss "
+				"%.4f, accuracy %.3f; held-out loss %.4f, "
+				"accuracy %.3f; %.0fs\n",
+				epoch, o->imitate_epochs, loss, acc, vloss,
+				vacc, now() - t0);
+	}
+	if (val.n_steps > 0) {
+		memcpy(params, best, n_params * sizeof(*best));
+		fprintf(stderr, "pearl-train: imitation keeps epoch %d "
+				"(held-out loss %.4f)\n", best_epoch, best_val);
+	}
+	rc = 0;
+out:
+	if (csv)
+		fclose(csv);
+	if (ecsv)
+		fclose(ecsv);
+	free(csv_path);
+	free(epochs_path);
+	free(best);
+	pearl_adam_free(adam);
+	pearl_ppo_batch_clear(&train);
+	pearl_ppo_batch_clear(&val);
+	return rc;
+}
+
 /* ---- PPO ---------------------------------------------------------------- */
 
 struct iteration_stats {
@@ -677,6 +924,10 @@ int main(int argc, char **argv)
 		if (o.pretrain_epochs > 0 &&
 		    pretrain(env, &set, policy, &o, &st.rng, o.out, err,
 			     sizeof(err)) < 0)
+			goto out;
+		if (o.imitate_epochs > 0 &&
+		    imitate(env, &set, policy, &o, &st.rng, o.out, err,
+			    sizeof(err)) < 0)
 			goto out;
 		st.pretrained = 1;
 		if (save_checkpoint(o.out, policy, NULL, &st, err,

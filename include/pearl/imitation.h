@@ -1,0 +1,56 @@
+/*
+ * pearl/imitation.h - supervised training of the policy head on chosen
+ * actions (behaviour cloning): for recorded decisions (graph, mask,
+ * action), minimize the cross-entropy
+ *
+ *   L = -log pi(action | graph, mask)
+ *
+ * of the masked distribution (masked actions have probability 0 and get no
+ * gradient, as in PPO). pearl-train uses it to imitate, program by program,
+ * the best schedule measured so far (its own greedy one, the rules-only
+ * heuristic's, or none at all) before PPO continues from there.
+ *
+ * The decisions live in a pearl_ppo_batch (graph, mask and action are read;
+ * the other fields are ignored). Ownership follows isl: "__isl_keep"
+ * arguments are only read. Functions that can fail return -1 with a
+ * message in err (err_size bytes); nothing here exits or aborts.
+ */
+#ifndef PEARL_IMITATION_H
+#define PEARL_IMITATION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pearl/policy.h"
+#include "pearl/ppo.h"
+#include "pearl/train.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One epoch over `batch` (__isl_keep): minibatches of `minibatch` shuffled
+ * decisions (shuffle seeded by *rng, which advances), one Adam step each
+ * on the mean cross-entropy, updating the policy in place (policy and adam
+ * kept; adam sized for the policy). Only the logits' dependencies get
+ * gradients (the value head is untouched). The mean loss before each step
+ * goes to *loss, the fraction of decisions whose action was the argmax
+ * under its mask to *accuracy (either may be NULL). Returns 0, or -1 with
+ * a message (the policy may then be partly updated). */
+int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
+			  const struct pearl_ppo_batch *batch, int minibatch,
+			  uint64_t *rng, double *loss, double *accuracy,
+			  char *err, size_t err_size);
+
+/* The same loss and accuracy over `batch` without training (a validation
+ * set). Returns 0 or -1 with a message. */
+int pearl_imitation_evaluate(const pearl_policy *policy,
+			     const struct pearl_ppo_batch *batch,
+			     double *loss, double *accuracy, char *err,
+			     size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

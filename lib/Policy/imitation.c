@@ -1,0 +1,153 @@
+/* Behaviour cloning of the policy head (pearl/imitation.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/imitation.h"
+#include "pearl/random.h"
+
+/* -log pi(a) of one decision from its logits; the gradient of that loss
+ * times `scale` is added to d_logits (if not NULL). *hit is set when a is
+ * the argmax under the mask (lowest number on ties, as the agent picks).
+ * Returns -1 if the action is masked or the mask leaves nothing. */
+static int decision_loss(const struct pearl_ppo_step *s, int n,
+			 const float *logits, float *d_logits, float scale,
+			 double *loss, int *hit)
+{
+	float logp[PEARL_PPO_MAX_ACTIONS];
+	int a = s->action, i, best = -1;
+
+	if (n > PEARL_PPO_MAX_ACTIONS || a < 0 || a >= n || s->mask[a] ||
+	    pearl_masked_log_softmax(logp, logits, s->mask, n) < 0)
+		return -1;
+	*loss = -(double)logp[a];
+	for (i = 0; i < n; ++i)
+		if (!s->mask[i] && (best < 0 || logp[i] > logp[best]))
+			best = i;
+	*hit = best == a;
+	if (d_logits) /* d(-logp[a]) = -(onehot(a) - pi) */
+		pearl_masked_log_softmax_grad(d_logits, logp, s->mask, n, a,
+					      -scale);
+	return 0;
+}
+
+int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
+			  const struct pearl_ppo_batch *batch, int minibatch,
+			  uint64_t *rng, double *loss, double *accuracy,
+			  char *err, size_t err_size)
+{
+	int n = batch->n_steps, na = batch->n_actions, start, i, rc = -1;
+	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx));
+	pearl_policy_grad *grad = pearl_policy_grad_alloc(policy, err, err_size);
+	double sum = 0;
+	int hits = 0;
+
+	if (!idx || !grad) {
+		if (!idx)
+			snprintf(err, err_size, "imitation: out of memory");
+		goto out;
+	}
+	if (n < 1 || minibatch < 1 || na > PEARL_PPO_MAX_ACTIONS) {
+		snprintf(err, err_size, "imitation: no decisions or bad "
+					"minibatch size");
+		goto out;
+	}
+	for (i = 0; i < n; ++i)
+		idx[i] = i;
+	for (i = n - 1; i > 0; --i) {
+		int j = (int)(pearl_splitmix64(rng) % (uint64_t)(i + 1));
+		int t = idx[i];
+
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+	for (start = 0; start < n; start += minibatch) {
+		int end = start + minibatch < n ? start + minibatch : n, k;
+		size_t n_params;
+		float *params = pearl_policy_get_params(policy, &n_params);
+		const float *g;
+
+		pearl_policy_grad_zero(grad);
+		for (k = start; k < end; ++k) {
+			const struct pearl_ppo_step *s = &batch->steps[idx[k]];
+			float logits[PEARL_PPO_MAX_ACTIONS], value;
+			float d_logits[PEARL_PPO_MAX_ACTIONS];
+			pearl_policy_tape *tape;
+			double l;
+			int hit;
+
+			tape = pearl_policy_forward(policy, s->graph, logits,
+						    &value, err, err_size);
+			if (!tape)
+				goto out;
+			memset(d_logits, 0, sizeof(d_logits));
+			if (decision_loss(s, na, logits, d_logits,
+					  1.0f / (float)(end - start), &l,
+					  &hit) < 0) {
+				pearl_policy_tape_free(tape);
+				snprintf(err, err_size, "imitation: decision "
+					 "%d: masked action or empty mask",
+					 idx[k]);
+				goto out;
+			}
+			sum += l;
+			hits += hit;
+			if (pearl_policy_backward(tape, d_logits, 0, grad, err,
+						  err_size) < 0) {
+				pearl_policy_tape_free(tape);
+				goto out;
+			}
+			pearl_policy_tape_free(tape);
+		}
+		g = pearl_policy_grad_data_const(grad, &n_params);
+		if (pearl_adam_step(adam, params, g, n_params, NULL, err,
+				    err_size) < 0)
+			goto out;
+	}
+	if (loss)
+		*loss = sum / n;
+	if (accuracy)
+		*accuracy = (double)hits / n;
+	rc = 0;
+out:
+	pearl_policy_grad_free(grad);
+	free(idx);
+	return rc;
+}
+
+int pearl_imitation_evaluate(const pearl_policy *policy,
+			     const struct pearl_ppo_batch *batch,
+			     double *loss, double *accuracy, char *err,
+			     size_t err_size)
+{
+	int n = batch->n_steps, k, hits = 0;
+	double sum = 0;
+
+	if (n < 1 || batch->n_actions > PEARL_PPO_MAX_ACTIONS) {
+		snprintf(err, err_size, "imitation: no decisions");
+		return -1;
+	}
+	for (k = 0; k < n; ++k) {
+		float logits[PEARL_PPO_MAX_ACTIONS], value;
+		double l;
+		int hit;
+
+		if (pearl_policy_eval(policy, batch->steps[k].graph, logits,
+				      &value, err, err_size) < 0)
+			return -1;
+		if (decision_loss(&batch->steps[k], batch->n_actions, logits,
+				  NULL, 0, &l, &hit) < 0) {
+			snprintf(err, err_size, "imitation: decision %d: "
+				 "masked action or empty mask", k);
+			return -1;
+		}
+		sum += l;
+		hits += hit;
+	}
+	if (loss)
+		*loss = sum / n;
+	if (accuracy)
+		*accuracy = (double)hits / n;
+	return 0;
+}
