@@ -20,4 +20,21 @@ static inline uint64_t pearl_splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* idx[0..n-1] = a permutation of 0..n-1 drawn from *state (advanced):
+ * Fisher-Yates from the end. */
+static inline void pearl_shuffle_indices(int *idx, int n, uint64_t *state)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		idx[i] = i;
+	for (i = n - 1; i > 0; --i) {
+		int j = (int)(pearl_splitmix64(state) % (uint64_t)(i + 1));
+		int t = idx[i];
+
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+}
+
 #endif

@@ -37,7 +37,7 @@ int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
 			  uint64_t *rng, double *loss, double *accuracy,
 			  char *err, size_t err_size)
 {
-	int n = batch->n_steps, na = batch->n_actions, start, i, rc = -1;
+	int n = batch->n_steps, na = batch->n_actions, start, rc = -1;
 	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx));
 	pearl_policy_grad *grad = pearl_policy_grad_alloc(policy, err, err_size);
 	double sum = 0;
@@ -53,15 +53,7 @@ int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
 					"minibatch size");
 		goto out;
 	}
-	for (i = 0; i < n; ++i)
-		idx[i] = i;
-	for (i = n - 1; i > 0; --i) {
-		int j = (int)(pearl_splitmix64(rng) % (uint64_t)(i + 1));
-		int t = idx[i];
-
-		idx[i] = idx[j];
-		idx[j] = t;
-	}
+	pearl_shuffle_indices(idx, n, rng);
 	for (start = 0; start < n; start += minibatch) {
 		int end = start + minibatch < n ? start + minibatch : n, k;
 		size_t n_params;

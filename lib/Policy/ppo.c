@@ -125,21 +125,6 @@ int pearl_ppo_step_loss(const struct pearl_ppo_step *step, int n,
 	return 0;
 }
 
-static void shuffle(int *idx, int n, uint64_t *rng)
-{
-	int i;
-
-	for (i = 0; i < n; ++i)
-		idx[i] = i;
-	for (i = n - 1; i > 0; --i) {
-		int j = (int)(pearl_splitmix64(rng) % (uint64_t)(i + 1));
-		int t = idx[i];
-
-		idx[i] = idx[j];
-		idx[j] = t;
-	}
-}
-
 /* Normalized advantages of the batch (or the raw ones) into adv[]. */
 static void advantages(const struct pearl_ppo_batch *batch, int normalize,
 		       float *adv)
@@ -186,7 +171,7 @@ int pearl_ppo_update(pearl_policy *policy, pearl_adam *adam,
 	}
 	advantages(batch, cfg->normalize_advantages, adv);
 	for (epoch = 0; epoch < cfg->epochs; ++epoch) {
-		shuffle(idx, n, rng);
+		pearl_shuffle_indices(idx, n, rng);
 		for (start = 0; start < n; start += cfg->minibatch) {
 			int end = start + cfg->minibatch < n
 				      ? start + cfg->minibatch : n;
@@ -286,7 +271,7 @@ int pearl_value_regression_epoch(pearl_policy *policy, pearl_adam *adam,
 		snprintf(err, err_size, "pretrain: no samples");
 		goto out;
 	}
-	shuffle(idx, n, rng);
+	pearl_shuffle_indices(idx, n, rng);
 	for (start = 0; start < n; start += minibatch) {
 		int end = start + minibatch < n ? start + minibatch : n, k;
 		size_t n_params;
