@@ -139,16 +139,30 @@ static pearl_stat interchange(pearl_sched *sched, int b, int l1, int l2)
 	return pearl_sched_commit(sched, schedule_of(node));
 }
 
+/* Reversing a loop negates the distances it carries and nothing else:
+ * pairs of instances that the outer loops order keep their order, and so
+ * do pairs that the loop does not separate (its distance is 0, the inner
+ * loops decide). It is legal exactly when the loop carries no dependence,
+ * which is the (cached) parallel test of the current schedule. A loop that
+ * carries one goes through the full check, which says which dependence is
+ * violated. */
 static pearl_stat reverse(pearl_sched *sched, int b, int l)
 {
 	struct loop_desc d[1] = { { 0 } };
-	isl_schedule_node *node = get_chain(sched, b, l, 1);
+	isl_schedule_node *node;
+	int parallel;
 
+	if (pearl_sched_branch_loop_parallel(sched, b, l, &parallel,
+					     NULL) < 0)
+		return pearl_stat_error;
+	node = get_chain(sched, b, l, 1);
 	if (!node)
 		return pearl_stat_error;
 	node = take_chain(node, 1, d);
 	d[0].mupa = isl_multi_union_pw_aff_neg(d[0].mupa);
 	node = put_chain(node, 1, d);
+	if (parallel)
+		return pearl_sched_commit_proven(sched, schedule_of(node));
 	return pearl_sched_commit(sched, schedule_of(node));
 }
 
