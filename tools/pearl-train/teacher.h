@@ -6,7 +6,9 @@
  * decision is recorded as the agent would have seen it: the graph with the
  * branch in focus, the mask, the action; then N on every branch (also on
  * those the schedule leaves alone). pearl-train imitates these decisions
- * (pearl/imitation.h).
+ * (pearl/imitation.h). The masks use the default limit on parallel loops
+ * (PEARL_AGENT_MIN_PARALLEL_WORK), as the baselines do; pearl-train's
+ * --min-parallel-work applies to its own episodes only.
  */
 #ifndef PEARL_TRAIN_TEACHER_H
 #define PEARL_TRAIN_TEACHER_H
