@@ -125,6 +125,9 @@ struct pearl_branch_state {
 };
 /* Nothing tried, no phase, PEARL_AGENT_MIN_PARALLEL_WORK. */
 void pearl_branch_state_init(struct pearl_branch_state *state);
+/* Records in `state` that action `id` was applied to the branch: tried,
+ * its phase reached, tiled if it tiles. */
+void pearl_branch_state_applied(struct pearl_branch_state *state, int id);
 
 /* The mask of branch `b` of `sched` (kept) before legality: mask[id] = 1
  * for every action the rules above exclude in `state` (kept), given the

@@ -27,6 +27,14 @@ void pearl_branch_state_init(struct pearl_branch_state *state)
 	state->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 }
 
+void pearl_branch_state_applied(struct pearl_branch_state *state, int id)
+{
+	state->tried[id] = 1;
+	if ((int)pearl_action_space_phase(id) > state->phase)
+		state->phase = pearl_action_space_phase(id);
+	state->tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
+}
+
 void pearl_agent_trace_clear(struct pearl_agent_trace *trace)
 {
 	free(trace->steps);
@@ -297,9 +305,7 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 	if (observe(opts, ctx, *graph, mask, step) != pearl_stat_ok)
 		return pearl_stat_error;
 	*graph = pearl_graph_free(*graph); /* the schedule changed */
-	if ((int)pearl_action_space_phase(id) > state->phase)
-		state->phase = pearl_action_space_phase(id);
-	state->tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
+	pearl_branch_state_applied(state, id);
 	return pearl_stat_ok;
 }
 

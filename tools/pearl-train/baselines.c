@@ -57,9 +57,7 @@ static int try_action(pearl_sched *sched, int b, int id,
 		pearl_ctx_clear_error(ctx);
 		return 0;
 	}
-	if ((int)pearl_action_space_phase(id) > state->phase)
-		state->phase = pearl_action_space_phase(id);
-	state->tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
+	pearl_branch_state_applied(state, id);
 	write_action(w, b, id);
 	return 1;
 }

@@ -85,10 +85,7 @@ int teacher_record(pearl_env_program *p, const char *schedule,
 			r = 0;
 			goto out;
 		}
-		state.tried[id] = 1;
-		if ((int)pearl_action_space_phase(id) > state.phase)
-			state.phase = pearl_action_space_phase(id);
-		state.tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
+		pearl_branch_state_applied(&state, id);
 	}
 	if (i < n) {
 		snprintf(err, err_size, "teacher: actions beyond the last "
