@@ -473,14 +473,19 @@ out:
 
 /* ---- Imitation of the best measured schedules -------------------------- */
 
+/* Where an imitated schedule comes from. */
+enum source { SOURCE_NONE, SOURCE_HEURISTIC, SOURCE_GREEDY, SOURCE_SAMPLED };
+static const char *const source_names[] = {"none", "heuristic", "greedy",
+					   "sampled"};
+
 struct candidates {
 	char best[EPISODE_SCHEDULE_MAX]; /* "" for none */
-	const char *source;              /* "none", "heuristic", ... */
+	enum source source;
 	double best_speedup;
 	double heuristic, greedy, sampled; /* speedups (NAN: none ran) */
 };
 
-static void consider(struct candidates *c, const char *source,
+static void consider(struct candidates *c, enum source source,
 		     const struct episode_result *res)
 {
 	if (res->status != PEARL_ENV_OK || res->n_actions == 0 ||
@@ -505,7 +510,7 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 	int k, n;
 
 	memset(c, 0, sizeof(*c));
-	c->source = "none";
+	c->source = SOURCE_NONE;
 	c->best_speedup = 1 + o->imitate_margin;
 	c->heuristic = c->greedy = c->sampled = NAN;
 	sched = pearl_env_program_sched(p, err, err_size);
@@ -523,7 +528,7 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 	res.n_actions = n;
 	if (res.status == PEARL_ENV_OK)
 		c->heuristic = res.speedup;
-	consider(c, "heuristic", &res);
+	consider(c, SOURCE_HEURISTIC, &res);
 	for (k = 0; k <= o->imitate_samples; ++k) {
 		struct pearl_agent_options ao;
 
@@ -541,7 +546,7 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 			else if (isnan(c->sampled) || res.speedup > c->sampled)
 				c->sampled = res.speedup;
 		}
-		consider(c, k == 0 ? "greedy" : "sampled", &res);
+		consider(c, k == 0 ? SOURCE_GREEDY : SOURCE_SAMPLED, &res);
 	}
 	return 0;
 }
@@ -560,7 +565,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 	size_t n_params;
 	double t0 = now(), best_val = INFINITY;
 	int i, epoch, rc = -1, best_epoch = 0;
-	int by_source[4] = {0}; /* none, heuristic, greedy, sampled */
+	int by_source[4] = {0}; /* per enum source */
 
 	pearl_ppo_batch_init(&train, PEARL_N_ACTIONS);
 	pearl_ppo_batch_init(&val, PEARL_N_ACTIONS);
@@ -579,7 +584,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 		struct pearl_ppo_batch *dst;
 		struct candidates c;
 		struct pearl_env_result base;
-		int r, s;
+		int r;
 
 		if (pearl_env_time(env, p, "", &base, err, err_size) < 0)
 			goto out;
@@ -596,20 +601,18 @@ static int imitate(pearl_env *env, struct program_set *set,
 				pearl_env_program_name(p), err);
 			err[0] = 0;
 			c.best[0] = 0;
-			c.source = "none";
+			c.source = SOURCE_NONE;
 			c.best_speedup = 1;
 			r = teacher_record(p, "", dst, err, err_size);
 		}
 		if (r <= 0)
 			goto out;
-		s = !strcmp(c.source, "heuristic") ? 1
-		    : !strcmp(c.source, "greedy") ? 2
-		    : !strcmp(c.source, "sampled") ? 3 : 0;
-		by_source[s]++;
+		by_source[c.source]++;
 		fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%s,%.4f,\"%s\"\n",
 			pearl_env_program_name(p), base.base_seconds,
-			c.heuristic, c.greedy, c.sampled, c.source,
-			s ? c.best_speedup : 1.0, c.best);
+			c.heuristic, c.greedy, c.sampled,
+			source_names[c.source],
+			c.source != SOURCE_NONE ? c.best_speedup : 1.0, c.best);
 		fflush(csv);
 		if ((i + 1) % 20 == 0 || i + 1 == set->n)
 			fprintf(stderr,
