@@ -54,7 +54,7 @@ struct options {
 	long steps;
 	int batch;
 	int pretrain_epochs;
-	int imitate_epochs, imitate_samples;
+	int imitate_epochs, imitate_samples, imitate_prune;
 	float imitate_lr, imitate_margin;
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
@@ -115,6 +115,9 @@ static void usage(FILE *f)
 "  --imitate-lr X        (default 3e-4)\n"
 "  --imitate-margin X    a schedule is imitated only if it is faster than\n"
 "                        none by this fraction (default 0.05)\n"
+"  --imitate-prune N     rounds of pruning of the fastest candidate: each\n"
+"                        round times it without each one of its actions\n"
+"                        and keeps the fastest (default 0: none)\n"
 "  --init-model FILE     start from these weights (default: random, --seed)\n"
 "  --reward step|final   reward every action, or only the final schedule\n"
 "  --max-branch-steps N  actions per branch (default 8, as pearl-schedule)\n"
@@ -145,6 +148,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {"runs", 1, 0, 'r'},         {"machine", 1, 0, 'C'},
 	    {"imitate-epochs", 1, 0, 'i'}, {"imitate-samples", 1, 0, 'k'},
 	    {"imitate-lr", 1, 0, 'g'},   {"imitate-margin", 1, 0, 'G'},
+	    {"imitate-prune", 1, 0, 'D'},
 	    {"timeout-factor", 1, 0, 'T'}, {"min-parallel-work", 1, 0, 'W'},
 	    {"seed", 1, 0, 'S'},         {"help", 0, 0, 'h'},
 	    {0, 0, 0, 0}};
@@ -203,6 +207,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'k': o->imitate_samples = atoi(optarg); break;
 		case 'g': o->imitate_lr = strtof(optarg, NULL); break;
 		case 'G': o->imitate_margin = strtof(optarg, NULL); break;
+		case 'D': o->imitate_prune = atoi(optarg); break;
 		case 'I': o->init_model = optarg; break;
 		case 'w':
 			if (!strcmp(optarg, "step"))
@@ -229,6 +234,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    !(o->lr > 0) || !(o->timeout_factor > 1) || o->runs < 1 || o->threads < 1 ||
 	    o->max_branch_steps < 1 || o->min_parallel_work < 0 ||
 	    o->imitate_epochs < 0 || o->imitate_samples < 0 ||
+	    o->imitate_prune < 0 ||
 	    !(o->imitate_lr > 0) || !(o->imitate_margin >= 0))
 		return -1;
 	return 0;
@@ -474,26 +480,113 @@ out:
 /* ---- Imitation of the best measured schedules -------------------------- */
 
 /* Where an imitated schedule comes from. */
-enum source { SOURCE_NONE, SOURCE_HEURISTIC, SOURCE_GREEDY, SOURCE_SAMPLED };
-static const char *const source_names[] = {"none", "heuristic", "greedy",
-					   "sampled"};
+enum source {
+	SOURCE_NONE,
+	SOURCE_HEURISTIC,
+	SOURCE_GREEDY,
+	SOURCE_SAMPLED,
+	SOURCE_PRUNED,
+	N_SOURCES
+};
+static const char *const source_names[N_SOURCES] = {
+    "none", "heuristic", "greedy", "sampled", "pruned"};
 
 struct candidates {
 	char best[EPISODE_SCHEDULE_MAX]; /* "" for none */
 	enum source source;
 	double best_speedup;
 	double heuristic, greedy, sampled; /* speedups (NAN: none ran) */
+	/* The fastest candidate with actions, margin or not (top_speedup
+	 * 0: none ran), where pruning starts. */
+	char top[EPISODE_SCHEDULE_MAX];
+	double top_speedup;
 };
 
 static void consider(struct candidates *c, enum source source,
 		     const struct episode_result *res)
 {
-	if (res->status != PEARL_ENV_OK || res->n_actions == 0 ||
-	    !(res->speedup > c->best_speedup))
+	if (res->status != PEARL_ENV_OK || res->n_actions == 0)
+		return;
+	if (res->speedup > c->top_speedup) {
+		c->top_speedup = res->speedup;
+		snprintf(c->top, sizeof(c->top), "%s", res->schedule);
+	}
+	if (!(res->speedup > c->best_speedup))
 		return;
 	c->best_speedup = res->speedup;
 	c->source = source;
 	snprintf(c->best, sizeof(c->best), "%s", res->schedule);
+}
+
+/* Schedule `s` without its action number `drop` (counting the actions,
+ * not the N between branches) into out; returns the number of actions
+ * left. Tokens are separated by single spaces, as episodes write them. */
+static int without_action(const char *s, int drop, char *out, size_t size)
+{
+	const char *tok = s, *end;
+	size_t len = 0;
+	int k = 0, left = 0;
+
+	out[0] = 0;
+	while (*tok) {
+		int is_next;
+
+		end = strchr(tok, ' ');
+		if (!end)
+			end = tok + strlen(tok);
+		is_next = end - tok == 1 && *tok == 'N';
+		if (is_next || k++ != drop) {
+			left += !is_next;
+			if (len + (size_t)(end - tok) + 2 > size)
+				return -1;
+			if (len)
+				out[len++] = ' ';
+			memcpy(out + len, tok, (size_t)(end - tok));
+			len += (size_t)(end - tok);
+			out[len] = 0;
+		}
+		tok = *end ? end + 1 : end;
+	}
+	return left;
+}
+
+/* Local search around the fastest candidate c->top: each round times it
+ * without each one of its actions and moves to the fastest of these if
+ * it is faster, for o->imitate_prune rounds or until no removal helps.
+ * The candidates are whole episodes, so an action that only costs time
+ * (a tiling that the loop order already made useless, an unrolling that
+ * defeats the vectorizer) rides along with the ones that pay; pruning
+ * gives the policy the schedule without it to imitate. */
+static int prune_top(pearl_env *env, pearl_env_program *p,
+		     const struct options *o, struct candidates *c, char *err,
+		     size_t err_size)
+{
+	char from[EPISODE_SCHEDULE_MAX], cand[EPISODE_SCHEDULE_MAX];
+	struct episode_result res;
+	int round, k, n;
+
+	for (round = 0; round < o->imitate_prune && c->top_speedup > 0;
+	     ++round) {
+		double before = c->top_speedup;
+
+		/* consider() moves c->top: drop from this round's start */
+		snprintf(from, sizeof(from), "%s", c->top);
+		for (k = 0;; ++k) {
+			n = without_action(from, k, cand, sizeof(cand));
+			if (n < 0 || !strcmp(cand, from))
+				break; /* k is past the last action */
+			if (n == 0)
+				continue; /* none: already the reference */
+			if (episode_time_schedule(env, p, cand, &res, err,
+						  err_size) < 0)
+				return -1;
+			res.n_actions = n;
+			consider(c, SOURCE_PRUNED, &res);
+		}
+		if (!(c->top_speedup > before))
+			break;
+	}
+	return 0;
 }
 
 /* Times the candidates of p (none, the heuristic's schedule, the greedy
@@ -548,7 +641,7 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 		}
 		consider(c, k == 0 ? SOURCE_GREEDY : SOURCE_SAMPLED, &res);
 	}
-	return 0;
+	return prune_top(env, p, o, c, err, err_size);
 }
 
 static int imitate(pearl_env *env, struct program_set *set,
@@ -565,7 +658,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 	size_t n_params;
 	double t0 = now(), best_val = INFINITY;
 	int i, epoch, rc = -1, best_epoch = 0;
-	int by_source[4] = {0}; /* per enum source */
+	int by_source[N_SOURCES] = {0};
 
 	pearl_ppo_batch_init(&train, PEARL_N_ACTIONS);
 	pearl_ppo_batch_init(&val, PEARL_N_ACTIONS);
@@ -618,9 +711,11 @@ static int imitate(pearl_env *env, struct program_set *set,
 			fprintf(stderr,
 				"pearl-train: imitation: %d/%d programs; "
 				"imitating none %d, heuristic %d, greedy %d, "
-				"sampled %d; %d + %d decisions; %.0fs\n",
+				"sampled %d, pruned %d; %d + %d decisions; "
+				"%.0fs\n",
 				i + 1, set->n, by_source[0], by_source[1],
-				by_source[2], by_source[3], train.n_steps,
+				by_source[2], by_source[3], by_source[4],
+				train.n_steps,
 				val.n_steps, now() - t0);
 	}
 	if (train.n_steps == 0) {
