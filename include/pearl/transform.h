@@ -138,6 +138,15 @@ int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band);
  * domains). Conditions are conjunctions (no disjunctions: affine.if cannot
  * express them). */
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched);
+
+/* 1 if the code generated from the current schedule would be the original
+ * code again: it runs every statement instance at the same time as the
+ * original schedule, no loop in parallel, and unrolls no loop itself (the
+ * loops marked to unroll, if any, are left to LLVM's vectorizer; see
+ * PEARL_UNROLL_MARK). The actions applied then changed nothing but the
+ * shape of the code, and a frontend should keep the code as it is. 0 if
+ * the code changes; -1 with an error in the context. */
+int pearl_sched_keeps_code(pearl_sched *sched);
 /* The same AST as C-like text (malloc'd; caller frees), for printing. */
 char *pearl_sched_ast_to_str(pearl_sched *sched);
 

@@ -15,31 +15,40 @@
 #include "pearl/deps.h"
 #include "sched_internal.h"
 
+/* The unroll factor the code generator applies to band `node` (kept): f > 1
+ * to unroll in MLIR, -f for a loop to unroll that carries no dependence:
+ * LLVM's loop vectorizer takes such a loop and unrolls it itself (its
+ * interleave count), while unrolling it in MLIR first makes LLVM vectorize
+ * across the unrolled copies with strided accesses instead (PolyBench
+ * gemm, j loop: 0.4x of the plain loop). This is a heuristic: it does not
+ * check that the accesses are contiguous. 0 or 1: not to unroll. */
+static intptr_t generated_unroll(pearl_sched *sched,
+				 __isl_keep isl_schedule_node *node)
+{
+	intptr_t f = pearl_band_unroll_factor(node);
+	int parallel;
+
+	if (f > 1 && pearl_deps_loop_parallel(sched->deps, node, 0, &parallel,
+					      NULL) == pearl_stat_ok &&
+	    parallel)
+		f = -f;
+	return f;
+}
+
 /* Wraps every parallel band in a PEARL_PARALLEL_MARK mark, and every band
- * to unroll (the factor in its options, see pearl_band_unroll_factor) in a
- * PEARL_UNROLL_MARK mark, outside the parallel mark if both. The mark's
- * factor is negated for a loop that carries no dependence: LLVM's loop
- * vectorizer takes such a loop and unrolls it itself (its interleave
- * count), while unrolling it in MLIR first makes LLVM vectorize across the
- * unrolled copies with strided accesses instead (PolyBench gemm, j loop:
- * 0.4x of the plain loop). This is a heuristic: it does not check that the
- * accesses are contiguous. The code generator unrolls the loop; isl does
- * not. */
+ * to unroll in a PEARL_UNROLL_MARK mark holding generated_unroll's factor,
+ * outside the parallel mark if both. The code generator unrolls the loop;
+ * isl does not. */
 static __isl_give isl_schedule_node *mark_bands(
     __isl_take isl_schedule_node *node, void *user)
 {
 	pearl_sched *sched = user;
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
 	intptr_t f;
-	int parallel;
 
 	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
 		return node;
-	f = pearl_band_unroll_factor(node);
-	if (f > 1 && pearl_deps_loop_parallel(sched->deps, node, 0, &parallel,
-					      NULL) == pearl_stat_ok &&
-	    parallel)
-		f = -f;
+	f = generated_unroll(sched, node);
 	if (isl_schedule_node_band_member_get_coincident(node, 0) ==
 	    isl_bool_true)
 		node = isl_schedule_node_insert_mark(
@@ -48,6 +57,54 @@ static __isl_give isl_schedule_node *mark_bands(
 		node = isl_schedule_node_insert_mark(
 		    node, isl_id_alloc(ctx, PEARL_UNROLL_MARK, (void *)f));
 	return node;
+}
+
+struct keeps_code {
+	pearl_sched *sched;
+	int same; /* no band seen so far is parallel or unrolled in MLIR */
+};
+
+/* Clears user->same (a struct keeps_code) and stops at a band that
+ * generated code would run in parallel or unroll in MLIR. */
+static isl_bool band_keeps_code(__isl_keep isl_schedule_node *node,
+				void *user)
+{
+	struct keeps_code *data = user;
+
+	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
+		return isl_bool_true;
+	if (isl_schedule_node_band_member_get_coincident(node, 0) ==
+		isl_bool_true ||
+	    generated_unroll(data->sched, node) > 1) {
+		data->same = 0;
+		return isl_bool_error; /* stops the walk */
+	}
+	return isl_bool_true;
+}
+
+int pearl_sched_keeps_code(pearl_sched *sched)
+{
+	struct keeps_code data = {sched, 1};
+	isl_union_map *now, *before;
+	isl_schedule *orig;
+	isl_bool equal;
+
+	orig = pearl_program_get_schedule(sched->prog);
+	now = isl_schedule_get_map(sched->schedule);
+	before = isl_schedule_get_map(orig);
+	isl_schedule_free(orig);
+	equal = isl_union_map_is_equal(now, before);
+	isl_union_map_free(now);
+	isl_union_map_free(before);
+	if (equal == isl_bool_false)
+		return 0;
+	if (equal == isl_bool_true &&
+	    (isl_schedule_foreach_schedule_node_top_down(
+		 sched->schedule, band_keeps_code, &data) == isl_stat_ok ||
+	     !data.same))
+		return data.same;
+	pearl_ctx_isl_error(pearl_sched_ctx(sched), "schedule comparison");
+	return -1;
 }
 
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)

@@ -258,6 +258,22 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 		applied = apply_policy(ctx, sched, opts, where);
 		ok = applied >= 0;
 	}
+	if (ok && applied > 0 && !opts->regenerate) {
+		/* Actions that change nothing the code generator acts on
+		 * (unrolling left to LLVM, an interchange undone) would only
+		 * rebuild the same loops: the region keeps its code. */
+		int keeps = pearl_sched_keeps_code(sched);
+
+		ok = keeps >= 0;
+		if (keeps == 1) {
+			pearl_mlir_emit_remark(
+			    where, "pearl-schedule: loop nest kept as it was: "
+				   "the applied actions change no execution "
+				   "order, run no loop in parallel and leave "
+				   "unrolling to LLVM's vectorizer");
+			applied = 0;
+		}
+	}
 	if (ok && (applied > 0 || opts->regenerate)) {
 		tree = pearl_sched_build_ast(sched);
 		ok = tree && pearl_mlir_codegen(ctx, region, prog, tree) ==
