@@ -143,9 +143,10 @@ static pearl_stat interchange(pearl_sched *sched, int b, int l1, int l2)
  * pairs of instances that the outer loops order keep their order, and so
  * do pairs that the loop does not separate (its distance is 0, the inner
  * loops decide). It is legal exactly when the loop carries no dependence,
- * which is the (cached) parallel test of the current schedule. A loop that
- * carries one goes through the full check, which says which dependence is
- * violated. */
+ * which is the (cached) parallel test of the current schedule; every
+ * loop's parallel and carried results then hold for the reversed schedule
+ * as well. A loop that carries one goes through the full check, which says
+ * which dependence is violated. */
 static pearl_stat reverse(pearl_sched *sched, int b, int l)
 {
 	struct loop_desc d[1] = { { 0 } };
@@ -162,7 +163,7 @@ static pearl_stat reverse(pearl_sched *sched, int b, int l)
 	d[0].mupa = isl_multi_union_pw_aff_neg(d[0].mupa);
 	node = put_chain(node, 1, d);
 	if (parallel)
-		return pearl_sched_commit_proven(sched, schedule_of(node));
+		return pearl_sched_commit_reversed(sched, schedule_of(node));
 	return pearl_sched_commit(sched, schedule_of(node));
 }
 

@@ -577,11 +577,36 @@ pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
 	return st;
 }
 
+/* A fresh analysis cache for a loop tree of n nodes (__isl_give, NULL if
+ * out of memory). If `keep_parallel` and the current tree has n nodes
+ * too, the parallel and carried results of the current schedule's loops
+ * carry over to the same places; distances and permutability do not. */
+static struct pearl_loop_deps_entry *new_cache(pearl_sched *sched, int n,
+					       int keep_parallel)
+{
+	struct pearl_loop_deps_entry *cache, *old = sched->loop_deps;
+	int i;
+
+	cache = calloc(n, sizeof(*cache));
+	if (!cache || !keep_parallel || !old || !sched->tree ||
+	    sched->tree->n_nodes != n)
+		return cache;
+	for (i = 0; i < n; ++i) {
+		cache[i].parallel_known = old[i].parallel_known;
+		cache[i].carried_known = old[i].carried_known;
+		cache[i].ld.parallel = old[i].ld.parallel;
+		cache[i].ld.carried = old[i].ld.carried;
+	}
+	return cache;
+}
+
 /* Replaces the schedule by `schedule` (taken) if its dependences are
  * respected (checked only if `check_order`) and its parallel marks hold.
- * The analysis of the loops checked is kept for the new schedule. */
+ * The analysis of the loops checked is kept for the new schedule, and
+ * the current schedule's parallel and carried results too if
+ * `keep_parallel` (the caller knows they still hold). */
 static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
-			 int check_order)
+			 int check_order, int keep_parallel)
 {
 	struct pearl_loop_deps_entry *cache = NULL;
 	pearl_loop_tree *tree = NULL;
@@ -590,7 +615,7 @@ static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
 		return pearl_ctx_isl_error(pearl_sched_ctx(sched), "transform");
 	if ((check_order && pearl_sched_check_deps(sched, schedule) < 0) ||
 	    !(tree = pearl_loop_tree_from_schedule(sched->prog, schedule)) ||
-	    !(cache = calloc(tree->n_nodes, sizeof(*cache))) ||
+	    !(cache = new_cache(sched, tree->n_nodes, keep_parallel)) ||
 	    check_parallel(sched, tree, cache) < 0) {
 		if (tree && !cache)
 			pearl_ctx_error(pearl_sched_ctx(sched), "out of memory");
@@ -640,13 +665,19 @@ pearl_stat pearl_sched_commit_marked(pearl_sched *sched,
 pearl_stat pearl_sched_commit(pearl_sched *sched,
 			      __isl_take isl_schedule *schedule)
 {
-	return commit(sched, schedule, 1);
+	return commit(sched, schedule, 1, 0);
 }
 
 pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
 				     __isl_take isl_schedule *schedule)
 {
-	return commit(sched, schedule, 0);
+	return commit(sched, schedule, 0, 0);
+}
+
+pearl_stat pearl_sched_commit_reversed(pearl_sched *sched,
+				       __isl_take isl_schedule *schedule)
+{
+	return commit(sched, schedule, 0, 1);
 }
 
 int pearl_sched_apply_sequence(pearl_sched *sched,

@@ -88,6 +88,14 @@ pearl_stat pearl_sched_commit(pearl_sched *sched,
  * full dependence check is costly on tiled schedules. */
 pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
 				     __isl_take isl_schedule *schedule);
+/* The same as pearl_sched_commit_proven for `schedule` (taken) that differs
+ * from the current one only in the reversal of a loop that carries no
+ * dependence. Negating one loop's distances changes neither which pairs
+ * the loops around and before it separate nor the sign of any other loop's
+ * distance, so every loop's parallel and carried results carry over
+ * (distances and permutability are computed anew). */
+pearl_stat pearl_sched_commit_reversed(pearl_sched *sched,
+				       __isl_take isl_schedule *schedule);
 /* The same for `schedule` (taken) that differs from the current one only in
  * the parallel mark of loops the caller has proven to carry no dependence:
  * nothing is checked, and the loop tree's shape and dependence analysis
