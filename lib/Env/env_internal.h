@@ -64,6 +64,7 @@ struct pearl_env_program {
 	/* The base (unscheduled) measurement, once known. */
 	int base_known;
 	double base_seconds;
+	double base_cpu_seconds;        /* @kernel's CPU time, all threads */
 	double base_init_seconds;       /* @init's time, for deadlines */
 	uint64_t base_hash;             /* of the outputs */
 };

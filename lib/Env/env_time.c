@@ -315,6 +315,7 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 	}
 	p->base_known = 1;
 	p->base_seconds = row.seconds;
+	p->base_cpu_seconds = row.cpu_seconds;
 	p->base_init_seconds = row.init_seconds;
 	p->base_hash = row.output_hash;
 	if (env->opts.verbose)
@@ -384,6 +385,7 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 		mlirModuleDestroy(module);
 		row->status = PEARL_ENV_OK;
 		row->seconds = p->base_seconds;
+		row->cpu_seconds = p->base_cpu_seconds;
 		row->init_seconds = p->base_init_seconds;
 		row->output_hash = p->base_hash;
 		snprintf(row->message, sizeof(row->message),

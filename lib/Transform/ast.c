@@ -85,16 +85,12 @@ static isl_bool band_keeps_code(__isl_keep isl_schedule_node *node,
 int pearl_sched_keeps_code(pearl_sched *sched)
 {
 	struct keeps_code data = {sched, 1};
-	isl_union_map *now, *before;
-	isl_schedule *orig;
+	isl_schedule *orig = pearl_program_get_schedule(sched->prog);
+	isl_union_map *before = isl_schedule_get_map(orig);
 	isl_bool equal;
 
-	orig = pearl_program_get_schedule(sched->prog);
-	now = isl_schedule_get_map(sched->schedule);
-	before = isl_schedule_get_map(orig);
 	isl_schedule_free(orig);
-	equal = isl_union_map_is_equal(now, before);
-	isl_union_map_free(now);
+	equal = isl_union_map_is_equal(pearl_sched_map(sched), before);
 	isl_union_map_free(before);
 	if (equal == isl_bool_false)
 		return 0;

@@ -114,6 +114,13 @@ pearl_ctx *pearl_sched_ctx(pearl_sched *sched)
 	return pearl_program_get_ctx(sched->prog);
 }
 
+__isl_keep isl_union_map *pearl_sched_map(pearl_sched *sched)
+{
+	if (!sched->smap)
+		sched->smap = isl_schedule_get_map(sched->schedule);
+	return sched->smap;
+}
+
 /* Splits `node` and the bands it becomes into single-member bands. */
 static __isl_give isl_schedule_node *split_node(
     __isl_take isl_schedule_node *node, void *user)
@@ -491,14 +498,13 @@ pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	isl_union_map *smap = isl_schedule_get_map(schedule);
+	isl_union_map *current = pearl_sched_map(sched);
 	pearl_stat st = pearl_stat_ok;
 	int k, i;
 
 	/* The current schedule respects every dependence (the program's
 	 * schedule does, and each commit keeps it so): a dependence between
 	 * statements it schedules the same way as `schedule` is respected. */
-	if (!sched->smap)
-		sched->smap = isl_schedule_get_map(sched->schedule);
 
 	for (k = 0; k < PEARL_DEP_KINDS && st == pearl_stat_ok; ++k) {
 		isl_union_map *dep = pearl_deps_get(sched->deps, k);
@@ -512,8 +518,8 @@ pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 			isl_map *m = isl_map_list_get_at(list, i);
 			isl_bool ok = isl_bool_false;
 
-			if (sched->smap)
-				ok = same_schedules(sched->smap, smap, m);
+			if (current)
+				ok = same_schedules(current, smap, m);
 			if (ok == isl_bool_false)
 				ok = respects(smap, m);
 

@@ -42,6 +42,10 @@ struct pearl_loop_deps_entry {
 
 pearl_ctx *pearl_sched_ctx(pearl_sched *sched);
 
+/* The current schedule as a map (__isl_keep), built on first use and kept
+ * until the schedule changes; NULL on an isl error. */
+__isl_keep isl_union_map *pearl_sched_map(pearl_sched *sched);
+
 /* `schedule` (taken) with every band split into single-member bands. */
 __isl_give isl_schedule *pearl_split_bands(__isl_take isl_schedule *schedule);
 
