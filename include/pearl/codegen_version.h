@@ -15,10 +15,14 @@
  *   2  U(f) no longer strip-mines: the loop itself is unrolled by MLIR's
  *      unroller with a cleanup loop, loops with max/min bounds versioned
  *      by their active bound first.
+ *   3  innermost point loops of tilings carry a loop_annotation that
+ *      disables LLVM's unrolling, and the environment's lowering keeps
+ *      it (LLVM unrolled 32-iteration point loops completely and did not
+ *      vectorize them).
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
 
-#define PEARL_CODEGEN_VERSION 2
+#define PEARL_CODEGEN_VERSION 3
 
 #endif

@@ -20,6 +20,9 @@ extern "C" {
  * this region): for nodes become affine.for, or affine.parallel under a
  * PEARL_PARALLEL_MARK mark, and the loops right under a PEARL_UNROLL_MARK
  * mark are unrolled (pearl_mlir_unroll_loop; parallel ones are not);
+ * a sequential loop under a PEARL_POINT_MARK mark with no loop inside
+ * gets a `loop_annotation` attribute that disables LLVM's unrolling (if
+ * the LLVM dialect is loaded);
  * if nodes become affine.if;
  * each statement
  * instance recomputes the original iterators with affine.apply and clones

@@ -129,11 +129,18 @@ int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band);
  * carries no dependence (one LLVM's loop vectorizer takes and unrolls
  * itself: the MLIR code generator leaves it as a loop). */
 #define PEARL_UNROLL_MARK "unroll"
+/* The name of the mark node that wraps the innermost point loop of a
+ * tiling (a loop with no loop inside). A short loop LLVM would unroll
+ * completely before its loop vectorizer sees it, then fail to vectorize
+ * the copies: the MLIR code generator asks LLVM not to unroll it. */
+#define PEARL_POINT_MARK "point"
 
 /* The isl AST of the current schedule (__isl_give; NULL with an error in
- * the context): parallel loops are wrapped in a mark node named
- * PEARL_PARALLEL_MARK; loops to unroll are wrapped in a PEARL_UNROLL_MARK
- * mark (outside the parallel mark if both) for the code generator to
+ * the context): innermost point loops are wrapped in a PEARL_POINT_MARK
+ * mark, parallel loops in a mark node named PEARL_PARALLEL_MARK (outside
+ * the point mark); loops to
+ * unroll are wrapped in a PEARL_UNROLL_MARK
+ * mark (outside the other marks) for the code generator to
  * unroll (isl's own unrolling is very costly on tiled, non-rectangular
  * domains). Conditions are conjunctions (no disjunctions: affine.if cannot
  * express them). */

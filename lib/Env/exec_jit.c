@@ -26,7 +26,17 @@
  * expand-strided-metadata comes first so that views (memref.subview,
  * expand/collapse_shape, reinterpret_cast) lower too: it rewrites them into
  * affine.apply and memref.reinterpret_cast, which the later passes handle;
- * without it they end as unrealized casts that LLVM IR translation rejects. */
+ * without it they end as unrealized casts that LLVM IR translation rejects.
+ * It runs in two parts: lower-affine drops the attributes of the loops it
+ * rewrites, and the loop hints (`loop_annotation`, which
+ * convert-scf-to-cf turns into llvm.loop metadata) are carried over from
+ * each affine.for to its scf.for in between (carry_loop_hints). */
+static const char exec_pipeline_affine[] =
+    "builtin.module(expand-strided-metadata,lower-affine)";
+static const char exec_pipeline_rest[] =
+    "builtin.module(convert-scf-to-openmp,"
+    "finalize-memref-to-llvm,convert-scf-to-cf,convert-to-llvm,"
+    "reconcile-unrealized-casts)";
 const char exec_pipeline[] =
     "builtin.module(expand-strided-metadata,lower-affine,"
     "convert-scf-to-openmp,"
@@ -194,6 +204,11 @@ void exec_module_free(struct exec_module *mod)
 const char *exec_module_entry(const struct exec_module *mod)
 {
 	return mod->name;
+}
+
+MlirOperation exec_module_op(const struct exec_module *mod)
+{
+	return mlirModuleGetOperation(mod->module);
 }
 
 /* Appends MLIR's printed text to a malloc'd string (*user). */
@@ -409,8 +424,71 @@ static int check_lowered(struct exec_module *mod, struct exec_err *err)
 	return -1;
 }
 
-/* Runs exec_pipeline on the module. */
-static int lower(struct exec_module *mod, struct exec_err *err)
+/* The loops of a module in walk order (affine.for and scf.for: lower-affine
+ * replaces each affine.for by one scf.for in its place and adds no other
+ * scf.for) and their `loop_annotation` attributes (null if none). */
+struct loop_hints {
+	MlirAttribute *hint;	/* owned array */
+	size_t n, cap;
+	int failed;		/* out of memory */
+};
+
+static MlirWalkResult collect_hint(MlirOperation op, void *user)
+{
+	struct loop_hints *h = user;
+	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+	MlirAttribute *grown;
+
+	if (!ref_is(name, "affine.for") && !ref_is(name, "scf.for"))
+		return MlirWalkResultAdvance;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 64;
+		grown = realloc(h->hint, h->cap * sizeof(*grown));
+		if (!grown) {
+			h->failed = 1;
+			return MlirWalkResultInterrupt;
+		}
+		h->hint = grown;
+	}
+	h->hint[h->n++] = mlirOperationGetDiscardableAttributeByName(
+	    op, mlirStringRefCreateFromCString("loop_annotation"));
+	return MlirWalkResultAdvance;
+}
+
+/* Sets the hints collected before lower-affine on the scf.for loops, in
+ * the same walk order; i counts the loops seen. */
+struct hint_cursor {
+	const struct loop_hints *h;
+	size_t i;
+};
+
+static MlirWalkResult apply_hint(MlirOperation op, void *user)
+{
+	struct hint_cursor *c = user;
+	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+
+	if (!ref_is(name, "scf.for"))
+		return MlirWalkResultAdvance;
+	if (c->i < c->h->n && !mlirAttributeIsNull(c->h->hint[c->i]))
+		mlirOperationSetDiscardableAttributeByName(
+		    op, mlirStringRefCreateFromCString("loop_annotation"),
+		    c->h->hint[c->i]);
+	c->i++;
+	return MlirWalkResultAdvance;
+}
+
+static MlirWalkResult count_loops(MlirOperation op, void *user)
+{
+	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+
+	if (ref_is(name, "affine.for") || ref_is(name, "scf.for"))
+		++*(size_t *)user;
+	return MlirWalkResultAdvance;
+}
+
+/* Runs `pipeline` on the module. */
+static int run_pipeline(struct exec_module *mod, const char *pipeline,
+			struct exec_err *err)
 {
 	MlirPassManager pm = mlirPassManagerCreate(mod->ctx);
 	MlirLogicalResult res;
@@ -418,7 +496,7 @@ static int lower(struct exec_module *mod, struct exec_err *err)
 
 	exec_fail(err, "invalid pass pipeline: ");
 	res = mlirParsePassPipeline(mlirPassManagerGetAsOpPassManager(pm),
-				    mlirStringRefCreateFromCString(exec_pipeline),
+				    mlirStringRefCreateFromCString(pipeline),
 				    pipeline_error, err);
 	if (mlirLogicalResultIsFailure(res))
 		ret = -1;
@@ -427,6 +505,31 @@ static int lower(struct exec_module *mod, struct exec_err *err)
 		ret = exec_fail(err, "%s: lowering to the LLVM dialect failed",
 				mod->path);
 	mlirPassManagerDestroy(pm);
+	return ret;
+}
+
+/* Runs exec_pipeline on the module, carrying the loop hints over
+ * lower-affine. If the loops after lower-affine do not match those before
+ * one to one, no hint is carried (the code is the same, only unhinted). */
+static int lower(struct exec_module *mod, struct exec_err *err)
+{
+	MlirOperation top = mlirModuleGetOperation(mod->module);
+	struct loop_hints h = { NULL, 0, 0, 0 };
+	struct hint_cursor c = { &h, 0 };
+	size_t after = 0;
+	int ret;
+
+	mlirOperationWalk(top, collect_hint, &h, MlirWalkPreOrder);
+	ret = run_pipeline(mod, exec_pipeline_affine, err);
+	if (ret == 0 && !h.failed) {
+		mlirOperationWalk(top, count_loops, &after, MlirWalkPreOrder);
+		if (after == h.n)
+			mlirOperationWalk(top, apply_hint, &c,
+					  MlirWalkPreOrder);
+	}
+	free(h.hint);
+	if (ret == 0)
+		ret = run_pipeline(mod, exec_pipeline_rest, err);
 	if (ret == 0)
 		ret = check_lowered(mod, err);
 	return ret;

@@ -32,7 +32,9 @@
  * argument (exec_frame_packed). */
 typedef void (*exec_packed_fn)(void **args);
 
-/* The lowering pipeline, as an MLIR pass pipeline string. */
+/* The lowering pipeline, as an MLIR pass pipeline string. The module is
+ * lowered by it in two parts, with the loops' `loop_annotation` hints
+ * carried over lower-affine (which drops them) in between. */
 extern const char exec_pipeline[];
 
 /* A new context with every upstream dialect and the LLVM IR translations
@@ -78,6 +80,10 @@ exec_packed_fn exec_module_lookup(struct exec_module *mod, const char *name);
 
 /* The name of the entry function (__isl_keep, lives as long as mod). */
 const char *exec_module_entry(const struct exec_module *mod);
+
+/* The module's top operation (kept by the module): the program as loaded,
+ * or its LLVM dialect form after exec_module_compile. */
+MlirOperation exec_module_op(const struct exec_module *mod);
 
 /* Fills sig (which must be zeroed; the caller clears it with
  * exec_sig_clear) with the entry's signature.  Fails with a message naming

@@ -35,22 +35,91 @@ static intptr_t generated_unroll(pearl_sched *sched,
 	return f;
 }
 
-/* Wraps every parallel band in a PEARL_PARALLEL_MARK mark, and every band
- * to unroll in a PEARL_UNROLL_MARK mark holding generated_unroll's factor,
- * outside the parallel mark if both. The code generator unrolls the loop;
- * isl does not. */
+/* Clears *user (an int) at an affine piece that is not of the form
+ * e - k * floor(e / k): a first floor division with a negative
+ * coefficient. */
+static isl_stat piece_is_point(__isl_take isl_set *set,
+			       __isl_take isl_aff *aff, void *user)
+{
+	int *point = user;
+	isl_val *c = NULL;
+
+	if (isl_aff_dim(aff, isl_dim_div) > 0)
+		c = isl_aff_get_coefficient_val(aff, isl_dim_div, 0);
+	if (!c || isl_val_is_neg(c) != isl_bool_true)
+		*point = 0;
+	isl_val_free(c);
+	isl_set_free(set);
+	isl_aff_free(aff);
+	return *point ? isl_stat_ok : isl_stat_error;
+}
+
+static isl_stat pw_is_point(__isl_take isl_pw_aff *pa, void *user)
+{
+	isl_stat r = isl_pw_aff_foreach_piece(pa, piece_is_point, user);
+
+	isl_pw_aff_free(pa);
+	return r;
+}
+
+static isl_bool is_not_band(__isl_keep isl_schedule_node *node, void *user)
+{
+	(void)user;
+	return isl_bool_not(isl_bool_ok(isl_schedule_node_get_type(node) ==
+					isl_schedule_node_band));
+}
+
+/* Whether band `node` (kept) is a point loop of a tiling with no loop
+ * inside: its (first) member is e - k * floor(e / k) for every statement,
+ * the form isl's band tiling gives point loops (shifted, isl's default),
+ * and no band is below it. Unshifted point loops are not recognized. */
+static int is_innermost_point_band(__isl_keep isl_schedule_node *node)
+{
+	isl_multi_union_pw_aff *mupa;
+	isl_union_pw_aff *upa;
+	isl_schedule_node *child;
+	isl_bool leaf;
+	int point = 1;
+
+	if (isl_schedule_node_band_n_member(node) < 1)
+		return 0;
+	child = isl_schedule_node_get_child(node, 0);
+	leaf = isl_schedule_node_every_descendant(child, is_not_band, NULL);
+	isl_schedule_node_free(child);
+	if (leaf != isl_bool_true)
+		return 0;
+	mupa = isl_schedule_node_band_get_partial_schedule(node);
+	upa = isl_multi_union_pw_aff_get_at(mupa, 0);
+	isl_multi_union_pw_aff_free(mupa);
+	if (!upa || isl_union_pw_aff_foreach_pw_aff(upa, pw_is_point,
+						    &point) < 0)
+		point = 0;
+	isl_union_pw_aff_free(upa);
+	return point;
+}
+
+/* Wraps every innermost point band in a PEARL_POINT_MARK mark, every
+ * parallel band in a PEARL_PARALLEL_MARK mark, and every band to unroll
+ * in a PEARL_UNROLL_MARK mark holding generated_unroll's factor, in this
+ * order from the inside out. The code generator unrolls the loop; isl
+ * does not. */
 static __isl_give isl_schedule_node *mark_bands(
     __isl_take isl_schedule_node *node, void *user)
 {
 	pearl_sched *sched = user;
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
 	intptr_t f;
+	isl_bool parallel;
 
 	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
 		return node;
 	f = generated_unroll(sched, node);
-	if (isl_schedule_node_band_member_get_coincident(node, 0) ==
-	    isl_bool_true)
+	parallel = isl_schedule_node_band_member_get_coincident(node, 0);
+	/* each insertion leaves `node` at the new mark */
+	if (is_innermost_point_band(node))
+		node = isl_schedule_node_insert_mark(
+		    node, isl_id_alloc(ctx, PEARL_POINT_MARK, NULL));
+	if (parallel == isl_bool_true)
 		node = isl_schedule_node_insert_mark(
 		    node, isl_id_alloc(ctx, PEARL_PARALLEL_MARK, NULL));
 	if (f > 1 || f < -1)

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IntegerSet.h"
@@ -67,6 +68,10 @@ struct PearlSchedulePass
   PearlSchedulePass(const PearlSchedulePass &other) : PassWrapper(other) {}
 
   llvm::StringRef getArgument() const final { return "pearl-schedule"; }
+  // The code generator hints loops with #llvm.loop_annotation attributes.
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::LLVM::LLVMDialect>();
+  }
   llvm::StringRef getDescription() const final {
     return "Model affine loop nests polyhedrally and schedule them (Pearl)";
   }

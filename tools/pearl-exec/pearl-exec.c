@@ -36,6 +36,7 @@ struct options {
 	int64_t size;
 	long repeat;
 	int time;
+	int print_lowered;	/* print each module in the LLVM dialect */
 	const char *files[2];
 	int n_files;
 };
@@ -63,6 +64,8 @@ static void usage(FILE *out)
 		"  --time        time the runs (after one warm-up run)\n"
 		"  --repeat=K    number of timed runs, minimum reported "
 		"(implies --time)\n"
+		"  --print-lowered  print each module as lowered to the LLVM "
+		"dialect (on stdout)\n"
 		"Exit: 0 identical, 1 outputs differ, 2 error.  "
 		"Threads: OMP_NUM_THREADS.\n");
 }
@@ -107,6 +110,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			opts->time = 1;
 		} else if (!strcmp(a, "--time")) {
 			opts->time = 1;
+		} else if (!strcmp(a, "--print-lowered")) {
+			opts->print_lowered = 1;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "pearl-exec: unknown option %s\n", a);
 			return -1;
@@ -171,15 +176,27 @@ static int load(struct session *s, const struct options *opts,
 	return 0;
 }
 
+static void print_to_stdout(MlirStringRef text, void *user)
+{
+	(void)user;
+	fwrite(text.data, 1, text.length, stdout);
+}
+
 /* Lowers and JIT-compiles the modules, allocates and fills the inputs. */
 static int prepare(struct session *s, const struct options *opts,
 		   struct exec_err *err)
 {
 	int i;
 
-	for (i = 0; i < opts->n_files; ++i)
+	for (i = 0; i < opts->n_files; ++i) {
 		if (exec_module_compile(s->mod[i], err) < 0)
 			return -1;
+		if (opts->print_lowered) {
+			mlirOperationPrint(exec_module_op(s->mod[i]),
+					   print_to_stdout, NULL);
+			putchar('\n');
+		}
+	}
 	s->inputs = exec_frame_alloc(&s->sig, opts->size, err);
 	if (!s->inputs)
 		return -1;
