@@ -30,7 +30,7 @@
  * It runs in two parts: lower-affine drops the attributes of the loops it
  * rewrites, and the loop hints (`loop_annotation`, which
  * convert-scf-to-cf turns into llvm.loop metadata) are carried over from
- * each affine.for to its scf.for in between (carry_loop_hints). */
+ * each affine.for to its scf.for in between (lower, below). */
 static const char exec_pipeline_affine[] =
     "builtin.module(expand-strided-metadata,lower-affine)";
 static const char exec_pipeline_rest[] =

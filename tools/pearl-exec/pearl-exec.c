@@ -15,6 +15,8 @@
  * With one file the program just runs, and each buffer's FNV-1a checksum is
  * printed.  With --time (or --repeat=K) every module runs once to warm up,
  * then K times, alternating, and the minimum time of each is printed.
+ * With --print-lowered each module is printed as lowered to the LLVM
+ * dialect, before it runs (to see the lowering, e.g. its loop hints).
  *
  * Exit status: 0 outputs identical (or, with one file, the run succeeded),
  * 1 outputs differ, 2 error (usage, parse, lowering, JIT, unsupported

@@ -494,7 +494,7 @@ static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
 
 			int unroll = g->pending_unroll;
 			int point = g->pending_point;
-			int loops_before = ++g->n_loops;
+			int loops_so_far = ++g->n_loops;
 
 			insert(g, op);
 			/* a parallel loop is not unrolled (null op: counted
@@ -513,7 +513,8 @@ static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
 			g->depth--;
 			g->pending_unroll = unroll;
 			g->pending_point = point;
-			if (point && !parallel && g->n_loops == loops_before)
+			/* no loop was created inside */
+			if (point && !parallel && g->n_loops == loops_so_far)
 				hint_no_unroll(g, op);
 			isl_id_free(id);
 		}
