@@ -597,6 +597,11 @@ static int jit(struct exec_module *mod, struct exec_err *err)
 	return 0;
 }
 
+int exec_module_lower(struct exec_module *mod, struct exec_err *err)
+{
+	return lower(mod, err);
+}
+
 int exec_module_compile(struct exec_module *mod, struct exec_err *err)
 {
 	mark_c_interface(mod->ctx, mod->entry);

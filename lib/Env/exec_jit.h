@@ -91,6 +91,11 @@ MlirOperation exec_module_op(const struct exec_module *mod);
 int exec_module_signature(const struct exec_module *mod, struct exec_sig *sig,
 			  struct exec_err *err);
 
+/* Lowers the module with exec_pipeline (the loop hints carried over
+ * lower-affine), and nothing else: no C interface, no compilation (to
+ * print it, exec_module_op; the module cannot be compiled afterwards). */
+int exec_module_lower(struct exec_module *mod, struct exec_err *err);
+
 /* Marks the entry with llvm.emit_c_interface, lowers the module with
  * exec_pipeline and JIT-compiles it at -O3 with libomp and the MLIR C runner
  * utilities loaded.  Call once, before exec_module_run. */

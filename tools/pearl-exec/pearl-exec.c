@@ -17,6 +17,9 @@
  * then K times, alternating, and the minimum time of each is printed.
  * With --print-lowered each module is printed as lowered to the LLVM
  * dialect, before it runs (to see the lowering, e.g. its loop hints).
+ * With --lower-only each file is only lowered and printed, with no C
+ * interface added, and nothing runs: Pearl's lowering as a filter
+ * (pearl-bench lowers every configuration with it).
  *
  * Exit status: 0 outputs identical (or, with one file, the run succeeded),
  * 1 outputs differ, 2 error (usage, parse, lowering, JIT, unsupported
@@ -39,6 +42,7 @@ struct options {
 	long repeat;
 	int time;
 	int print_lowered;	/* print each module in the LLVM dialect */
+	int lower_only;		/* ... and stop there */
 	const char *files[2];
 	int n_files;
 };
@@ -68,6 +72,9 @@ static void usage(FILE *out)
 		"(implies --time)\n"
 		"  --print-lowered  print each module as lowered to the LLVM "
 		"dialect (on stdout)\n"
+		"  --lower-only  only print each file lowered to the LLVM "
+		"dialect, as is\n"
+		"                (no C interface), and run nothing\n"
 		"Exit: 0 identical, 1 outputs differ, 2 error.  "
 		"Threads: OMP_NUM_THREADS.\n");
 }
@@ -114,6 +121,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
 			opts->time = 1;
 		} else if (!strcmp(a, "--print-lowered")) {
 			opts->print_lowered = 1;
+		} else if (!strcmp(a, "--lower-only")) {
+			opts->lower_only = 1;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "pearl-exec: unknown option %s\n", a);
 			return -1;
@@ -266,6 +275,24 @@ static void print_times(const struct session *s, const struct options *opts)
 		printf("speedup inf\n");
 }
 
+/* --lower-only: lowers each file and prints it. */
+static int lower_only(struct session *s, const struct options *opts,
+		      struct exec_err *err)
+{
+	int i;
+
+	for (i = 0; i < opts->n_files; ++i) {
+		s->mod[i] = exec_module_load(s->ctx, opts->files[i],
+					     opts->entry, err);
+		if (!s->mod[i] || exec_module_lower(s->mod[i], err) < 0)
+			return -1;
+		mlirOperationPrint(exec_module_op(s->mod[i]), print_to_stdout,
+				   NULL);
+		putchar('\n');
+	}
+	return 0;
+}
+
 /* Prints the outcome; returns the exit status. */
 static int report(const struct session *s, const struct options *opts)
 {
@@ -298,7 +325,12 @@ int main(int argc, char **argv)
 		return status > 0 ? exit_identical : exit_error;
 	}
 	s.ctx = exec_context_create();
-	if (load(&s, &opts, &err) < 0 || prepare(&s, &opts, &err) < 0) {
+	if (opts.lower_only) {
+		ret = lower_only(&s, &opts, &err) < 0 ? exit_error
+						       : exit_identical;
+		if (ret == exit_error)
+			fprintf(stderr, "pearl-exec: error: %s\n", err.msg);
+	} else if (load(&s, &opts, &err) < 0 || prepare(&s, &opts, &err) < 0) {
 		fprintf(stderr, "pearl-exec: error: %s\n", err.msg);
 		ret = exit_error;
 	} else {
