@@ -549,13 +549,16 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	isl_schedule_node *node = get_chain(sched, b, l, 1);
-	unsigned carried;
+	int explain = pearl_sched_get_explain(sched);
+	unsigned carried = 0;
 	int parallel, k;
 
 	if (!node)
 		return pearl_stat_error;
+	/* Which kinds of dependence the loop carries costs a test per kind:
+	 * only refusals that are explained name them. */
 	if (pearl_sched_branch_loop_parallel(sched, b, l, &parallel,
-					     &carried) < 0) {
+					     explain ? &carried : NULL) < 0) {
 		isl_schedule_node_free(node);
 		return pearl_stat_error;
 	}
@@ -566,12 +569,13 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 			if (carried & (1u << k))
 				snprintf(kinds + strlen(kinds),
 					 sizeof(kinds) - strlen(kinds), "%s%s",
-					 kinds[0] ? " " : "",
+					 kinds[0] ? " " : " (",
 					 pearl_dep_kind_name(k));
 		isl_schedule_node_free(node);
 		return pearl_ctx_error(ctx, "loop %d of branch %d carries a "
-				       "dependence (%s) and cannot run in "
-				       "parallel", l, b, kinds);
+				       "dependence%s%s and cannot run in "
+				       "parallel", l, b, kinds,
+				       kinds[0] ? ")" : "");
 	}
 	node = isl_schedule_node_band_member_set_coincident(node, 0, 1);
 	/* The order is unchanged and the loop carries no dependence; the
