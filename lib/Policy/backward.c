@@ -74,14 +74,6 @@ static int tape_alloc(struct pearl_policy_tape *t,
 	return 0;
 }
 
-/* Linear + SELU, as forward.c's dense_selu. */
-static void dense_selu(float *y, const float *x, const float *w,
-		       const float *b, int d_in, int d_out)
-{
-	pearl_nn_linear(y, x, w, b, 1, d_in, d_out);
-	pearl_nn_selu(y, (size_t)d_out);
-}
-
 pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 					const struct pearl_graph *graph,
 					float *logits, float *value,
@@ -89,6 +81,7 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 {
 	const struct pearl_policy_config *cfg;
 	const struct pearl_policy_weights *w;
+	struct pearl_nn_readout_acts act;
 	pearl_policy_tape *t;
 	float *scores;
 	int n, d, D, l;
@@ -142,16 +135,9 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 	}
 	free(scores);
 
-	dense_selu(t->a, t->pooled, w->mlp_w1, w->mlp_b1,
-		   2 * d * cfg->n_layers, d);
-	dense_selu(t->b, t->a, w->mlp_w2, w->mlp_b2, d, d);
-	dense_selu(t->pt, t->b, w->pi_w1, w->pi_b1, d, d);
-	dense_selu(t->pu, t->pt, w->pi_w2, w->pi_b2, d, d);
-	pearl_nn_linear(logits, t->pu, w->pi_w3, w->pi_b3, 1, d,
-			cfg->n_actions);
-	dense_selu(t->vt, t->b, w->v_w1, w->v_b1, d, d);
-	dense_selu(t->vu, t->vt, w->v_w2, w->v_b2, d, d);
-	pearl_nn_linear(value, t->vu, w->v_w3, w->v_b3, 1, d, 1);
+	act = (struct pearl_nn_readout_acts){ t->a, t->b, t->pt, t->pu, t->vt,
+					      t->vu };
+	pearl_nn_readout(cfg, w, t->pooled, &act, logits, value);
 	return t;
 }
 

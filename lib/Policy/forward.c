@@ -128,8 +128,7 @@ struct scratch {
 	float *xl, *xr, *agg; /* [n, H*d] each */
 	float *h;             /* [n, d] node states */
 	float *pooled;        /* [2 d n_layers] */
-	float *a, *b;         /* [d] MLP activations */
-	float *t, *u;         /* [d] head activations */
+	struct pearl_nn_readout_acts act; /* [d] each */
 	float *scores;        /* [max_degree] */
 	struct pearl_nn_adjacency adj;
 };
@@ -143,7 +142,7 @@ static int scratch_alloc(struct scratch *s, const struct pearl_policy_config *cf
 	float *f;
 
 	n_floats = 3 * nD + (size_t)n * d + 2 * d * (size_t)cfg->n_layers +
-		   4 * d + (size_t)n + 2 * (size_t)n_edges;
+		   6 * d + (size_t)n + 2 * (size_t)n_edges;
 	n_ints = (size_t)n + 1 + (size_t)n + 2 * (size_t)n_edges;
 	if (nD / (size_t)n != (size_t)cfg->heads * d ||
 	    n_floats > SIZE_MAX / sizeof(float) / 2)
@@ -157,23 +156,17 @@ static int scratch_alloc(struct scratch *s, const struct pearl_policy_config *cf
 	s->agg = f + off, off += nD;
 	s->h = f + off, off += (size_t)n * d;
 	s->pooled = f + off, off += 2 * d * (size_t)cfg->n_layers;
-	s->a = f + off, off += d;
-	s->b = f + off, off += d;
-	s->t = f + off, off += d;
-	s->u = f + off, off += d;
+	s->act.a = f + off, off += d;
+	s->act.b = f + off, off += d;
+	s->act.pt = f + off, off += d;
+	s->act.pu = f + off, off += d;
+	s->act.vt = f + off, off += d;
+	s->act.vu = f + off, off += d;
 	/* max_degree <= n + 2 n_edges */
 	s->scores = f + off, off += (size_t)n + 2 * (size_t)n_edges;
 	s->adj.start = (int *)(f + off);
 	s->adj.src = s->adj.start + n + 1;
 	return 0;
-}
-
-/* Linear + SELU (the hidden layers of the MLP and the heads). */
-static void dense_selu(float *y, const float *x, const float *w,
-		       const float *b, int d_in, int d_out)
-{
-	pearl_nn_linear(y, x, w, b, 1, d_in, d_out);
-	pearl_nn_selu(y, (size_t)d_out);
 }
 
 int pearl_policy_eval(const pearl_policy *policy,
@@ -213,23 +206,7 @@ int pearl_policy_eval(const pearl_policy *policy,
 		pearl_nn_selu(s.h, (size_t)n * d);
 		pearl_nn_pool(s.pooled + (size_t)2 * d * l, s.h, n, d);
 	}
-
-	/* Readout MLP. */
-	dense_selu(s.a, s.pooled, w->mlp_w1, w->mlp_b1, 2 * d * cfg->n_layers,
-		   d);
-	dense_selu(s.b, s.a, w->mlp_w2, w->mlp_b2, d, d);
-
-	/* Policy head: raw logits. */
-	dense_selu(s.t, s.b, w->pi_w1, w->pi_b1, d, d);
-	dense_selu(s.u, s.t, w->pi_w2, w->pi_b2, d, d);
-	pearl_nn_linear(logits, s.u, w->pi_w3, w->pi_b3, 1, d,
-			cfg->n_actions);
-
-	/* Value head. */
-	dense_selu(s.t, s.b, w->v_w1, w->v_b1, d, d);
-	dense_selu(s.u, s.t, w->v_w2, w->v_b2, d, d);
-	pearl_nn_linear(value, s.u, w->v_w3, w->v_b3, 1, d, 1);
-
+	pearl_nn_readout(cfg, w, s.pooled, &s.act, logits, value);
 	free(s.mem);
 	return 0;
 }

@@ -138,42 +138,35 @@ static void attention_score4(float *restrict s, const float *restrict att,
  * a time (into a buffer on the stack); larger ones one head at a time. */
 #define GAT_BATCH_DEGREE 64
 
-void pearl_nn_gatv2(float *restrict out, const float *x, int d_in,
-		    const struct pearl_gat_weights *g, int heads, int hidden,
-		    const struct pearl_nn_adjacency *adj, float *restrict xl,
-		    float *restrict xr, float *restrict scores)
+void pearl_nn_gatv2_target(float *restrict oi, int i,
+			   const float *restrict xl, const float *restrict xr,
+			   const struct pearl_gat_weights *g, int heads,
+			   int hidden, const struct pearl_nn_adjacency *adj,
+			   float *restrict scores)
 {
-	int n = adj->n_nodes, D = heads * hidden;
-	int i, k, c, e;
+	int D = heads * hidden;
+	const int *nb = adj->src + adj->start[i];
+	int deg = adj->start[i + 1] - adj->start[i];
+	float batch[GAT_BATCH_DEGREE][4];
+	int k, c, e;
 
-	pearl_nn_linear(xl, x, g->w_src, g->b_src, n, d_in, D);
-	pearl_nn_linear(xr, x, g->w_dst, g->b_dst, n, d_in, D);
-	for (i = 0; i < n; ++i) {
-		const int *nb = adj->src + adj->start[i];
-		int deg = adj->start[i + 1] - adj->start[i];
-		float *restrict oi = out + (size_t)i * D;
+	memcpy(oi, g->bias, (size_t)D * sizeof(float));
+	for (k = 0; k < heads; ++k) {
+		const float *att = g->att + (size_t)k * hidden;
+		const float *xri = xr + (size_t)i * D + k * hidden;
+		float *restrict oik = oi + k * hidden;
+		float max, sum = 0.0f;
 
-		float batch[GAT_BATCH_DEGREE][4];
-
-		memcpy(oi, g->bias, (size_t)D * sizeof(float));
-		for (k = 0; k < heads; ++k) {
-			const float *att = g->att + (size_t)k * hidden;
-			const float *xri = xr + (size_t)i * D + k * hidden;
-			float *restrict oik = oi + k * hidden;
-			float max, sum = 0.0f;
-
-			/* Scores of heads k..k+3 together, when they fit. */
-			if (k % 4 == 0 && k + 4 <= heads &&
-			    deg <= GAT_BATCH_DEGREE)
-				for (e = 0; e < deg; ++e)
-					attention_score4(
-					    batch[e], att,
-					    xl + (size_t)nb[e] * D + k * hidden,
-					    xri, hidden);
-			/* Softmax over the neighbourhood, max subtracted. */
+		/* Scores of heads k..k+3 together, when they fit. */
+		if (k % 4 == 0 && k + 4 <= heads && deg <= GAT_BATCH_DEGREE)
 			for (e = 0; e < deg; ++e)
-				scores[e] =
-				    k - k % 4 + 4 <= heads &&
+				attention_score4(batch[e], att,
+						 xl + (size_t)nb[e] * D +
+						     k * hidden,
+						 xri, hidden);
+		/* Softmax over the neighbourhood, max subtracted. */
+		for (e = 0; e < deg; ++e)
+			scores[e] = k - k % 4 + 4 <= heads &&
 					    deg <= GAT_BATCH_DEGREE
 					? batch[e][k % 4]
 					: attention_score(
@@ -181,20 +174,63 @@ void pearl_nn_gatv2(float *restrict out, const float *x, int d_in,
 					      xl + (size_t)nb[e] * D +
 						  k * hidden,
 					      xri, hidden);
-			max = scores[0];
-			for (e = 1; e < deg; ++e)
-				max = scores[e] > max ? scores[e] : max;
-			for (e = 0; e < deg; ++e) {
-				scores[e] = expf(scores[e] - max);
-				sum += scores[e];
-			}
-			for (e = 0; e < deg; ++e) {
-				const float *restrict xlj =
-				    xl + (size_t)nb[e] * D + k * hidden;
-				float alpha = scores[e] / sum;
-				for (c = 0; c < hidden; ++c)
-					oik[c] += alpha * xlj[c];
-			}
+		max = scores[0];
+		for (e = 1; e < deg; ++e)
+			max = scores[e] > max ? scores[e] : max;
+		for (e = 0; e < deg; ++e) {
+			scores[e] = expf(scores[e] - max);
+			sum += scores[e];
+		}
+		for (e = 0; e < deg; ++e) {
+			const float *restrict xlj =
+			    xl + (size_t)nb[e] * D + k * hidden;
+			float alpha = scores[e] / sum;
+			for (c = 0; c < hidden; ++c)
+				oik[c] += alpha * xlj[c];
 		}
 	}
+}
+
+void pearl_nn_gatv2(float *restrict out, const float *x, int d_in,
+		    const struct pearl_gat_weights *g, int heads, int hidden,
+		    const struct pearl_nn_adjacency *adj, float *restrict xl,
+		    float *restrict xr, float *restrict scores)
+{
+	int n = adj->n_nodes, D = heads * hidden;
+	int i;
+
+	pearl_nn_linear(xl, x, g->w_src, g->b_src, n, d_in, D);
+	pearl_nn_linear(xr, x, g->w_dst, g->b_dst, n, d_in, D);
+	for (i = 0; i < n; ++i)
+		pearl_nn_gatv2_target(out + (size_t)i * D, i, xl, xr, g, heads,
+				      hidden, adj, scores);
+}
+
+/* Linear + SELU (the hidden layers of the MLP and the heads). */
+static void dense_selu(float *y, const float *x, const float *w,
+		       const float *b, int d_in, int d_out)
+{
+	pearl_nn_linear(y, x, w, b, 1, d_in, d_out);
+	pearl_nn_selu(y, (size_t)d_out);
+}
+
+void pearl_nn_readout(const struct pearl_policy_config *cfg,
+		      const struct pearl_policy_weights *w,
+		      const float *pooled, struct pearl_nn_readout_acts *act,
+		      float *logits, float *value)
+{
+	int d = cfg->hidden;
+
+	dense_selu(act->a, pooled, w->mlp_w1, w->mlp_b1,
+		   2 * d * cfg->n_layers, d);
+	dense_selu(act->b, act->a, w->mlp_w2, w->mlp_b2, d, d);
+	/* Policy head: raw logits. */
+	dense_selu(act->pt, act->b, w->pi_w1, w->pi_b1, d, d);
+	dense_selu(act->pu, act->pt, w->pi_w2, w->pi_b2, d, d);
+	pearl_nn_linear(logits, act->pu, w->pi_w3, w->pi_b3, 1, d,
+			cfg->n_actions);
+	/* Value head. */
+	dense_selu(act->vt, act->b, w->v_w1, w->v_b1, d, d);
+	dense_selu(act->vu, act->vt, w->v_w2, w->v_b2, d, d);
+	pearl_nn_linear(value, act->vu, w->v_w3, w->v_b3, 1, d, 1);
 }

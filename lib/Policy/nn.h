@@ -61,4 +61,29 @@ void pearl_nn_gatv2(float *out, const float *x, int d_in,
 		    const struct pearl_nn_adjacency *adj, float *xl, float *xr,
 		    float *scores);
 
+/* The part of pearl_nn_gatv2 for target i alone: out row oi[H*d] from the
+ * projections xl and xr (the rows of i and of its neighbours must be
+ * current); scores as for pearl_nn_gatv2. Same bits as the row
+ * pearl_nn_gatv2 writes. */
+void pearl_nn_gatv2_target(float *oi, int i, const float *xl,
+			   const float *xr, const struct pearl_gat_weights *g,
+			   int heads, int hidden,
+			   const struct pearl_nn_adjacency *adj,
+			   float *scores);
+
+/* The activations of the readout (d floats each): the MLP's two layers,
+ * the policy head's and the value head's two hidden layers. */
+struct pearl_nn_readout_acts {
+	float *a, *b;   /* MLP */
+	float *pt, *pu; /* policy head */
+	float *vt, *vu; /* value head */
+};
+
+/* The readout MLP and both heads on pooled[2 d n_layers]: the raw logits
+ * (n_actions) and the value, keeping the activations in *act. */
+void pearl_nn_readout(const struct pearl_policy_config *cfg,
+		      const struct pearl_policy_weights *w,
+		      const float *pooled, struct pearl_nn_readout_acts *act,
+		      float *logits, float *value);
+
 #endif
