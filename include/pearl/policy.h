@@ -102,6 +102,39 @@ int pearl_policy_eval(const pearl_policy *policy,
 		      const struct pearl_graph *graph, float *logits,
 		      float *value, char *err, size_t err_size);
 
+/*
+ * Incremental evaluation. A pearl_policy_cache keeps the intermediate
+ * results of the last pass it served (the graph's features and edges, the
+ * attention projections and node states of every layer). When the next
+ * graph has the same nodes and edges, only the nodes whose features
+ * changed, and the nodes they reach through n_layers edges, are computed
+ * again: between two decisions of the agent usually a few nodes of the
+ * whole function's graph. The outputs are the values pearl_policy_eval
+ * gives (a zero may differ in sign).
+ *
+ * A cache is used by one thread at a time and belongs to the caller. It
+ * refers to the policy of its last pass (not owned) and trusts that
+ * policy's weights not to change: after a training step on that policy,
+ * or before freeing it, call pearl_policy_cache_clear (or free the cache).
+ */
+typedef struct pearl_policy_cache pearl_policy_cache;
+
+/* An empty cache (__isl_give), or NULL if memory is exhausted. */
+pearl_policy_cache *pearl_policy_cache_alloc(void);
+/* Accepts NULL; returns NULL. */
+pearl_policy_cache *pearl_policy_cache_free(pearl_policy_cache *cache);
+/* Forgets the cached pass (keeps the memory). Accepts NULL. */
+void pearl_policy_cache_clear(pearl_policy_cache *cache);
+
+/* pearl_policy_eval on `graph` (__isl_keep) through `cache` (__isl_keep,
+ * updated to this pass; NULL: a plain pearl_policy_eval). Same outputs
+ * and errors as pearl_policy_eval; the cache stays usable after an
+ * error. */
+int pearl_policy_eval_cached(const pearl_policy *policy,
+			     pearl_policy_cache *cache,
+			     const struct pearl_graph *graph, float *logits,
+			     float *value, char *err, size_t err_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -241,12 +241,14 @@ static pearl_stat observe(const struct pearl_agent_options *opts,
 	return pearl_ctx_error(ctx, "agent: the observer stopped the episode");
 }
 
-/* One decision on branch b: evaluates the policy, then chooses until a
- * legal action (or N) is found, applying it; fills *step. `*graph` is the
- * graph of the current schedule if not NULL (any focus); it is built if
- * needed, and dropped when an action changes the schedule. */
+/* One decision on branch b: evaluates the policy (through `cache`, which
+ * holds the previous decision's pass), then chooses until a legal action
+ * (or N) is found, applying it; fills *step. `*graph` is the graph of the
+ * current schedule if not NULL (any focus); it is built if needed, and
+ * dropped when an action changes the schedule. */
 static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
-			 int b, struct pearl_branch_state *state, int forced,
+			 pearl_policy_cache *cache, int b,
+			 struct pearl_branch_state *state, int forced,
 			 const struct pearl_agent_options *opts, uint64_t *rng,
 			 struct pearl_agent_trace *trace,
 			 struct pearl_graph **graph, struct pearl_agent_step *step)
@@ -269,8 +271,8 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 		return pearl_stat_error;
 	t1 = now();
 	trace->seconds_graph += t1 - t0;
-	if (pearl_policy_eval(policy, *graph, logits, &step->value, err,
-			      sizeof(err)) < 0)
+	if (pearl_policy_eval_cached(policy, cache, *graph, logits,
+				     &step->value, err, sizeof(err)) < 0)
 		return pearl_ctx_error(ctx, "policy: %s", err);
 	t2 = now();
 	trace->seconds_policy += t2 - t1;
@@ -316,6 +318,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	double start = now();
 	uint64_t rng = opts->seed;
 	struct pearl_graph *graph = NULL;
+	pearl_policy_cache *cache;
 	int b, cap = 0, n_branch, total = 0;
 	pearl_stat stat = pearl_stat_ok;
 	int explain = pearl_sched_get_explain(sched);
@@ -324,6 +327,12 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	n_branch = pearl_sched_n_branch(sched);
 	if (n_branch < 0)
 		return pearl_stat_error;
+	/* Consecutive decisions see graphs that differ in a few nodes. */
+	cache = pearl_policy_cache_alloc();
+	if (!cache)
+		return pearl_ctx_error(pearl_program_get_ctx(
+					   pearl_sched_get_program(sched)),
+				       "out of memory");
 	/* Refusals are not reported: skip describing violations. */
 	pearl_sched_set_explain(sched, 0);
 	trace->n_branches = n_branch;
@@ -338,8 +347,8 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 			int forced = steps >= opts->max_branch_steps ||
 				     total >= opts->max_steps;
 
-			stat = decide(sched, policy, b, &state, forced, opts,
-				      &rng, trace, &graph, &step);
+			stat = decide(sched, policy, cache, b, &state, forced,
+				      opts, &rng, trace, &graph, &step);
 			if (stat != pearl_stat_ok)
 				break;
 			trace->n_illegal += step.n_illegal;
@@ -357,6 +366,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 		}
 	}
 	pearl_graph_free(graph);
+	pearl_policy_cache_free(cache);
 	pearl_sched_set_explain(sched, explain);
 	trace->seconds = now() - start;
 	return stat;

@@ -239,6 +239,111 @@ out:
 	pearl_graph_free(h);
 }
 
+/* A tree of n nodes (node i > 0 is a child of (i - 1) / 3), features
+ * pseudo-random and sparse as in make_tree. */
+static struct pearl_graph *make_wide_tree(int n)
+{
+	struct pearl_graph *g =
+	    pearl_graph_alloc(n, PEARL_GRAPH_N_FEATURES, n - 1);
+	unsigned state = 777;
+	int i, j;
+
+	if (!g)
+		return NULL;
+	for (i = 0; i < n; ++i) {
+		float *row = g->x + (size_t)i * g->n_features;
+		row[i == 0 ? 0 : i < n / 2 ? 1 : 2] = 1.0f;
+		for (j = 3; j < g->n_features; ++j) {
+			state = state * 1103515245u + 12345u;
+			if ((state >> 16) % 10 == 0)
+				row[j] = (float)((state >> 8) % 2001) / 1000.0f -
+					 1.0f;
+		}
+		if (i > 0) {
+			g->src[i - 1] = (i - 1) / 3;
+			g->dst[i - 1] = i;
+		}
+	}
+	g->n_edges = n - 1;
+	return g;
+}
+
+/* Whether the cached pass gives the values of a full pass on g (compared
+ * as values: a zero's sign may differ). */
+static int cached_equals_full(pearl_policy *p, pearl_policy_cache *c,
+			      const struct pearl_graph *g, float *logits)
+{
+	float full[N_ACTIONS], vf, vc;
+	char err[256];
+	int i;
+
+	if (pearl_policy_eval(p, g, full, &vf, err, sizeof(err)) < 0 ||
+	    pearl_policy_eval_cached(p, c, g, logits, &vc, err,
+				     sizeof(err)) < 0)
+		return 0;
+	for (i = 0; i < N_ACTIONS; ++i)
+		if (!(full[i] == logits[i]))
+			return 0;
+	return vf == vc;
+}
+
+/* The incremental pass equals the full one after changes of a few rows,
+ * of no row, of the edges, of the node count and of the policy. */
+static void test_cached(void)
+{
+	pearl_policy *p = pearl_policy_load_builtin(NULL, 0);
+	pearl_policy *q = random_policy(3);
+	pearl_policy_cache *c = pearl_policy_cache_alloc();
+	struct pearl_graph *g = make_wide_tree(60), *small = make_tree(1.0f);
+	float a[N_ACTIONS], b[N_ACTIONS], v;
+	char err[256];
+	float *row;
+
+	CHECK(p && q && c && g && small);
+	if (!p || !q || !c || !g || !small)
+		goto out;
+	CHECK(cached_equals_full(p, c, g, a));
+	CHECK(cached_equals_full(p, c, g, b)); /* nothing changed */
+	CHECK(!memcmp(a, b, sizeof(a)));
+	/* a focus moved: one leaf (the root is two hops away) and an inner
+	 * node */
+	g->x[(size_t)59 * g->n_features + PEARL_F_FOCUS] = 1.0f;
+	g->x[(size_t)4 * g->n_features + PEARL_F_PARALLEL] = 1.0f;
+	CHECK(cached_equals_full(p, c, g, b));
+	CHECK(memcmp(a, b, sizeof(a)) != 0);
+	/* the root */
+	g->x[PEARL_F_EXTENT] = 0.5f;
+	CHECK(cached_equals_full(p, c, g, a));
+	/* another policy through the same cache, then back */
+	CHECK(cached_equals_full(q, c, g, a));
+	CHECK(cached_equals_full(p, c, g, a));
+	/* the same nodes, another edge */
+	g->src[58] = 0;
+	CHECK(cached_equals_full(p, c, g, a));
+	/* another graph, smaller, then the large one again */
+	CHECK(cached_equals_full(p, c, small, a));
+	row = g->x + (size_t)30 * g->n_features;
+	row[PEARL_F_FOCUS] = 1.0f;
+	CHECK(cached_equals_full(p, c, g, a));
+	/* an invalid graph fails and leaves the cache usable */
+	row[PEARL_F_UNROLL] = NAN;
+	CHECK(pearl_policy_eval_cached(p, c, g, a, &v, err, sizeof(err)) < 0);
+	row[PEARL_F_UNROLL] = 1.0f;
+	CHECK(cached_equals_full(p, c, g, a));
+	/* a cleared cache computes everything again */
+	pearl_policy_cache_clear(c);
+	CHECK(cached_equals_full(p, c, g, b));
+	CHECK(!memcmp(a, b, sizeof(a)));
+	/* no cache: a plain pass */
+	CHECK(cached_equals_full(p, NULL, g, b));
+out:
+	pearl_policy_cache_free(c);
+	pearl_policy_free(p);
+	pearl_policy_free(q);
+	pearl_graph_free(g);
+	pearl_graph_free(small);
+}
+
 static void test_bad_graphs(void)
 {
 	pearl_policy *p = random_policy(1);
@@ -539,6 +644,7 @@ int main(void)
 	test_small_config();
 	test_builtin();
 	test_deterministic();
+	test_cached();
 	test_bad_graphs();
 	test_single_node();
 	test_threads();
