@@ -312,7 +312,7 @@ static int run_program(pearl_env *env, const char *path,
 			ret = 1;
 			break;
 		}
-		printf("%s %s %s base %.6f time %.6f speedup %.3f memo %s "
+		printf("%s %s %s base %.9f time %.9f speedup %.3f memo %s "
 		       "\"%s\"%s%s\n", name, pearl_env_program_hash(p),
 		       pearl_env_status_name(res.status), res.base_seconds,
 		       res.seconds, res.speedup, res.memo_hit ? "hit" : "miss",
