@@ -13,7 +13,8 @@
  *   - parallel loops too small to pay for their fork and join: P(l) when
  *     one execution of loop l runs fewer than min_parallel_work
  *     iterations of the branch's innermost loop (the product of the
- *     extents from l inward; not masked when an extent is symbolic);
+ *     extents from l inward; not masked when an extent is symbolic), and
+ *     P(l) of a loop of one iteration (nothing to run in parallel);
  *   - the order rules: loop reordering (I, R, S) before tiling, before
  *     parallelization, before unrolling (no reordering either once a loop
  *     of the branch is tiled through a loop it shares with another); one tiling, one parallel loop and

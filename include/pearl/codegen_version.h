@@ -19,10 +19,14 @@
  *      disables LLVM's unrolling, and the environment's lowering keeps
  *      it (LLVM unrolled 32-iteration point loops completely and did not
  *      vectorize them).
+ *   4  bands whose loops take a single value are removed before AST
+ *      generation, with their marks: a parallel or unroll mark on such a
+ *      band no longer lands on the loop inside it (which made a loop that
+ *      carries a dependence parallel).
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
 
-#define PEARL_CODEGEN_VERSION 3
+#define PEARL_CODEGEN_VERSION 4
 
 #endif

@@ -139,6 +139,9 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 			m |= parallel;
 			m |= too_little_work(extent, n_extent, a.level[0],
 					     state->min_parallel_work);
+			/* one iteration: no loop to run in parallel */
+			if (a.level[0] < n_extent)
+				m |= extent[a.level[0]] == 1;
 			break;
 		case pearl_action_skew:
 			m |= parallel;

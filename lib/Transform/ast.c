@@ -98,11 +98,38 @@ static int is_innermost_point_band(__isl_keep isl_schedule_node *node)
 	return point;
 }
 
+/* Whether every member of band `node` (kept) takes a single value over
+ * the instances that reach it: a band that orders nothing, as the tile
+ * loops of a loop tiled by its whole extent (T on point loops of the same
+ * size). isl generates no loop for it, but the band still costs AST
+ * generation time, and a mark on it (parallel, unroll) would apply to the
+ * next loop inside. Errors count as not degenerate. */
+static int is_degenerate_band(__isl_keep isl_schedule_node *node)
+{
+	isl_union_map *map;
+	isl_union_set *range;
+	isl_set *values;
+	int degenerate;
+
+	map = isl_schedule_node_band_get_partial_schedule_union_map(node);
+	map = isl_union_map_intersect_domain(
+	    map, isl_schedule_node_get_domain(node));
+	range = isl_union_map_range(map);
+	values = isl_union_set_n_set(range) == 1
+		     ? isl_set_from_union_set(isl_union_set_copy(range))
+		     : NULL;
+	isl_union_set_free(range);
+	degenerate = values && isl_set_is_singleton(values) == isl_bool_true;
+	isl_set_free(values);
+	return degenerate;
+}
+
 /* Wraps every innermost point band in a PEARL_POINT_MARK mark, every
  * parallel band in a PEARL_PARALLEL_MARK mark, and every band to unroll
  * in a PEARL_UNROLL_MARK mark holding generated_unroll's factor, in this
- * order from the inside out. The code generator unrolls the loop; isl
- * does not. */
+ * order from the inside out, after removing the degenerate bands (whose
+ * marks would have no loop of their own). The code generator unrolls the
+ * loop; isl does not. */
 static __isl_give isl_schedule_node *mark_bands(
     __isl_take isl_schedule_node *node, void *user)
 {
@@ -113,6 +140,11 @@ static __isl_give isl_schedule_node *mark_bands(
 
 	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
 		return node;
+	/* A band that orders nothing goes, with its marks: isl generates no
+	 * loop for it, and its mark would land on the loop below (the node
+	 * is then at its child, in the band's place). */
+	if (is_degenerate_band(node))
+		return isl_schedule_node_delete(node);
 	f = generated_unroll(sched, node);
 	parallel = isl_schedule_node_band_member_get_coincident(node, 0);
 	/* each insertion leaves `node` at the new mark */

@@ -201,6 +201,20 @@ static void test_masks(pearl_ctx *ctx)
 	pearl_sched_free(s);
 	pearl_deps_free(deps);
 	pearl_program_free(prog);
+	/* a loop of one iteration has nothing to run in parallel, whatever
+	 * the limit (the code generator drops its band and its mark) */
+	prog = example_matmul(ctx, 1, 48, 32);
+	deps = prog ? pearl_deps_compute(prog) : NULL;
+	s = deps ? pearl_sched_alloc(prog, deps) : NULL;
+	g = s ? pearl_graph_build(s, 0) : NULL;
+	pearl_branch_state_init(&st);
+	st.min_parallel_work = 0;
+	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(m[12] && !m[13]);
+	pearl_graph_free(g);
+	pearl_sched_free(s);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
 }
 
 /* A policy whose logits ignore the graph: pi.w3 = 0 and pi.b3 = `prefs`
