@@ -541,8 +541,9 @@ static pearl_stat unroll(pearl_sched *sched, int b, int factor)
 	options = isl_schedule_node_band_get_ast_build_options(node);
 	options = isl_union_set_union(options, isl_union_set_from_set(set));
 	node = isl_schedule_node_band_set_ast_build_options(node, options);
-	/* Unrolling keeps the order of execution. */
-	return pearl_sched_commit_proven(sched, schedule_of(node));
+	/* Unrolling keeps the order of execution and the loops: the
+	 * analysis of every loop still holds. */
+	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
 static pearl_stat parallelize(pearl_sched *sched, int b, int l)

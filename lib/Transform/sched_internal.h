@@ -101,9 +101,10 @@ pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
 pearl_stat pearl_sched_commit_reversed(pearl_sched *sched,
 				       __isl_take isl_schedule *schedule);
 /* The same for `schedule` (taken) that differs from the current one only in
- * the parallel mark of loops the caller has proven to carry no dependence:
- * nothing is checked, and the loop tree's shape and dependence analysis
- * carry over. */
+ * marks that keep the order of execution: the parallel mark of loops the
+ * caller has proven to carry no dependence, or an unroll factor in a
+ * band's AST build options. Nothing is checked, and the loop tree's shape
+ * and dependence analysis carry over. */
 pearl_stat pearl_sched_commit_marked(pearl_sched *sched,
 				     __isl_take isl_schedule *schedule);
 
