@@ -25,9 +25,7 @@ struct pearl_policy_tape {
 	float *agg[PEARL_POLICY_MAX_LAYERS]; /* [n, D] attention output */
 	float *h[PEARL_POLICY_MAX_LAYERS];   /* [n, d] after Linear, SELU */
 	float *pooled;                       /* [2 d n_layers] */
-	float *a, *b;                        /* [d] readout MLP */
-	float *pt, *pu;                      /* [d] policy head */
-	float *vt, *vu;                      /* [d] value head */
+	struct pearl_nn_readout_acts act;    /* [d] each: MLP and heads */
 };
 
 /* Carves the tape's arrays out of one allocation (-1 if too large or out
@@ -63,12 +61,7 @@ static int tape_alloc(struct pearl_policy_tape *t,
 		t->h[l] = f + off, off += N * d;
 	}
 	t->pooled = f + off, off += 2 * d * L;
-	t->a = f + off, off += d;
-	t->b = f + off, off += d;
-	t->pt = f + off, off += d;
-	t->pu = f + off, off += d;
-	t->vt = f + off, off += d;
-	t->vu = f + off, off += d;
+	pearl_nn_readout_acts_carve(&t->act, f + off, d), off += 6 * d;
 	t->adj.start = (int *)(f + off);
 	t->adj.src = t->adj.start + N + 1;
 	return 0;
@@ -81,7 +74,6 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 {
 	const struct pearl_policy_config *cfg;
 	const struct pearl_policy_weights *w;
-	struct pearl_nn_readout_acts act;
 	pearl_policy_tape *t;
 	float *scores;
 	int n, d, D, l;
@@ -135,9 +127,7 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 	}
 	free(scores);
 
-	act = (struct pearl_nn_readout_acts){ t->a, t->b, t->pt, t->pu, t->vt,
-					      t->vu };
-	pearl_nn_readout(cfg, w, t->pooled, &act, logits, value);
+	pearl_nn_readout(cfg, w, t->pooled, &t->act, logits, value);
 	return t;
 }
 
@@ -234,11 +224,11 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	pearl_policy_grads_map(&g, cfg, grad->data);
 
 	/* Value head: value = vu v_w3 + v_b3. */
-	pearl_nn_linear_backward(s.du, g.v_w3, g.v_b3, &d_value, tape->vu,
+	pearl_nn_linear_backward(s.du, g.v_w3, g.v_b3, &d_value, tape->act.vu,
 				 w->v_w3, 1, d, 1);
-	dense_selu_backward(s.dt, g.v_w2, g.v_b2, s.du, tape->vu, tape->vt,
+	dense_selu_backward(s.dt, g.v_w2, g.v_b2, s.du, tape->act.vu, tape->act.vt,
 			    w->v_w2, d, d);
-	dense_selu_backward(s.db, g.v_w1, g.v_b1, s.dt, tape->vt, tape->b,
+	dense_selu_backward(s.db, g.v_w1, g.v_b1, s.dt, tape->act.vt, tape->act.b,
 			    w->v_w1, d, d);
 
 	/* Policy head, into the same d(b). */
@@ -246,17 +236,17 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 		memset(s.du, 0, (size_t)d * sizeof(float));
 		memset(s.dt, 0, (size_t)d * sizeof(float));
 		pearl_nn_linear_backward(s.du, g.pi_w3, g.pi_b3, d_logits,
-					 tape->pu, w->pi_w3, 1, d, A);
-		dense_selu_backward(s.dt, g.pi_w2, g.pi_b2, s.du, tape->pu,
-				    tape->pt, w->pi_w2, d, d);
-		dense_selu_backward(s.db, g.pi_w1, g.pi_b1, s.dt, tape->pt,
-				    tape->b, w->pi_w1, d, d);
+					 tape->act.pu, w->pi_w3, 1, d, A);
+		dense_selu_backward(s.dt, g.pi_w2, g.pi_b2, s.du, tape->act.pu,
+				    tape->act.pt, w->pi_w2, d, d);
+		dense_selu_backward(s.db, g.pi_w1, g.pi_b1, s.dt, tape->act.pt,
+				    tape->act.b, w->pi_w1, d, d);
 	}
 
 	/* Readout MLP, down to the pooled vectors. */
-	dense_selu_backward(s.da, g.mlp_w2, g.mlp_b2, s.db, tape->b, tape->a,
+	dense_selu_backward(s.da, g.mlp_w2, g.mlp_b2, s.db, tape->act.b, tape->act.a,
 			    w->mlp_w2, d, d);
-	dense_selu_backward(s.dpooled, g.mlp_w1, g.mlp_b1, s.da, tape->a,
+	dense_selu_backward(s.dpooled, g.mlp_w1, g.mlp_b1, s.da, tape->act.a,
 			    tape->pooled, w->mlp_w1, 2 * d * cfg->n_layers, d);
 
 	/* GATv2 layers, last first; s.dh holds dL/dh[l] (from layer l + 1's

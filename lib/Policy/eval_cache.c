@@ -106,12 +106,7 @@ static int cache_reserve(pearl_policy_cache *c,
 	c->rows_in = f + off, off += N * W;
 	c->rows_out = f + off, off += N * D;
 	c->pooled = f + off, off += 2 * d * L;
-	c->act.a = f + off, off += d;
-	c->act.b = f + off, off += d;
-	c->act.pt = f + off, off += d;
-	c->act.pu = f + off, off += d;
-	c->act.vt = f + off, off += d;
-	c->act.vu = f + off, off += d;
+	pearl_nn_readout_acts_carve(&c->act, f + off, d), off += 6 * d;
 	c->scores = f + off, off += N + 2 * E;
 	c->src = (int *)(f + off);
 	c->dst = c->src + E;

@@ -156,12 +156,7 @@ static int scratch_alloc(struct scratch *s, const struct pearl_policy_config *cf
 	s->agg = f + off, off += nD;
 	s->h = f + off, off += (size_t)n * d;
 	s->pooled = f + off, off += 2 * d * (size_t)cfg->n_layers;
-	s->act.a = f + off, off += d;
-	s->act.b = f + off, off += d;
-	s->act.pt = f + off, off += d;
-	s->act.pu = f + off, off += d;
-	s->act.vt = f + off, off += d;
-	s->act.vu = f + off, off += d;
+	pearl_nn_readout_acts_carve(&s->act, f + off, d), off += 6 * d;
 	/* max_degree <= n + 2 n_edges */
 	s->scores = f + off, off += (size_t)n + 2 * (size_t)n_edges;
 	s->adj.start = (int *)(f + off);

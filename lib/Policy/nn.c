@@ -214,6 +214,18 @@ static void dense_selu(float *y, const float *x, const float *w,
 	pearl_nn_selu(y, (size_t)d_out);
 }
 
+float *pearl_nn_readout_acts_carve(struct pearl_nn_readout_acts *act,
+				   float *f, size_t d)
+{
+	float **v[6] = { &act->a, &act->b, &act->pt, &act->pu, &act->vt,
+			 &act->vu };
+	int i;
+
+	for (i = 0; i < 6; ++i, f += d)
+		*v[i] = f;
+	return f;
+}
+
 void pearl_nn_readout(const struct pearl_policy_config *cfg,
 		      const struct pearl_policy_weights *w,
 		      const float *pooled, struct pearl_nn_readout_acts *act,

@@ -79,6 +79,10 @@ struct pearl_nn_readout_acts {
 	float *vt, *vu; /* value head */
 };
 
+/* Points act's six vectors of d floats at f[0 .. 6 d); returns f + 6 d. */
+float *pearl_nn_readout_acts_carve(struct pearl_nn_readout_acts *act,
+				   float *f, size_t d);
+
 /* The readout MLP and both heads on pooled[2 d n_layers]: the raw logits
  * (n_actions) and the value, keeping the activations in *act. */
 void pearl_nn_readout(const struct pearl_policy_config *cfg,
