@@ -471,8 +471,8 @@ static pearl_stat tile(pearl_sched *sched, int b, int l, int n,
 		    node, i, isl_ast_loop_default);
 	}
 	/* Legal: the band is permutable (checked above). */
-	return pearl_sched_commit_proven(sched,
-					 pearl_split_bands(schedule_of(node)));
+	return pearl_sched_commit_tiled(
+	    sched, pearl_split_bands(schedule_of(node)), b, l, n);
 }
 
 int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band)

@@ -583,25 +583,83 @@ pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
 	return st;
 }
 
-/* A fresh analysis cache for a loop tree of n nodes (__isl_give, NULL if
- * out of memory). If `keep_parallel` and the current tree has n nodes
- * too, the parallel and carried results of the current schedule's loops
- * carry over to the same places; distances and permutability do not. */
-static struct pearl_loop_deps_entry *new_cache(pearl_sched *sched, int n,
-					       int keep_parallel)
+/* Which analysis of the current schedule's loops carries over to a new
+ * schedule (pearl_sched_commit and its variants). */
+struct keep {
+	enum { keep_none, keep_parallel, keep_outside } what;
+	/* keep_outside: the n loops from node `first` of the current tree
+	 * became 2 n loops (tile and point loops) in their place */
+	int first, n;
+};
+
+/* The index after the last node of node i's subtree (pre-order). */
+static int subtree_end(pearl_loop_tree *tree, int i)
+{
+	struct pearl_tree_node *node = &tree->nodes[i];
+
+	return node->n_children == 0
+		   ? i + 1
+		   : subtree_end(tree, node->children[node->n_children - 1]);
+}
+
+/* For keep_outside: the node of the new tree (`n_new` nodes) that old node
+ * i becomes, or -1 for the tiled loops and the nodes inside them (their
+ * outer loops changed). Everything else keeps its outer loops: the
+ * ancestors of the tiled loops and the subtrees beside them. */
+static int kept_index(const struct keep *keep, int end, int i)
+{
+	if (i < keep->first)
+		return i;
+	if (i < end)
+		return -1;
+	return i + keep->n;
+}
+
+/* A fresh analysis cache for `tree` (__isl_give, NULL if out of memory),
+ * with what `keep` says carries over from the current schedule's: for
+ * keep_parallel (same tree shape) the parallel and carried results of
+ * every loop; for keep_outside all the results of the loops outside the
+ * tiled ones. Nothing carries over if the trees do not match as expected. */
+static struct pearl_loop_deps_entry *new_cache(pearl_sched *sched,
+					       pearl_loop_tree *tree,
+					       const struct keep *keep)
 {
 	struct pearl_loop_deps_entry *cache, *old = sched->loop_deps;
-	int i;
+	pearl_loop_tree *t = sched->tree;
+	int n = tree->n_nodes, i, j, end = 0;
 
 	cache = calloc(n, sizeof(*cache));
-	if (!cache || !keep_parallel || !old || !sched->tree ||
-	    sched->tree->n_nodes != n)
+	if (!cache || keep->what == keep_none || !old || !t)
 		return cache;
-	for (i = 0; i < n; ++i) {
-		cache[i].parallel_known = old[i].parallel_known;
-		cache[i].carried_known = old[i].carried_known;
-		cache[i].ld.parallel = old[i].ld.parallel;
-		cache[i].ld.carried = old[i].ld.carried;
+	if (keep->what == keep_parallel) {
+		if (t->n_nodes != n)
+			return cache;
+		for (i = 0; i < n; ++i) {
+			cache[i].parallel_known = old[i].parallel_known;
+			cache[i].carried_known = old[i].carried_known;
+			cache[i].ld.parallel = old[i].ld.parallel;
+			cache[i].ld.carried = old[i].ld.carried;
+		}
+		return cache;
+	}
+	if (t->n_nodes + keep->n != n || keep->first < 0 ||
+	    keep->first >= t->n_nodes)
+		return cache;
+	end = subtree_end(t, keep->first);
+	for (i = 0; i < t->n_nodes; ++i) {
+		j = kept_index(keep, end, i);
+		if (j >= 0 && (t->nodes[i].kind != tree->nodes[j].kind ||
+			       t->nodes[i].depth != tree->nodes[j].depth))
+			return cache; /* not the expected shape */
+	}
+	for (i = 0; i < t->n_nodes; ++i) {
+		j = kept_index(keep, end, i);
+		if (j < 0)
+			continue;
+		cache[j] = old[i];
+		cache[j].ld.distances = isl_set_copy(old[i].ld.distances);
+		if (old[i].ld.distances && !cache[j].ld.distances)
+			cache[j].done = 0;
 	}
 	return cache;
 }
@@ -609,10 +667,10 @@ static struct pearl_loop_deps_entry *new_cache(pearl_sched *sched, int n,
 /* Replaces the schedule by `schedule` (taken) if its dependences are
  * respected (checked only if `check_order`) and its parallel marks hold.
  * The analysis of the loops checked is kept for the new schedule, and
- * the current schedule's parallel and carried results too if
- * `keep_parallel` (the caller knows they still hold). */
+ * what `keep` says of the current schedule's (the caller knows it still
+ * holds). */
 static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
-			 int check_order, int keep_parallel)
+			 int check_order, const struct keep *keep)
 {
 	struct pearl_loop_deps_entry *cache = NULL;
 	pearl_loop_tree *tree = NULL;
@@ -621,7 +679,7 @@ static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
 		return pearl_ctx_isl_error(pearl_sched_ctx(sched), "transform");
 	if ((check_order && pearl_sched_check_deps(sched, schedule) < 0) ||
 	    !(tree = pearl_loop_tree_from_schedule(sched->prog, schedule)) ||
-	    !(cache = new_cache(sched, tree->n_nodes, keep_parallel)) ||
+	    !(cache = new_cache(sched, tree, keep)) ||
 	    check_parallel(sched, tree, cache) < 0) {
 		if (tree && !cache)
 			pearl_ctx_error(pearl_sched_ctx(sched), "out of memory");
@@ -671,19 +729,31 @@ pearl_stat pearl_sched_commit_marked(pearl_sched *sched,
 pearl_stat pearl_sched_commit(pearl_sched *sched,
 			      __isl_take isl_schedule *schedule)
 {
-	return commit(sched, schedule, 1, 0);
+	struct keep keep = { keep_none, 0, 0 };
+
+	return commit(sched, schedule, 1, &keep);
 }
 
-pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
-				     __isl_take isl_schedule *schedule)
+pearl_stat pearl_sched_commit_tiled(pearl_sched *sched,
+				    __isl_take isl_schedule *schedule, int b,
+				    int l, int n)
 {
-	return commit(sched, schedule, 0, 0);
+	struct keep keep = { keep_outside, 0, n };
+
+	keep.first = branch_loop_index(sched, b, l);
+	if (keep.first < 0) {
+		isl_schedule_free(schedule);
+		return pearl_stat_error;
+	}
+	return commit(sched, schedule, 0, &keep);
 }
 
 pearl_stat pearl_sched_commit_reversed(pearl_sched *sched,
 				       __isl_take isl_schedule *schedule)
 {
-	return commit(sched, schedule, 0, 1);
+	struct keep keep = { keep_parallel, 0, 0 };
+
+	return commit(sched, schedule, 0, &keep);
 }
 
 int pearl_sched_apply_sequence(pearl_sched *sched,

@@ -85,16 +85,19 @@ pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
  * checks; otherwise leaves it and returns the error. */
 pearl_stat pearl_sched_commit(pearl_sched *sched,
 			      __isl_take isl_schedule *schedule);
-/* The same for a schedule the caller has proven to respect every
- * dependence by a check of its own: tiling a permutable band, strip-mining
- * a loop (which keeps the order of execution), marking a loop parallel
- * that carries no dependence. Only the parallel marks are checked: the
- * full dependence check is costly on tiled schedules. */
-pearl_stat pearl_sched_commit_proven(pearl_sched *sched,
-				     __isl_take isl_schedule *schedule);
-/* The same as pearl_sched_commit_proven for `schedule` (taken) that differs
- * from the current one only in the reversal of a loop that carries no
- * dependence. Negating one loop's distances changes neither which pairs
+/* The same for `schedule` (taken), the current one with the n loops from
+ * loop l of branch b, a permutable band, tiled (n tile loops, then n point
+ * loops in their place): legal without the full dependence check, which
+ * is costly on tiled schedules; only the parallel marks are checked. The
+ * analysis of every loop outside the tiled ones (the loops around them and
+ * beside them keep their outer loops) carries over. */
+pearl_stat pearl_sched_commit_tiled(pearl_sched *sched,
+				    __isl_take isl_schedule *schedule, int b,
+				    int l, int n);
+/* The same (no dependence check, parallel marks checked) for `schedule`
+ * (taken) that differs from the current one only in the reversal of a
+ * loop that carries no dependence. Negating one loop's distances changes
+ * neither which pairs
  * the loops around and before it separate nor the sign of any other loop's
  * distance, so every loop's parallel and carried results carry over
  * (distances and permutability are computed anew). */
