@@ -100,6 +100,93 @@ static void test_stencil(pearl_ctx *ctx)
 	pearl_program_free(prog);
 }
 
+/* A time loop t around two nests: S0 (i, j: parallel, t carries its
+ * dependences) and S1 (i carries C[i-1] -> C[i]). */
+static pearl_program *example_two_nests(pearl_ctx *ctx)
+{
+	static const char *r0[] = { "{ S0[t, i, j] -> A[i, j] }", NULL };
+	static const char *r1[] = { "{ S1[t, i] -> C[i - 1] }",
+				    "{ S1[t, i] -> A[i, 0] }", NULL };
+	pearl_program *prog = pearl_program_alloc(ctx, "two_nests");
+
+	add_stmt_str(prog, "{ S0[t, i, j] : 0 <= t < 4 and 0 <= i < 8 and "
+			   "0 <= j < 8 }", "{ S0[t, i, j] -> A[i, j] }", r0);
+	add_stmt_str(prog, "{ S1[t, i] : 0 <= t < 4 and 1 <= i < 8 }",
+		     "{ S1[t, i] -> C[i] }", r1);
+	set_schedule_str(prog,
+	    "{ domain: \"{ S0[t, i, j] : 0 <= t < 4 and 0 <= i < 8 and "
+	    "0 <= j < 8; S1[t, i] : 0 <= t < 4 and 1 <= i < 8 }\", "
+	    "child: { schedule: \"[{ S0[t, i, j] -> [(t)]; S1[t, i] -> [(t)] }]\", "
+	    "child: { sequence: [ { filter: \"{ S0[t, i, j] }\", "
+	    "child: { schedule: \"[{ S0[t, i, j] -> [(i)] }]\", "
+	    "child: { schedule: \"[{ S0[t, i, j] -> [(j)] }]\" } } }, "
+	    "{ filter: \"{ S1[t, i] }\", "
+	    "child: { schedule: \"[{ S1[t, i] -> [(i)] }]\" } } ] } } }");
+	return prog;
+}
+
+/* P(l) on branch b of s: 0 if applied, else 1 with the reason in buf. */
+static int try_parallel(pearl_sched *s, int b, int l, char *buf, size_t size)
+{
+	struct pearl_action a = { .kind = pearl_action_parallel };
+
+	a.level[0] = l;
+	buf[0] = '\0';
+	if (pearl_sched_apply(s, b, &a) == pearl_stat_ok)
+		return 0;
+	snprintf(buf, size, "%s",
+		 pearl_ctx_last_error(pearl_program_get_ctx(
+		     pearl_sched_get_program(s))));
+	return 1;
+}
+
+/* The analysis of loops a transformation leaves alone carries over to the
+ * new schedule (U, T): the answers after it are those of a fresh schedule
+ * with the same actions. */
+static void test_cached_analysis(pearl_ctx *ctx)
+{
+	pearl_program *prog = example_two_nests(ctx);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	pearl_sched *s = deps ? pearl_sched_alloc(prog, deps) : NULL;
+	struct pearl_action tile = { .kind = pearl_action_tile, .n_level = 2,
+				     .level = { 1, 2 }, .size = { 4, 4 } };
+	struct pearl_action unroll = { .kind = pearl_action_unroll,
+				       .factor = { 2 } };
+	char before[256], after[256], reason[256], *ast;
+
+	CHECK(s != NULL);
+	if (!s)
+		goto out;
+	/* the answers of the untransformed schedule, now in its cache */
+	CHECK(try_parallel(s, 1, 1, before, sizeof(before)) == 1);
+	CHECK(strstr(before, "carries a dependence (RAW") != NULL);
+	CHECK(try_parallel(s, 0, 0, reason, sizeof(reason)) == 1);
+	/* U on branch 1, T on branch 0: S1's loop i and the loop t keep
+	 * their outer loops */
+	CHECK(pearl_sched_apply(s, 1, &unroll) == pearl_stat_ok);
+	CHECK(try_parallel(s, 1, 1, after, sizeof(after)) == 1);
+	CHECK_STR(after, before);
+	CHECK(pearl_sched_apply(s, 0, &tile) == pearl_stat_ok);
+	CHECK(try_parallel(s, 1, 1, after, sizeof(after)) == 1);
+	CHECK_STR(after, before);
+	CHECK(try_parallel(s, 0, 0, after, sizeof(after)) == 1);
+	CHECK_STR(after, reason);
+	/* the tile loop of i is new and parallel */
+	CHECK(try_parallel(s, 0, 1, reason, sizeof(reason)) == 0);
+	ast = pearl_sched_ast_to_str(s);
+	CHECK(ast && strstr(ast, "// parallel\n  for (int c1 = 0; c1 <= 7; "
+				 "c1 += 4)"));
+	free(ast);
+	/* a fresh schedule with the same actions answers the same */
+	CHECK(apply(prog, "T(1,2,4,4) P(1) N U(2) P(1)", NULL, reason,
+		    sizeof(reason)) == 1);
+	CHECK_STR(reason, before);
+out:
+	pearl_sched_free(s);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+}
+
 static void test_notation(pearl_ctx *ctx)
 {
 	struct pearl_action *a;
@@ -133,6 +220,7 @@ int main(void)
 	pearl_ctx *ctx = pearl_ctx_alloc();
 
 	test_matmul(ctx);
+	test_cached_analysis(ctx);
 	test_stencil(ctx);
 	test_notation(ctx);
 	pearl_ctx_free(ctx);
