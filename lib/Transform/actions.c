@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pearl/deps.h"
+#include "pearl/schedule.h"
 #include "sched_internal.h"
 
 /* One loop (a single-member band) detached from the tree. */
@@ -363,23 +364,50 @@ static pearl_stat skew(pearl_sched *sched, int b, int l, long fa, long fb)
 	return pearl_sched_commit(sched, cand);
 }
 
-/* The number of iterations of loop `level` of branch b (the largest over
- * outer iterations), or -1 if it is not bounded by a constant. */
-static long loop_extent(pearl_sched *sched, int b, int level)
+/* The values loop `level` of branch b takes (__isl_give, a 1-D set; NULL
+ * on error): the image of the instances that reach its band under the
+ * band's function. The projection of the loop's range (outer loops...,
+ * this loop) onto its last dimension, without the outer loops' functions,
+ * which cost more on tiled schedules. */
+static __isl_give isl_set *loop_values(pearl_sched *sched, int b, int level)
 {
-	isl_set *range = NULL;
 	isl_schedule_node *node;
-	isl_val *min, *max;
-	isl_aff *obj;
+	isl_multi_union_pw_aff *partial;
+	isl_union_set *values;
+	isl_set *range = NULL;
 	isl_size dim;
-	long extent = -1;
 
+	node = pearl_sched_branch_loop(sched, b, level, NULL);
+	if (node && isl_schedule_node_band_n_member(node) == 1) {
+		partial = isl_schedule_node_band_get_partial_schedule(node);
+		values = isl_union_set_apply(
+		    isl_schedule_node_get_domain(node),
+		    isl_union_map_from_multi_union_pw_aff(partial));
+		isl_schedule_node_free(node);
+		return pearl_union_set_unnamed_set(values, 1);
+	}
+	/* a band of several loops: project the loop's range */
+	isl_schedule_node_free(node);
 	node = pearl_sched_branch_loop(sched, b, level, &range);
 	isl_schedule_node_free(node);
+	dim = isl_set_dim(range, isl_dim_set);
+	if (dim < 1)
+		return isl_set_free(range);
+	return isl_set_project_out(range, isl_dim_set, 0, dim - 1);
+}
+
+/* The number of values loop `level` of branch b takes, from the smallest
+ * to the largest over all outer iterations, or -1 if it is not bounded by
+ * a constant. */
+static long loop_extent(pearl_sched *sched, int b, int level)
+{
+	isl_set *range = loop_values(sched, b, level);
+	isl_val *min, *max;
+	isl_aff *obj;
+	long extent = -1;
+
 	if (!range)
 		return -1;
-	dim = isl_set_dim(range, isl_dim_set);
-	range = isl_set_project_out(range, isl_dim_set, 0, dim - 1);
 	obj = isl_aff_var_on_domain(isl_local_space_from_space(
 	    isl_set_get_space(range)), isl_dim_set, 0);
 	min = isl_set_min_val(range, obj);
