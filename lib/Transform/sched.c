@@ -602,10 +602,11 @@ static int subtree_end(pearl_loop_tree *tree, int i)
 		   : subtree_end(tree, node->children[node->n_children - 1]);
 }
 
-/* For keep_outside: the node of the new tree (`n_new` nodes) that old node
- * i becomes, or -1 for the tiled loops and the nodes inside them (their
- * outer loops changed). Everything else keeps its outer loops: the
- * ancestors of the tiled loops and the subtrees beside them. */
+/* For keep_outside: the node of the new tree that old node i becomes
+ * (`end` is subtree_end of keep->first), or -1 for the tiled loops and
+ * the nodes inside them (their outer loops changed). Everything else
+ * keeps its outer loops: the ancestors of the tiled loops and the
+ * subtrees beside them. */
 static int kept_index(const struct keep *keep, int end, int i)
 {
 	if (i < keep->first)
