@@ -378,7 +378,9 @@ static __isl_give isl_set *loop_values(pearl_sched *sched, int b, int level)
 	isl_size dim;
 
 	node = pearl_sched_branch_loop(sched, b, level, NULL);
-	if (node && isl_schedule_node_band_n_member(node) == 1) {
+	if (!node)
+		return NULL;
+	if (isl_schedule_node_band_n_member(node) == 1) {
 		partial = isl_schedule_node_band_get_partial_schedule(node);
 		values = isl_union_set_apply(
 		    isl_schedule_node_get_domain(node),
