@@ -197,6 +197,7 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	const pearl_policy *policy;
 	const struct pearl_policy_config *cfg;
 	const struct pearl_policy_weights *w;
+	const struct pearl_nn_readout_acts *act;
 	struct pearl_policy_grads g;
 	struct bscratch s;
 	int n, d, D, A, l;
@@ -207,6 +208,7 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	policy = tape->policy;
 	cfg = &policy->cfg;
 	w = &policy->w;
+	act = &tape->act;
 	if (grad->n_floats != policy->n_floats ||
 	    memcmp(&grad->cfg, cfg, sizeof(*cfg)) != 0)
 		return pearl_policy_error(err, err_size,
@@ -224,11 +226,11 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	pearl_policy_grads_map(&g, cfg, grad->data);
 
 	/* Value head: value = vu v_w3 + v_b3. */
-	pearl_nn_linear_backward(s.du, g.v_w3, g.v_b3, &d_value, tape->act.vu,
+	pearl_nn_linear_backward(s.du, g.v_w3, g.v_b3, &d_value, act->vu,
 				 w->v_w3, 1, d, 1);
-	dense_selu_backward(s.dt, g.v_w2, g.v_b2, s.du, tape->act.vu, tape->act.vt,
+	dense_selu_backward(s.dt, g.v_w2, g.v_b2, s.du, act->vu, act->vt,
 			    w->v_w2, d, d);
-	dense_selu_backward(s.db, g.v_w1, g.v_b1, s.dt, tape->act.vt, tape->act.b,
+	dense_selu_backward(s.db, g.v_w1, g.v_b1, s.dt, act->vt, act->b,
 			    w->v_w1, d, d);
 
 	/* Policy head, into the same d(b). */
@@ -236,17 +238,17 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 		memset(s.du, 0, (size_t)d * sizeof(float));
 		memset(s.dt, 0, (size_t)d * sizeof(float));
 		pearl_nn_linear_backward(s.du, g.pi_w3, g.pi_b3, d_logits,
-					 tape->act.pu, w->pi_w3, 1, d, A);
-		dense_selu_backward(s.dt, g.pi_w2, g.pi_b2, s.du, tape->act.pu,
-				    tape->act.pt, w->pi_w2, d, d);
-		dense_selu_backward(s.db, g.pi_w1, g.pi_b1, s.dt, tape->act.pt,
-				    tape->act.b, w->pi_w1, d, d);
+					 act->pu, w->pi_w3, 1, d, A);
+		dense_selu_backward(s.dt, g.pi_w2, g.pi_b2, s.du, act->pu,
+				    act->pt, w->pi_w2, d, d);
+		dense_selu_backward(s.db, g.pi_w1, g.pi_b1, s.dt, act->pt,
+				    act->b, w->pi_w1, d, d);
 	}
 
 	/* Readout MLP, down to the pooled vectors. */
-	dense_selu_backward(s.da, g.mlp_w2, g.mlp_b2, s.db, tape->act.b, tape->act.a,
+	dense_selu_backward(s.da, g.mlp_w2, g.mlp_b2, s.db, act->b, act->a,
 			    w->mlp_w2, d, d);
-	dense_selu_backward(s.dpooled, g.mlp_w1, g.mlp_b1, s.da, tape->act.a,
+	dense_selu_backward(s.dpooled, g.mlp_w1, g.mlp_b1, s.da, act->a,
 			    tape->pooled, w->mlp_w1, 2 * d * cfg->n_layers, d);
 
 	/* GATv2 layers, last first; s.dh holds dL/dh[l] (from layer l + 1's
