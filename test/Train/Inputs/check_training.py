@@ -1,8 +1,10 @@
 """Checks a pearl-train run from its curve.csv (argv[1]).
 
-  check_training.py CURVE --improves MARGIN   the mean reward of the last two
+  check_training.py CURVE --improves MARGIN [LOG]
+                                              the mean reward of the last two
                                               iterations exceeds the first
-                                              iteration's by MARGIN
+                                              iteration's by MARGIN; on failure
+                                              LOG's executions are reported
   check_training.py COLD_LOG WARM_LOG --warm-factor F
                                               the warm run performed at least
                                               F times fewer executions
@@ -20,7 +22,7 @@ def executions(log):
     return int(m.group(1))
 
 
-if len(sys.argv) == 4 and sys.argv[2] == "--improves":
+if len(sys.argv) in (4, 5) and sys.argv[2] == "--improves":
     rows = list(csv.DictReader(open(sys.argv[1])))
     if len(rows) < 3:
         sys.exit("only %d iterations" % len(rows))
@@ -28,6 +30,11 @@ if len(sys.argv) == 4 and sys.argv[2] == "--improves":
     last = sum(float(r["mean_reward"]) for r in rows[-2:]) / 2
     print("mean reward: first iteration %.3f, last two %.3f" % (first, last))
     if not last > first + float(sys.argv[3]):
+        if len(sys.argv) == 5 and executions(sys.argv[4]) > 0:
+            print("the run timed %d executions live: the recorded memo does "
+                  "not hold its schedules (a new code generator version?); "
+                  "re-record it with Inputs/record_memo.sh"
+                  % executions(sys.argv[4]))
         sys.exit("the mean reward did not improve by %s" % sys.argv[3])
     print("improved")
 elif len(sys.argv) == 5 and sys.argv[3] == "--warm-factor":
