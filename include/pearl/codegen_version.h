@@ -23,10 +23,14 @@
  *      generation, with their marks: a parallel or unroll mark on such a
  *      band no longer lands on the loop inside it (which made a loop that
  *      carries a dependence parallel).
+ *   5  point loops of tilings run over the original iterator (from the
+ *      tile loop's value on) instead of from 0: the accesses and the
+ *      bounds of loops inside use the iterator as it is, and LLVM
+ *      unrolls the loops inside again (PolyBench nussinov).
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
 
-#define PEARL_CODEGEN_VERSION 4
+#define PEARL_CODEGEN_VERSION 5
 
 #endif

@@ -69,24 +69,16 @@ static isl_bool is_not_band(__isl_keep isl_schedule_node *node, void *user)
 					isl_schedule_node_band));
 }
 
-/* Whether band `node` (kept) is a point loop of a tiling with no loop
- * inside: its (first) member is e - k * floor(e / k) for every statement,
- * the form isl's band tiling gives point loops (shifted, isl's default),
- * and no band is below it. Unshifted point loops are not recognized. */
-static int is_innermost_point_band(__isl_keep isl_schedule_node *node)
+/* Whether band `node` (kept) is a point loop of a tiling: its (first)
+ * member is e - k * floor(e / k) for every statement, the form isl's band
+ * tiling gives point loops (shifted, isl's default). */
+static int is_point_band(__isl_keep isl_schedule_node *node)
 {
 	isl_multi_union_pw_aff *mupa;
 	isl_union_pw_aff *upa;
-	isl_schedule_node *child;
-	isl_bool leaf;
 	int point = 1;
 
 	if (isl_schedule_node_band_n_member(node) < 1)
-		return 0;
-	child = isl_schedule_node_get_child(node, 0);
-	leaf = isl_schedule_node_every_descendant(child, is_not_band, NULL);
-	isl_schedule_node_free(child);
-	if (leaf != isl_bool_true)
 		return 0;
 	mupa = isl_schedule_node_band_get_partial_schedule(node);
 	upa = isl_multi_union_pw_aff_get_at(mupa, 0);
@@ -96,6 +88,21 @@ static int is_innermost_point_band(__isl_keep isl_schedule_node *node)
 		point = 0;
 	isl_union_pw_aff_free(upa);
 	return point;
+}
+
+/* Whether band `node` (kept) is a point loop of a tiling (is_point_band)
+ * with no band below it. */
+static int is_innermost_point_band(__isl_keep isl_schedule_node *node)
+{
+	isl_schedule_node *child;
+	isl_bool leaf;
+
+	if (isl_schedule_node_band_n_member(node) < 1)
+		return 0;
+	child = isl_schedule_node_get_child(node, 0);
+	leaf = isl_schedule_node_every_descendant(child, is_not_band, NULL);
+	isl_schedule_node_free(child);
+	return leaf == isl_bool_true && is_point_band(node);
 }
 
 /* Whether every member of band `node` (kept) takes a single value over
@@ -124,6 +131,101 @@ static int is_degenerate_band(__isl_keep isl_schedule_node *node)
 	return degenerate;
 }
 
+/* Clears *user (an int) at an affine piece with a floor division. */
+static isl_stat piece_has_no_div(__isl_take isl_set *set,
+				 __isl_take isl_aff *aff, void *user)
+{
+	int *plain = user;
+
+	if (isl_aff_dim(aff, isl_dim_div) != 0)
+		*plain = 0;
+	isl_set_free(set);
+	isl_aff_free(aff);
+	return *plain ? isl_stat_ok : isl_stat_error;
+}
+
+static isl_stat pw_has_no_div(__isl_take isl_pw_aff *pa, void *user)
+{
+	isl_stat r = isl_pw_aff_foreach_piece(pa, piece_has_no_div, user);
+
+	isl_pw_aff_free(pa);
+	return r;
+}
+
+/* The point loop of band `node` (kept, one member of the form
+ * e - k * floor(e / k)) made to run over e itself: e - k * floor(e / k)
+ * plus the member k * floor(e / k) of the nearest enclosing band whose
+ * sum with it has no floor division (its tile loop), or NULL if there is
+ * none. Inside the tile loop that member is fixed, so the sum orders the
+ * instances as the point loop does and the loop has the same iterations,
+ * shifted: isl's shifted point loops (0 to k) leave every use of the
+ * original iterator as a sum of the tile and point iterators, and LLVM
+ * refuses to unroll a loop inside whose trip count it then finds too
+ * costly to compute (PolyBench nussinov's reduction loop, tiled: 0.8x of
+ * the untiled code, where the same loop is unrolled by 4). */
+static __isl_give isl_union_pw_aff *unshifted_point(
+    __isl_keep isl_schedule_node *node)
+{
+	isl_multi_union_pw_aff *mupa;
+	isl_union_pw_aff *point, *sum = NULL;
+	int depth = isl_schedule_node_get_tree_depth(node);
+	int g, m, n, plain;
+
+	mupa = isl_schedule_node_band_get_partial_schedule(node);
+	point = isl_multi_union_pw_aff_get_at(mupa, 0);
+	isl_multi_union_pw_aff_free(mupa);
+	for (g = 1; g <= depth && !sum; ++g) {
+		isl_schedule_node *anc = isl_schedule_node_ancestor(
+		    isl_schedule_node_copy(node), g);
+
+		if (isl_schedule_node_get_type(anc) != isl_schedule_node_band) {
+			isl_schedule_node_free(anc);
+			continue;
+		}
+		mupa = isl_schedule_node_band_get_partial_schedule(anc);
+		n = isl_schedule_node_band_n_member(anc);
+		isl_schedule_node_free(anc);
+		for (m = 0; m < n && !sum; ++m) {
+			sum = isl_union_pw_aff_add(
+			    isl_multi_union_pw_aff_get_at(mupa, m),
+			    isl_union_pw_aff_copy(point));
+			plain = 1;
+			if (!sum || isl_union_pw_aff_foreach_pw_aff(
+					sum, pw_has_no_div, &plain) < 0 ||
+			    !plain)
+				sum = isl_union_pw_aff_free(sum);
+		}
+		isl_multi_union_pw_aff_free(mupa);
+	}
+	isl_union_pw_aff_free(point);
+	return sum;
+}
+
+/* Band `node` (kept, one member) with its partial schedule replaced by
+ * `upa` (taken), keeping its coincidence, loop type and AST build
+ * options. */
+static __isl_give isl_schedule_node *band_replace_schedule(
+    __isl_take isl_schedule_node *node, __isl_take isl_union_pw_aff *upa)
+{
+	isl_bool coincident =
+	    isl_schedule_node_band_member_get_coincident(node, 0);
+	isl_bool permutable = isl_schedule_node_band_get_permutable(node);
+	enum isl_ast_loop_type type =
+	    isl_schedule_node_band_member_get_ast_loop_type(node, 0);
+	isl_union_set *options =
+	    isl_schedule_node_band_get_ast_build_options(node);
+
+	node = isl_schedule_node_delete(node);
+	node = isl_schedule_node_insert_partial_schedule(
+	    node, isl_multi_union_pw_aff_from_union_pw_aff(upa));
+	node = isl_schedule_node_band_member_set_coincident(
+	    node, 0, coincident == isl_bool_true);
+	node = isl_schedule_node_band_set_permutable(
+	    node, permutable == isl_bool_true);
+	node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, type);
+	return isl_schedule_node_band_set_ast_build_options(node, options);
+}
+
 /* Wraps every innermost point band in a PEARL_POINT_MARK mark, every
  * parallel band in a PEARL_PARALLEL_MARK mark, and every band to unroll
  * in a PEARL_UNROLL_MARK mark holding generated_unroll's factor, in this
@@ -137,6 +239,7 @@ static __isl_give isl_schedule_node *mark_bands(
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
 	intptr_t f;
 	isl_bool parallel;
+	int point;
 
 	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
 		return node;
@@ -147,8 +250,16 @@ static __isl_give isl_schedule_node *mark_bands(
 		return isl_schedule_node_delete(node);
 	f = generated_unroll(sched, node);
 	parallel = isl_schedule_node_band_member_get_coincident(node, 0);
+	point = is_innermost_point_band(node);
+	if (isl_schedule_node_band_n_member(node) == 1 &&
+	    is_point_band(node)) {
+		isl_union_pw_aff *unshifted = unshifted_point(node);
+
+		if (unshifted)
+			node = band_replace_schedule(node, unshifted);
+	}
 	/* each insertion leaves `node` at the new mark */
-	if (is_innermost_point_band(node))
+	if (point)
 		node = isl_schedule_node_insert_mark(
 		    node, isl_id_alloc(ctx, PEARL_POINT_MARK, NULL));
 	if (parallel == isl_bool_true)

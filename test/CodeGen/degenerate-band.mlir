@@ -20,17 +20,17 @@
 // CHECK-NEXT:   for (int c0 = 0; c0 <= 63; c0 += 1)
 // CHECK-NEXT:     for (int c1 = 0; c1 <= 63; c1 += 32)
 // CHECK-NEXT:       for (int c2 = 0; c2 <= 47; c2 += 16)
-// CHECK-NEXT:         for (int c3 = 0; c3 <= 31; c3 += 1) {
+// CHECK-NEXT:         for (int c3 = c1; c3 <= c1 + 31; c3 += 1) {
 // CHECK-NEXT:           // point
-// CHECK-NEXT:           for (int c4 = 0; c4 <= 15; c4 += 1)
-// CHECK-NEXT:             S0(c0, c1 + c3, c2 + c4);
+// CHECK-NEXT:           for (int c4 = c2; c4 <= c2 + 15; c4 += 1)
+// CHECK-NEXT:             S0(c0, c3, c4);
 // CHECK-NEXT:         }
 
 // APPLIED: remark: pearl-schedule: branch 0: applied T(0,1,32,16) T(2,3,32,16) P(3)
 
 // PAR:      ast:
 // PAR-NOT:  parallel
-// PAR:      S0(c0 + c2, c1 + c3);
+// PAR:      S0(c2, c3);
 // PAR-NOT:  affine.parallel
 
 // SAME: pearl-exec: outputs identical

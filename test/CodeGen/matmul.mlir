@@ -37,13 +37,20 @@
 // REMARK: remark: pearl-schedule: branch 0: applied P(0) T(0,1,32,16) U(4)
 
 // After canonicalization the iterator arithmetic folds into the accesses.
+// The point loops run over the original iterators, from the tile loop's
+// value on, so the accesses use them as they are.
+// CANON-DAG:   #[[ID:.*]] = affine_map<(d0) -> (d0)>
+// CANON-DAG:   #[[P32:.*]] = affine_map<(d0) -> (d0 + 32)>
+// CANON-DAG:   #[[P16:.*]] = affine_map<(d0) -> (d0 + 16)>
 // CANON-LABEL: func.func @matmul
 // CANON:         affine.parallel (%[[T0:.*]]) = (0) to (64) step (32) {
 // CANON-NEXT:      affine.for %[[T1:.*]] = 0 to 48 step 16 {
-// CANON-NEXT:        affine.for %[[P0:.*]] = 0 to 32 {
-// CANON-NEXT:          affine.for %[[P1:.*]] = 0 to 16 {
+// CANON-NEXT:        affine.for %[[I:.*]] = #[[ID]](%[[T0]]) to #[[P32]](%[[T0]]) {
+// CANON-NEXT:          affine.for %[[J:.*]] = #[[ID]](%[[T1]]) to #[[P16]](%[[T1]]) {
 // CANON-NEXT:            affine.for %[[K:.*]] = 0 to 32 step 4 {
-// CANON-NEXT:              affine.load %arg0[%[[T0]] + %[[P0]], %[[K]]]
+// CANON-NEXT:              affine.load %arg0[%[[I]], %[[K]]]
+// CANON-NEXT:              affine.load %arg1[%[[K]], %[[J]]]
+// CANON-NEXT:              affine.load %arg2[%[[I]], %[[J]]]
 
 func.func @matmul(%A: memref<64x32xf64>, %B: memref<32x48xf64>, %C: memref<64x48xf64>) {
   affine.for %i = 0 to 64 {

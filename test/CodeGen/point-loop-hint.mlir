@@ -33,15 +33,15 @@
 
 // AST:      for (int c1 = 0; c1 <= 63; c1 += 32)
 // AST-NEXT:   for (int c2 = 0; c2 <= 47; c2 += 16)
-// AST-NEXT:     for (int c3 = 0; c3 <= 31; c3 += 1) {
+// AST-NEXT:     for (int c3 = c1; c3 <= c1 + 31; c3 += 1) {
 // AST-NEXT:       // point
-// AST-NEXT:       for (int c4 = 0; c4 <= 15; c4 += 1)
+// AST-NEXT:       for (int c4 = c2; c4 <= c2 + 15; c4 += 1)
 
 // OUTER-NOT: loop_annotation
 
 // PAR:      // parallel
 // PAR-NEXT: // point
-// PAR-NEXT: for (int c4 = 0; c4 <= 15; c4 += 1)
+// PAR-NEXT: for (int c4 = c2; c4 <= c2 + 15; c4 += 1)
 // PAR-NOT:  loop_annotation
 // PAR:      affine.parallel
 // PAR-NOT:  loop_annotation
