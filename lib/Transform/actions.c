@@ -531,6 +531,23 @@ int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band)
 	return f > 1 ? f : 0;
 }
 
+static isl_bool is_not_band(__isl_keep isl_schedule_node *node, void *user)
+{
+	(void)user;
+	return isl_bool_not(isl_bool_ok(isl_schedule_node_get_type(node) ==
+					isl_schedule_node_band));
+}
+
+int pearl_band_holds_loop(__isl_keep isl_schedule_node *node)
+{
+	isl_schedule_node *child = isl_schedule_node_get_child(node, 0);
+	isl_bool none = isl_schedule_node_every_descendant(child, is_not_band,
+							   NULL);
+
+	isl_schedule_node_free(child);
+	return none < 0 ? -1 : !none;
+}
+
 /* Marks the innermost loop of branch b to be unrolled by `factor`: the
  * factor goes into the band's AST build options, the loop stays as it is
  * (no strip-mining: the code generator unrolls the loop it generates,
@@ -563,6 +580,23 @@ static pearl_stat unroll(pearl_sched *sched, int b, int factor)
 		isl_schedule_node_free(node);
 		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
 				       "is already unrolled", b);
+	}
+	/* U unrolls innermost loops. A branch's innermost loop can hold the
+	 * loops of other branches (statements beside a nested loop): its
+	 * copies would then be whole loop nests, one after the other, and
+	 * LLVM no longer unrolls or vectorizes the loops inside as it would
+	 * (PolyBench nussinov, its j loop: 0.8x of the same tiling without
+	 * U). */
+	switch (pearl_band_holds_loop(node)) {
+	case 1:
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
+				       "(loop %d) holds other loops: only a "
+				       "loop with no loop inside is unrolled",
+				       b, depth - 1);
+	case -1:
+		isl_schedule_node_free(node);
+		return pearl_ctx_isl_error(ctx, "loop nesting");
 	}
 	space = isl_space_set_alloc(isl_schedule_node_get_ctx(node), 0, 1);
 	space = isl_space_set_tuple_name(space, isl_dim_set,

@@ -62,13 +62,6 @@ static isl_stat pw_is_point(__isl_take isl_pw_aff *pa, void *user)
 	return r;
 }
 
-static isl_bool is_not_band(__isl_keep isl_schedule_node *node, void *user)
-{
-	(void)user;
-	return isl_bool_not(isl_bool_ok(isl_schedule_node_get_type(node) ==
-					isl_schedule_node_band));
-}
-
 /* Whether band `node` (kept) is a point loop of a tiling: its (first)
  * member is e - k * floor(e / k) for every statement, the form isl's band
  * tiling gives point loops (shifted, isl's default). */
@@ -94,15 +87,7 @@ static int is_point_band(__isl_keep isl_schedule_node *node)
  * with no band below it. */
 static int is_innermost_point_band(__isl_keep isl_schedule_node *node)
 {
-	isl_schedule_node *child;
-	isl_bool leaf;
-
-	if (isl_schedule_node_band_n_member(node) < 1)
-		return 0;
-	child = isl_schedule_node_get_child(node, 0);
-	leaf = isl_schedule_node_every_descendant(child, is_not_band, NULL);
-	isl_schedule_node_free(child);
-	return leaf == isl_bool_true && is_point_band(node);
+	return pearl_band_holds_loop(node) == 0 && is_point_band(node);
 }
 
 /* Whether every member of band `node` (kept) takes a single value over
@@ -152,6 +137,21 @@ static isl_stat pw_has_no_div(__isl_take isl_pw_aff *pa, void *user)
 	return r;
 }
 
+/* Whether `upa` (kept) is defined on every instance that reaches `node`
+ * (kept). */
+static int defined_on_domain(__isl_keep isl_union_pw_aff *upa,
+			     __isl_keep isl_schedule_node *node)
+{
+	isl_union_set *reaching = isl_schedule_node_get_domain(node);
+	isl_union_set *defined =
+	    isl_union_pw_aff_domain(isl_union_pw_aff_copy(upa));
+	isl_bool subset = isl_union_set_is_subset(reaching, defined);
+
+	isl_union_set_free(reaching);
+	isl_union_set_free(defined);
+	return subset == isl_bool_true;
+}
+
 /* The point loop of band `node` (kept, one member of the form
  * e - k * floor(e / k)) made to run over e itself: e - k * floor(e / k)
  * plus the member k * floor(e / k) of the nearest enclosing band whose
@@ -198,10 +198,12 @@ static __isl_give isl_union_pw_aff *unshifted_point(
 		isl_multi_union_pw_aff_free(mupa);
 	}
 	isl_union_pw_aff_free(point);
+	if (sum && !defined_on_domain(sum, node))
+		sum = isl_union_pw_aff_free(sum);
 	return sum;
 }
 
-/* Band `node` (kept, one member) with its partial schedule replaced by
+/* Band `node` (taken, one member) with its partial schedule replaced by
  * `upa` (taken), keeping its coincidence, loop type and AST build
  * options. */
 static __isl_give isl_schedule_node *band_replace_schedule(

@@ -46,6 +46,10 @@ pearl_ctx *pearl_sched_ctx(pearl_sched *sched);
  * until the schedule changes; NULL on an isl error. */
 __isl_keep isl_union_map *pearl_sched_map(pearl_sched *sched);
 
+/* Whether band `node` (kept) has a band below it: 1 if so, 0 if not, -1 on
+ * error. */
+int pearl_band_holds_loop(__isl_keep isl_schedule_node *node);
+
 /* `schedule` (taken) with every band split into single-member bands. */
 __isl_give isl_schedule *pearl_split_bands(__isl_take isl_schedule *schedule);
 
