@@ -26,7 +26,9 @@
  *   5  point loops of tilings run over the original iterator (from the
  *      tile loop's value on) instead of from 0: the accesses and the
  *      bounds of loops inside use the iterator as it is, and LLVM
- *      unrolls the loops inside again (PolyBench nussinov).
+ *      unrolls the loops inside again (PolyBench nussinov). U(f) refuses
+ *      a loop that holds other loops. The environment's measurements of
+ *      this version also warm up by time (pearl_env_options.warmup_seconds).
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H

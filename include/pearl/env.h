@@ -61,6 +61,12 @@ struct pearl_env_options {
 	const char *memo_path;   /* SQLite file, created if missing; NULL: no
 				  * memoization */
 	int warmup;              /* untimed runs before timing (default 1) */
+	double warmup_seconds;   /* and more untimed runs until @kernel has run
+				  * this long in all (default 0.02): the first
+				  * runs of a process are slower, most of all
+				  * with OpenMP threads just started (a
+				  * 0.17 ms parallel kernel: 0.7x or 1.5x of
+				  * its base after 1 + 5 runs, 1.5x after 30) */
 	int runs;                /* timed runs; the time is their minimum
 				  * (default 3) */
 	double timeout_factor;   /* a scheduled run slower than this many times

@@ -12,6 +12,7 @@ void pearl_env_options_init(struct pearl_env_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->warmup = 1;
+	o->warmup_seconds = 0.02;
 	o->runs = 3;
 	o->timeout_factor = 8.0;
 	o->timeout_min_seconds = 1.0;
@@ -133,12 +134,14 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 		pearl_env_options_init(&defaults);
 		o = &defaults;
 	}
-	if (o->runs < 1 || o->warmup < 0 || o->threads < 1 ||
-	    o->timeout_factor <= 1.0 || o->timeout_min_seconds < 0) {
+	if (o->runs < 1 || o->warmup < 0 || !(o->warmup_seconds >= 0) ||
+	    o->threads < 1 || o->timeout_factor <= 1.0 ||
+	    o->timeout_min_seconds < 0) {
 		env_err(err, err_size, "bad options: runs %d (>= 1), warmup %d "
-			"(>= 0), threads %d (>= 1), timeout factor %g (> 1), "
-			"minimum timeout %g (>= 0)", o->runs, o->warmup,
-			o->threads, o->timeout_factor, o->timeout_min_seconds);
+			"(>= 0), warm-up time %g (>= 0), threads %d (>= 1), "
+			"timeout factor %g (> 1), minimum timeout %g (>= 0)",
+			o->runs, o->warmup, o->warmup_seconds, o->threads,
+			o->timeout_factor, o->timeout_min_seconds);
 		return NULL;
 	}
 	env = calloc(1, sizeof(*env));

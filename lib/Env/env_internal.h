@@ -106,6 +106,7 @@ struct env_run_request {
 	const int *outputs;
 	int n_outputs;
 	int warmup, runs;
+	double warmup_seconds; /* warm-up runs until @kernel took this long */
 	int threads;
 	double limit;         /* a run of @kernel longer than this: timeout */
 	double init_allowance; /* extra wall time allowed per run for @init */

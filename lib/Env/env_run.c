@@ -2,8 +2,10 @@
  *
  * The parent has compiled the module; fork() gives the child the compiled
  * code. The child allocates the argument frame, then for every run (warm-up
- * runs first) calls @init on it and times @kernel alone, and writes one
- * record per run to a pipe, and a last record with the outputs' hash. The
+ * runs first: at least `warmup`, and more until @kernel has run for
+ * `warmup_seconds` in all) calls @init on it and times @kernel alone, and
+ * writes one record per run to a pipe, and a last record with the outputs'
+ * hash. The
  * parent waits for each record with a deadline (the run limit plus an
  * allowance for @init) and SIGKILLs the child when it passes, so a hang of
  * generated code cannot hang the caller, nor a crash kill it.
@@ -53,6 +55,7 @@ enum rec_kind { rec_run = 1, rec_done, rec_timeout, rec_error };
 struct rec {
 	int kind;
 	int index;       /* of the run (warm-up runs first) */
+	int timed;       /* a timed run, not a warm-up run */
 	double seconds;  /* @kernel's wall time */
 	double cpu;      /* @kernel's CPU time, all threads */
 	double init;     /* @init's wall time */
@@ -85,6 +88,10 @@ static void write_rec(int fd, const struct rec *r)
 	}
 }
 
+/* Warm-up runs by time stop here whatever their time (a kernel of a few
+ * microseconds would otherwise need thousands). */
+#define WARMUP_MAX_RUNS 1000
+
 /* The child: never returns. */
 static void child(const struct env_run_request *req, int fd)
 {
@@ -92,8 +99,8 @@ static void child(const struct env_run_request *req, int fd)
 	struct exec_frame *frame;
 	struct rec r;
 	char threads[32];
-	double t0, t1, c0, c1;
-	int i, n = req->warmup + req->runs;
+	double t0, t1, c0, c1, warm = 0;
+	int i, timed = 0;
 
 	snprintf(threads, sizeof(threads), "%d", req->threads);
 	setenv("OMP_NUM_THREADS", threads, 1);
@@ -104,8 +111,11 @@ static void child(const struct env_run_request *req, int fd)
 		write_rec(fd, &r);
 		_exit(2);
 	}
-	for (i = 0; i < n; ++i) {
+	for (i = 0; timed < req->runs; ++i) {
 		memset(&r, 0, sizeof(r));
+		/* warm-up runs: a count, then a time, at most WARMUP_MAX_RUNS */
+		r.timed = i >= req->warmup &&
+			  (warm >= req->warmup_seconds || i >= WARMUP_MAX_RUNS);
 		t0 = env_now();
 		req->init(exec_frame_packed(frame));
 		t1 = env_now();
@@ -120,6 +130,10 @@ static void child(const struct env_run_request *req, int fd)
 		r.seconds = t1 - t0;
 		r.cpu = c1 - c0;
 		write_rec(fd, &r);
+		if (r.timed)
+			timed++;
+		else
+			warm += r.seconds;
 		if (req->limit > 0 && r.seconds > req->limit) {
 			r.kind = rec_timeout;
 			write_rec(fd, &r);
@@ -200,7 +214,7 @@ static int reap(pid_t pid, char *msg, size_t size)
 
 int env_run(const struct env_run_request *req, struct env_run_result *res)
 {
-	int fds[2], n = req->warmup + req->runs, got_done = 0, ret;
+	int fds[2], timed = 0, got_done = 0, ret;
 	double deadline;
 	struct rec r;
 	pid_t pid;
@@ -252,7 +266,9 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 			res->executions++;
 			if (res->init < 0 || r.init < res->init)
 				res->init = r.init;
-			if (r.index >= req->warmup &&
+			if (r.timed)
+				timed++;
+			if (r.timed &&
 			    (res->best < 0 || r.seconds < res->best)) {
 				res->best = r.seconds;
 				res->cpu = r.cpu;
@@ -279,12 +295,12 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 	}
 	if (res->status == env_run_timeout)
 		return 0;
-	if (!got_done || res->executions != n) {
+	if (!got_done || timed != req->runs) {
 		res->status = env_run_crash;
 		if (!res->message[0])
 			env_err(res->message, sizeof(res->message),
-				"the run ended after %d of %d runs",
-				res->executions, n);
+				"the run ended after %d of %d timed runs",
+				timed, req->runs);
 		return 0;
 	}
 	res->status = env_run_ok;

@@ -221,6 +221,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	req.outputs = p->outputs;
 	req.n_outputs = p->n_outputs;
 	req.warmup = env->opts.warmup;
+	req.warmup_seconds = env->opts.warmup_seconds;
 	req.runs = env->opts.runs;
 	req.threads = env->opts.threads;
 	req.limit = limit;

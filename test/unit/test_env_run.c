@@ -55,6 +55,12 @@ static void sleep_seconds(double s)
 	nanosleep(&ts, NULL);
 }
 
+static void ms_fn(void **args)
+{
+	kernel_fn(args);
+	sleep_seconds(0.001);
+}
+
 static void slow_fn(void **args)
 {
 	(void)args;
@@ -102,6 +108,19 @@ static void check_runner(void)
 	CHECK(env_run(&req, &res2) == 0);
 	CHECK(res2.status == env_run_ok && res2.hash != res.hash);
 	req.test_corrupt = 0;
+
+	/* Warm-up by time: a kernel of 1 ms warms up for 10 ms (the count
+	 * of 1 is passed), one of 64 flops stops at WARMUP_MAX_RUNS (1000). */
+	req.kernel = ms_fn;
+	req.warmup_seconds = 0.01;
+	CHECK(env_run(&req, &res2) == 0);
+	CHECK(res2.status == env_run_ok && res2.hash == res.hash);
+	CHECK(res2.executions >= 3 + 10 && res2.executions <= 3 + 20);
+	req.kernel = kernel_fn;
+	req.warmup_seconds = 1000;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_ok && res.executions == 1003);
+	req.warmup_seconds = 0;
 
 	/* Over the limit, but finishing: the child reports it. */
 	req.kernel = slow_fn;

@@ -42,6 +42,8 @@ static void usage(FILE *out)
 		"  --machine M         machine fingerprint (default: CPU "
 		"model, cpus, threads)\n"
 		"  --warmup N          untimed runs first (default 1)\n"
+		"  --warmup-time S     and more until the kernel ran S "
+		"seconds (default 0.02)\n"
 		"  --runs N            timed runs, minimum kept (default 3)\n"
 		"  --threads N         OpenMP threads (default 2)\n"
 		"  --timeout-factor F  timeout at F times the base (default 8)\n"
@@ -196,6 +198,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->opts.machine = val;
 		} else if (!strcmp(o, "--warmup") && !parse_num(val, 0, &v)) {
 			a->opts.warmup = (int)v;
+		} else if (!strcmp(o, "--warmup-time") &&
+			   !parse_num(val, 0, &v)) {
+			a->opts.warmup_seconds = v;
 		} else if (!strcmp(o, "--runs") && !parse_num(val, 1, &v)) {
 			a->opts.runs = (int)v;
 		} else if (!strcmp(o, "--threads") && !parse_num(val, 1, &v)) {
