@@ -1,11 +1,13 @@
-// The innermost point loop of a tiling (no loop inside it) carries a
-// loop_annotation that keeps LLVM from unrolling it: LLVM unrolls a loop of
-// at most 32 iterations completely before its vectorizer runs and then
-// does not vectorize the copies. Tile loops, point loops with a loop
-// inside, and loops of untiled dimensions get no hint. The AST marks the
-// hinted loop "// point". Pearl's lowering (pearl-exec, the environment)
-// carries the hint over lower-affine to the loop's back edge, and the
-// scheduled program computes the same outputs.
+// The innermost point loop of a tiling (no loop inside it) that carries no
+// dependence carries a loop_annotation that keeps LLVM from unrolling it:
+// LLVM unrolls a loop of at most 32 iterations completely before its
+// vectorizer runs and then does not vectorize the copies. Tile loops,
+// point loops with a loop inside, point loops that carry a dependence (a
+// reduction, which gains from LLVM's unrolling) and loops of untiled
+// dimensions get no hint. The AST marks the hinted loop "// point".
+// Pearl's lowering (pearl-exec, the environment) carries the hint over
+// lower-affine to the loop's back edge, and the scheduled program computes
+// the same outputs.
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="T(1,2,32,16)"' | FileCheck %s --check-prefix=INNER
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="T(1,2,32,16)" print-schedule' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AST
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="T(0,1,32,16)"' | FileCheck %s --check-prefix=OUTER
@@ -14,6 +16,10 @@
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="T(1,2,32,16)"' -o %t.mlir
 // RUN: %pearl_exec --print-lowered %t.mlir | FileCheck %s --check-prefix=LOWERED
 // RUN: %pearl_exec %s %t.mlir | FileCheck %s --check-prefix=SAME
+// With k innermost, the innermost point loop is the reduction: no hint.
+// RUN: %pearl_opt %s '--pearl-schedule=schedule="I(1,2) T(1,2,16,32)" print-schedule' -o %t.red.mlir 2>&1 | FileCheck %s --check-prefix=REDUCTION
+// RUN: FileCheck %s --check-prefix=REDUCTION-IR < %t.red.mlir
+// RUN: %pearl_exec %s %t.red.mlir | FileCheck %s --check-prefix=SAME
 
 // INNER: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
 // INNER: #[[ANN:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
@@ -50,6 +56,11 @@
 // LOWERED:         llvm.br {{.*}} {loop_annotation = #{{.*}}}
 // LOWERED-NOT:     loop_annotation
 // LOWERED:         llvm.return
+
+// REDUCTION:     ast:
+// REDUCTION-NOT: // point
+// REDUCTION:     S0(c0, c4, c3);
+// REDUCTION-IR-NOT: loop_annotation
 
 // SAME: pearl-exec: outputs identical
 
