@@ -30,8 +30,9 @@
  *      a loop that holds other loops. The environment's measurements of
  *      this version also warm up by time (pearl_env_options.warmup_seconds).
  *   6  the hint against LLVM's unrolling (version 3) only on innermost
- *      point loops that carry no dependence: LLVM unrolls tiled
- *      reductions again (Pearl's mvt, tiled: 10.7x -> 19.6x).
+ *      point loops that carry no dependence and whose accesses are
+ *      contiguous: LLVM unrolls tiled reductions and strided loops again
+ *      (Pearl's mvt, tiled: 10.7x -> 19.6x).
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H

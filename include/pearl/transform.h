@@ -130,11 +130,12 @@ int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band);
  * itself: the MLIR code generator leaves it as a loop). */
 #define PEARL_UNROLL_MARK "unroll"
 /* The name of the mark node that wraps the innermost point loop of a
- * tiling (a loop with no loop inside) that carries no dependence. A short
- * loop LLVM would unroll completely before its loop vectorizer sees it,
- * then fail to vectorize the copies: the MLIR code generator asks LLVM not
- * to unroll it. A point loop that carries a dependence (a reduction)
- * gains from LLVM's unrolling and is not marked. */
+ * tiling (a loop with no loop inside) that carries no dependence and whose
+ * accesses are contiguous from one iteration to the next. A short loop
+ * LLVM would unroll completely before its loop vectorizer sees it, then
+ * fail to vectorize the copies: the MLIR code generator asks LLVM not to
+ * unroll it. A point loop that carries a dependence (a reduction) or has
+ * a strided access gains from LLVM's unrolling and is not marked. */
 #define PEARL_POINT_MARK "point"
 
 /* The isl AST of the current schedule (__isl_give; NULL with an error in

@@ -269,15 +269,16 @@ static __isl_give isl_schedule_node *mark_bands(
 	parallel = isl_schedule_node_band_member_get_coincident(node, 0);
 	/* The hint against LLVM's unrolling only where its vectorizer can
 	 * take the loop: a point loop that carries a dependence (a
-	 * reduction) or whose copies LLVM cannot vectorize gains from being
-	 * unrolled (PolyBench mvt's tiled reductions: 10.7x with the hint,
-	 * 19.6x without; gemm's j loop, which carries nothing: 1.22x with
-	 * it, 0.45x without). */
+	 * reduction) or has strided accesses gains from being unrolled
+	 * (Pearl's mvt, tiled reductions: 10.7x with the hint, 19.6x
+	 * without; PolyBench syrk's j loop, A[j][k]: 0.96x and 1.23x;
+	 * gemm's j loop, contiguous and carrying nothing: 1.22x with it,
+	 * 0.45x without). */
 	point = is_innermost_point_band(node);
 	if (point) {
 		if (nodeps < 0)
 			nodeps = carries_nothing(sched, node);
-		point = nodeps;
+		point = nodeps && pearl_band_accesses_contiguous(sched, node);
 	}
 	if (isl_schedule_node_band_n_member(node) == 1 &&
 	    is_point_band(node)) {

@@ -50,6 +50,14 @@ __isl_keep isl_union_map *pearl_sched_map(pearl_sched *sched);
  * error. */
 int pearl_band_holds_loop(__isl_keep isl_schedule_node *node);
 
+/* Whether every access under band `node` (kept, one member, in the current
+ * schedule of `sched`) moves by at most one element, along the last array
+ * dimension only, from one iteration of the band's loop to the next (the
+ * loops outside at the same values): 1 if so, 0 if not or on error. Each
+ * access is a basic map of the program's reads and writes. */
+int pearl_band_accesses_contiguous(pearl_sched *sched,
+				   __isl_keep isl_schedule_node *node);
+
 /* `schedule` (taken) with every band split into single-member bands. */
 __isl_give isl_schedule *pearl_split_bands(__isl_take isl_schedule *schedule);
 

@@ -1,9 +1,10 @@
 // The innermost point loop of a tiling (no loop inside it) that carries no
-// dependence carries a loop_annotation that keeps LLVM from unrolling it:
-// LLVM unrolls a loop of at most 32 iterations completely before its
-// vectorizer runs and then does not vectorize the copies. Tile loops,
-// point loops with a loop inside, point loops that carry a dependence (a
-// reduction, which gains from LLVM's unrolling) and loops of untiled
+// dependence and accesses memory contiguously carries a loop_annotation
+// that keeps LLVM from unrolling it: LLVM unrolls a loop of at most 32
+// iterations completely before its vectorizer runs and then does not
+// vectorize the copies. Tile loops, point loops with a loop inside, point
+// loops that carry a dependence (a reduction) or access memory with a
+// stride (both gain from LLVM's unrolling), and loops of untiled
 // dimensions get no hint. The AST marks the hinted loop "// point".
 // Pearl's lowering (pearl-exec, the environment) carries the hint over
 // lower-affine to the loop's back edge, and the scheduled program computes
@@ -16,6 +17,11 @@
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="T(1,2,32,16)"' -o %t.mlir
 // RUN: %pearl_exec --print-lowered %t.mlir | FileCheck %s --check-prefix=LOWERED
 // RUN: %pearl_exec %s %t.mlir | FileCheck %s --check-prefix=SAME
+// With i innermost, the innermost point loop carries nothing but reads
+// A[i][k] and updates C[i][j] a row apart per iteration: no hint either.
+// RUN: %pearl_opt %s '--pearl-schedule=schedule="I(0,2) T(1,2,16,16)" print-schedule' -o %t.strided.mlir 2>&1 | FileCheck %s --check-prefix=STRIDED
+// RUN: FileCheck %s --check-prefix=REDUCTION-IR < %t.strided.mlir
+// RUN: %pearl_exec %s %t.strided.mlir | FileCheck %s --check-prefix=SAME
 // With k innermost, the innermost point loop is the reduction: no hint.
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="I(1,2) T(1,2,16,32)" print-schedule' -o %t.red.mlir 2>&1 | FileCheck %s --check-prefix=REDUCTION
 // RUN: FileCheck %s --check-prefix=REDUCTION-IR < %t.red.mlir
@@ -56,6 +62,10 @@
 // LOWERED:         llvm.br {{.*}} {loop_annotation = #{{.*}}}
 // LOWERED-NOT:     loop_annotation
 // LOWERED:         llvm.return
+
+// STRIDED:     ast:
+// STRIDED-NOT: // point
+// STRIDED:     S0(c4, c3, c0);
 
 // REDUCTION:     ast:
 // REDUCTION-NOT: // point
