@@ -50,6 +50,19 @@ __isl_keep isl_union_map *pearl_sched_map(pearl_sched *sched);
  * error. */
 int pearl_band_holds_loop(__isl_keep isl_schedule_node *node);
 
+/* Whether band `node` (kept) is a point loop of a tiling: its (first)
+ * member is e - k * floor(e / k) for every statement, the form isl's band
+ * tiling gives point loops (shifted, isl's default). */
+int pearl_band_is_point(__isl_keep isl_schedule_node *node);
+
+/* Band `node` (taken), and if it is a one-member point loop of a tiling,
+ * with its partial schedule made to run over the original iterator (from
+ * the tile loop's value on, not from 0; its coincidence, loop type and AST
+ * build options kept). For AST generation only: the order and the
+ * iterations are the same, only the loop's values are shifted. */
+__isl_give isl_schedule_node *pearl_band_unshift_point(
+    __isl_take isl_schedule_node *node);
+
 /* Whether every access under band `node` (kept, one member, in the current
  * schedule of `sched`) moves by at most one element, along the last array
  * dimension only, from one iteration of the band's loop to the next (the
