@@ -11,8 +11,9 @@
 #include "sched_internal.h"
 
 /* The map from each instance under band `node` (kept, one member) to the
- * instance of the same statement one iteration of the band's loop later
- * (the loops outside at the same values), or NULL on error. */
+ * instances under it one iteration of the band's loop later (the loops
+ * outside at the same values; of every statement: check_access keeps the
+ * pairs of one statement), or NULL on error. */
 static __isl_give isl_union_map *next_iteration(
     __isl_keep isl_schedule_node *node)
 {
