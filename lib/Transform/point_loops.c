@@ -7,70 +7,77 @@
 
 #include "sched_internal.h"
 
-/* Clears *user (an int) at an affine piece that is not of the form
- * e - k * floor(e / k): a first floor division with a negative
- * coefficient. */
-static isl_stat piece_is_point(__isl_take isl_set *set,
-			       __isl_take isl_aff *aff, void *user)
-{
-	int *point = user;
-	isl_val *c = NULL;
+/* A test of one affine piece, and whether every piece passed it so far. */
+struct every_piece {
+	int (*ok)(__isl_keep isl_aff *aff);
+	int all;
+};
 
-	if (isl_aff_dim(aff, isl_dim_div) > 0)
-		c = isl_aff_get_coefficient_val(aff, isl_dim_div, 0);
-	if (!c || isl_val_is_neg(c) != isl_bool_true)
-		*point = 0;
-	isl_val_free(c);
+static isl_stat piece_passes(__isl_take isl_set *set, __isl_take isl_aff *aff,
+			     void *user)
+{
+	struct every_piece *data = user;
+
+	if (!data->ok(aff))
+		data->all = 0;
 	isl_set_free(set);
 	isl_aff_free(aff);
-	return *point ? isl_stat_ok : isl_stat_error;
+	return data->all ? isl_stat_ok : isl_stat_error;
 }
 
-static isl_stat pw_is_point(__isl_take isl_pw_aff *pa, void *user)
+static isl_stat pw_passes(__isl_take isl_pw_aff *pa, void *user)
 {
-	isl_stat r = isl_pw_aff_foreach_piece(pa, piece_is_point, user);
+	isl_stat r = isl_pw_aff_foreach_piece(pa, piece_passes, user);
 
 	isl_pw_aff_free(pa);
 	return r;
+}
+
+/* Whether every affine piece of `upa` (kept) passes `ok`; 0 on error. */
+static int every_piece(__isl_keep isl_union_pw_aff *upa,
+		       int (*ok)(__isl_keep isl_aff *aff))
+{
+	struct every_piece data = { ok, 1 };
+
+	if (!upa || isl_union_pw_aff_foreach_pw_aff(upa, pw_passes, &data) < 0)
+		return 0;
+	return data.all;
+}
+
+/* Whether `aff` (kept) is of the form e - k * floor(e / k): a first floor
+ * division with a negative coefficient. */
+static int is_point_piece(__isl_keep isl_aff *aff)
+{
+	isl_val *c = NULL;
+	int point;
+
+	if (isl_aff_dim(aff, isl_dim_div) > 0)
+		c = isl_aff_get_coefficient_val(aff, isl_dim_div, 0);
+	point = c && isl_val_is_neg(c) == isl_bool_true;
+	isl_val_free(c);
+	return point;
+}
+
+/* Whether `aff` (kept) has no floor division. */
+static int has_no_div(__isl_keep isl_aff *aff)
+{
+	return isl_aff_dim(aff, isl_dim_div) == 0;
 }
 
 int pearl_band_is_point(__isl_keep isl_schedule_node *node)
 {
 	isl_multi_union_pw_aff *mupa;
 	isl_union_pw_aff *upa;
-	int point = 1;
+	int point;
 
 	if (isl_schedule_node_band_n_member(node) < 1)
 		return 0;
 	mupa = isl_schedule_node_band_get_partial_schedule(node);
 	upa = isl_multi_union_pw_aff_get_at(mupa, 0);
 	isl_multi_union_pw_aff_free(mupa);
-	if (!upa || isl_union_pw_aff_foreach_pw_aff(upa, pw_is_point,
-						    &point) < 0)
-		point = 0;
+	point = every_piece(upa, is_point_piece);
 	isl_union_pw_aff_free(upa);
 	return point;
-}
-
-/* Clears *user (an int) at an affine piece with a floor division. */
-static isl_stat piece_has_no_div(__isl_take isl_set *set,
-				 __isl_take isl_aff *aff, void *user)
-{
-	int *plain = user;
-
-	if (isl_aff_dim(aff, isl_dim_div) != 0)
-		*plain = 0;
-	isl_set_free(set);
-	isl_aff_free(aff);
-	return *plain ? isl_stat_ok : isl_stat_error;
-}
-
-static isl_stat pw_has_no_div(__isl_take isl_pw_aff *pa, void *user)
-{
-	isl_stat r = isl_pw_aff_foreach_piece(pa, piece_has_no_div, user);
-
-	isl_pw_aff_free(pa);
-	return r;
 }
 
 /* Whether `upa` (kept) is defined on every instance that reaches `node`
@@ -105,7 +112,7 @@ static __isl_give isl_union_pw_aff *unshifted_point(
 	isl_multi_union_pw_aff *mupa;
 	isl_union_pw_aff *point, *sum = NULL;
 	int depth = isl_schedule_node_get_tree_depth(node);
-	int g, m, n, plain;
+	int g, m, n;
 
 	mupa = isl_schedule_node_band_get_partial_schedule(node);
 	point = isl_multi_union_pw_aff_get_at(mupa, 0);
@@ -125,10 +132,7 @@ static __isl_give isl_union_pw_aff *unshifted_point(
 			sum = isl_union_pw_aff_add(
 			    isl_multi_union_pw_aff_get_at(mupa, m),
 			    isl_union_pw_aff_copy(point));
-			plain = 1;
-			if (!sum || isl_union_pw_aff_foreach_pw_aff(
-					sum, pw_has_no_div, &plain) < 0 ||
-			    !plain)
+			if (!every_piece(sum, has_no_div))
 				sum = isl_union_pw_aff_free(sum);
 		}
 		isl_multi_union_pw_aff_free(mupa);
