@@ -132,7 +132,7 @@ struct StmtWalk {
   }
 
   void walk(Value *V) {
-    auto *I = dyn_cast<Instruction>(V);
+    auto *I = dyn_cast_or_null<Instruction>(V);
     if (!I || !Seen.insert(V).second)
       return;
     if (MemoryAccess *MA = Stmt.getArrayAccessOrNULLFor(I)) {
@@ -168,8 +168,61 @@ struct StmtWalk {
 bool isReadOnlyScalar(Scop &S, MemoryAccess *MA) {
   if (!MA->isRead() || MA->isLatestArrayKind() || !MA->isOriginalValueKind())
     return false;
-  auto *I = dyn_cast<Instruction>(MA->getAccessValue());
+  auto *I = dyn_cast_or_null<Instruction>(MA->getAccessValue());
   return !I || !S.contains(I);
+}
+
+/// What an access is, for a refusal: "a memcpy", "a call to f", ...
+std::string accessSite(MemoryAccess *MA) {
+  Instruction *I = MA->getAccessInstruction();
+  if (!I)
+    return "an access with no instruction";
+  if (auto *MI = dyn_cast<MemIntrinsic>(I))
+    return std::string("a memory intrinsic (") +
+           (isa<MemSetInst>(MI) ? "memset"
+            : isa<MemMoveInst>(MI) ? "memmove"
+                                   : "memcpy") +
+           ", e.g. a copy or fill loop clang turned into one)";
+  if (auto *CB = dyn_cast<CallBase>(I)) {
+    Function *Callee = CB->getCalledFunction();
+    return "a call" +
+           (Callee ? " to " + Callee->getName().str() : std::string());
+  }
+  return std::string("an instruction of kind ") + I->getOpcodeName();
+}
+
+/// Why `Stmt` of `S` is outside what the model reads, or "" if it is not.
+/// Everything modelScop follows afterwards (the statement's block, the
+/// instruction and value of every array access) is checked here first, so
+/// that a kind of statement or access Polly can build and Pearl does not
+/// know is refused by name instead of being dereferenced.
+std::string unsupportedStmt(Scop &S, ScopStmt &Stmt) {
+  const std::string Name = Stmt.getBaseName() ? Stmt.getBaseName() : "?";
+  if (Stmt.isRegionStmt())
+    return "statement " + Name + " has non-affine control flow (a Polly "
+           "region statement)";
+  if (!Stmt.isBlockStmt())
+    return "statement " + Name + " is a copy statement (not modeled)";
+  for (MemoryAccess *MA : Stmt) {
+    if (!MA)
+      return "statement " + Name + " has an empty access";
+    if (isReadOnlyScalar(S, MA))
+      continue;
+    if (!MA->isOriginalArrayKind() && MA->isRead())
+      continue; // a scalar read: its write is refused below
+    Instruction *I = MA->getAccessInstruction();
+    if (MA->isOriginalArrayKind() &&
+        !(I && (isa<LoadInst>(I) || isa<StoreInst>(I))))
+      return "statement " + Name + " accesses memory through " +
+             accessSite(MA) + " (not modeled)";
+    if (MA->isWrite() && MA->isOriginalArrayKind() && !MA->getAccessValue())
+      return "statement " + Name + " writes a value Polly does not name "
+             "(not modeled)";
+    if (!MA->getLatestScopArrayInfo())
+      return "statement " + Name + " accesses an array Polly does not "
+             "describe (not modeled)";
+  }
+  return "";
 }
 
 /// The dimensions of a fixed-size array object (a global or alloca of
@@ -364,10 +417,10 @@ pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
     return pearl_program_free(Prog);
   };
   for (ScopStmt &Stmt : S) {
+    std::string Refusal = unsupportedStmt(S, Stmt);
+    if (!Refusal.empty())
+      return Fail(Refusal);
     const std::string Name = Stmt.getBaseName();
-    if (Stmt.isRegionStmt())
-      return Fail("statement " + Name + " has non-affine control flow "
-                  "(a Polly region statement)");
     MemoryAccess *Write = nullptr;
     for (MemoryAccess *MA : Stmt) {
       if (isReadOnlyScalar(S, MA) || MA->isRead())
