@@ -32,6 +32,7 @@
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/RegionInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -51,6 +52,8 @@
 #include "pearl/transform.h"
 #include "scop_model.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -123,6 +126,69 @@ const LoadedPolicy &getPolicy() {
   return Loaded;
 }
 
+// 1 if `Text` holds nothing but white space.
+bool isBlank(const std::string &Text) {
+  for (char C : Text)
+    if (!std::isspace(static_cast<unsigned char>(C)))
+      return false;
+  return true;
+}
+
+// The number of ';'-separated parts of -pearl-schedule.
+int schedulePartCount() {
+  return 1 + static_cast<int>(std::count(PearlSchedule.begin(),
+                                         PearlSchedule.end(), ';'));
+}
+
+// What is wrong with the plugin's options, checked once per process: an
+// explicit schedule that is blank or does not parse, numbers out of range.
+// Empty if nothing is.
+const std::string &optionError() {
+  static const std::string Error = []() -> std::string {
+    if (PearlMaxBranchSteps < 1 || PearlMaxBranchSteps > 1000)
+      return "-pearl-max-branch-steps=" +
+             std::to_string(PearlMaxBranchSteps) +
+             " is out of range (1 to 1000)";
+    if (PearlMinParallelWork < 0)
+      return "-pearl-min-parallel-work=" +
+             std::to_string(PearlMinParallelWork) +
+             " is negative (0: no limit)";
+    if (PearlSchedule.empty())
+      return "";
+    if (isBlank(PearlSchedule))
+      return "-pearl-schedule is blank: give actions in Pearl's notation, "
+             "or leave the option out to let the policy decide";
+    pearl_ctx *Ctx = pearl_ctx_alloc();
+    if (!Ctx)
+      return "out of memory";
+    std::string Why;
+    for (int I = 0, N = schedulePartCount(); I < N && Why.empty(); ++I) {
+      char *Part = pearl_schedule_part(PearlSchedule.c_str(), I);
+      struct pearl_action *Actions = nullptr;
+      if (!Part)
+        Why = "out of memory";
+      else if (pearl_actions_parse(Ctx, Part, &Actions) < 0)
+        Why = std::string("-pearl-schedule: ") + pearl_ctx_last_error(Ctx);
+      free(Actions);
+      free(Part);
+    }
+    pearl_ctx_free(Ctx);
+    return Why;
+  }();
+  return Error;
+}
+
+// A warning clang prints whatever -R flags are given (once per process:
+// the options are the same for every function).
+void warnOnce(Function &F, const std::string &Msg) {
+  static bool Warned = false;
+  if (Warned)
+    return;
+  Warned = true;
+  F.getContext().diagnose(DiagnosticInfoGeneric(
+      "pearl: " + Msg + "; loop nests are left unchanged", DS_Warning));
+}
+
 // Sets a Polly option (by name, it is not exported) for the lifetime of
 // this object and restores it after.
 class ScopedBoolOption {
@@ -185,8 +251,7 @@ struct Where {
   BasicBlock *BB;
 };
 
-Where whereOf(Scop &S, LoopInfo &LI) {
-  Region &R = S.getRegion();
+Where whereOf(const Region &R, LoopInfo &LI) {
   Loop *L = LI.getLoopFor(R.getEntry());
   for (BasicBlock *BB : R.blocks())
     if (Loop *BL = LI.getLoopFor(BB); BL && R.contains(BL)) {
@@ -369,10 +434,44 @@ public:
     }
   }
 
+  // A region Scop detection accepted and ScopInfo then dropped (its
+  // assumptions cannot hold, or it is too complex to check at run time).
+  void reportDropped(const Region &R) {
+    Where W = whereOf(R, *LI);
+    std::string Why = "Polly dropped the Scop after building it (its "
+                      "run-time assumptions cannot hold or are too complex; "
+                      "-Rpass-analysis=polly-scops says which)";
+    missed(W, "pearl-schedule: loop nest left unchanged: " + Why);
+    report(F.getName(), -1, "dropped", Why);
+  }
+
+  // -pearl-schedule parts past the function's last Scop are not used:
+  // say so, as a warning (a schedule written for other Scops than the
+  // ones Polly found is a mistake worth seeing).
+  void warnUnusedParts(int NScops) {
+    if (PearlSchedule.empty() || NScops == 0)
+      return;
+    std::string Unused;
+    for (int I = NScops, N = schedulePartCount(); I < N; ++I) {
+      char *Part = pearl_schedule_part(PearlSchedule.c_str(), I);
+      if (Part && !isBlank(Part))
+        Unused += (Unused.empty() ? "" : ", ") + std::to_string(I);
+      free(Part);
+    }
+    if (Unused.empty())
+      return;
+    F.getContext().diagnose(DiagnosticInfoGeneric(
+        "pearl: -pearl-schedule has actions for Scop " + Unused +
+            " but function " + F.getName() + " has " +
+            std::to_string(NScops) + " Scop" + (NScops > 1 ? "s" : "") +
+            " (numbered from 0): those parts are not used",
+        DS_Warning));
+  }
+
   // Models, decides, installs and generates one Scop. Returns true if code
   // was generated.
   bool runOnScop(Scop &S, RegionInfo &RI, int Index) {
-    Where W = whereOf(S, *LI);
+    Where W = whereOf(S.getRegion(), *LI);
     auto Unchanged = [&](const std::string &Why) {
       missed(W, "pearl-schedule: loop nest left unchanged: " + Why);
       report(F.getName(), Index, "unchanged", Why);
@@ -406,6 +505,9 @@ public:
       return Unchanged(Why);
     isl::union_pw_multi_aff ToModelOwner = isl::manage(ToModel);
 
+    // With -pearl-schedule the policy is never asked: a Scop without
+    // actions of its own keeps its code (as in the MLIR pass).
+    const bool Explicit = !PearlSchedule.empty();
     const LoadedPolicy &Policy = getPolicy();
     char *Part = pearl_schedule_part(PearlSchedule.c_str(), Index);
     struct pearl_llvm_request Req = {Part, Policy.Policy, PearlMaxBranchSteps,
@@ -414,10 +516,13 @@ public:
     struct pearl_llvm_decision D;
     pearl_llvm_decision_init(&D);
     pearl_stat St = pearl_stat_error;
-    if ((!Part || !*Part) && !Policy.Policy)
-      Why = "cannot load the policy: " + Policy.Error;
-    else if (!Part)
+    if (!Part)
       Why = "out of memory";
+    else if (Explicit && isBlank(Part))
+      Why = "-pearl-schedule has no actions for Scop " +
+            std::to_string(Index) + " of this function";
+    else if (!Explicit && !Policy.Policy)
+      Why = "cannot load the policy: " + Policy.Error;
     else if ((St = pearl_llvm_decide(Prog, &Req, &D)) != pearl_stat_ok)
       Why = pearl_ctx_last_error(Ctx);
     if (St == pearl_stat_ok && PearlPrintModel) {
@@ -506,34 +611,38 @@ public:
     {
       RegionInfo RI = RegionInfoAnalysis().run(F, FAM);
       ScopDetection SD(DT, SE, *LI, RI, AA, *ORE);
-      {
-        // The agent decides what is worth transforming, not Polly's
-        // profitability heuristic (which rejects, e.g., single loops).
-        bool Saved = PollyProcessUnprofitable;
-        PollyProcessUnprofitable = true;
-        SD.detect(F);
-        PollyProcessUnprofitable = Saved;
-      }
-      reportUndetected(SD, RI);
-
       auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+      // The agent decides what is worth transforming, not Polly's
+      // profitability heuristic (which rejects, e.g., single loops): in
+      // detection, and until the last Scop is built (ScopInfo builds each
+      // one in getScop, and again after invalidate(), where the same
+      // heuristic would drop it).
+      bool SavedUnprofitable = PollyProcessUnprofitable;
+      PollyProcessUnprofitable = true;
+      SD.detect(F);
       ScopInfo Info(F.getParent()->getDataLayout(), SD, SE, *LI, AA, DT, AC,
                     *ORE);
+      reportUndetected(SD, RI);
       SmallVector<const Region *, 4> Regions(SD.begin(), SD.end());
+      // Scops are numbered as ScopInfo builds them: a region it drops
+      // takes no part of -pearl-schedule.
       int Index = 0;
       for (const Region *R : Regions) {
         if (!SD.isMaxRegionInScop(*R, /*Verify=*/false))
           continue;
         Scop *S = Info.getScop(R);
-        int I = Index++;
-        if (!S)
+        if (!S) {
+          reportDropped(*R);
           continue;
-        if (runOnScop(*S, RI, I)) {
+        }
+        if (runOnScop(*S, RI, Index++)) {
           Generated = true;
           // The other Scops refer to IR code generation changed.
           Info.invalidate();
         }
       }
+      warnUnusedParts(Index);
+      PollyProcessUnprofitable = SavedUnprofitable;
     }
     // Nothing generated: undo the entry-block split of code preparation,
     // so that the function is exactly what clang would have compiled.
@@ -553,6 +662,16 @@ struct PearlLLVMPass : PassInfoMixin<PearlLLVMPass> {
         F.getName().ends_with("_polly_subfn") ||
         (!PearlOnlyFunc.empty() && F.getName() != PearlOnlyFunc))
       return PreservedAnalyses::all();
+    // Options that cannot be honoured leave every function as clang
+    // compiles it, with one warning.
+    if (const std::string &Error = optionError(); !Error.empty()) {
+      warnOnce(F, Error);
+      return PreservedAnalyses::all();
+    }
+    if (PearlSchedule.empty() && !getPolicy().Policy) {
+      warnOnce(F, "cannot load the " + getPolicy().Error);
+      return PreservedAnalyses::all();
+    }
     useLLVMOpenMPBackend();
     if (!PearlScheduler(F, FAM).run())
       return PreservedAnalyses::all();
