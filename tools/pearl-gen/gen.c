@@ -606,7 +606,8 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	}
 	local.bytes = program_bytes(p);
 	local.est_ms = (double)local.est_ps * 1e-9;
-	text = gen_emit(p, &local);
+	text = opts && opts->lang == pearl_gen_lang_c ? gen_emit_c(p, &local)
+						      : gen_emit(p, &local);
 	free(p);
 	if (!text) {
 		snprintf(err, err_size, "out of memory");

@@ -58,8 +58,16 @@ int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale);
 /* The name of `scale`, "?" if out of range. */
 const char *pearl_gen_scale_name(enum pearl_gen_scale scale);
 
+/* The language of the text: the MLIR module of the kernel contract, or
+ * the same program as a standalone C program (tools/pearl-gen/README.md). */
+enum pearl_gen_lang {
+	pearl_gen_lang_mlir = 0,
+	pearl_gen_lang_c
+};
+
 struct pearl_gen_options {
 	enum pearl_gen_scale scale;
+	enum pearl_gen_lang lang;	/* 0: MLIR */
 };
 
 /* The kinds of loop nests. */

@@ -17,16 +17,7 @@
 
 #include "gen_internal.h"
 
-struct sb {
-	char *buf;
-	size_t len, cap;
-	int oom;
-};
-
-static void sb_printf(struct sb *s, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sb *s, const char *fmt, ...)
+void gen_sb_printf(struct gen_sb *s, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -64,9 +55,9 @@ static void sb_printf(struct sb *s, const char *fmt, ...)
 	}
 }
 
-static void indent(struct sb *s, int n)
+static void indent(struct gen_sb *s, int n)
 {
-	sb_printf(s, "%*s", 2 * n, "");
+	gen_sb_printf(s, "%*s", 2 * n, "");
 }
 
 static const char *type_str(const struct gen_prog *p)
@@ -79,51 +70,51 @@ static int is_float(const struct gen_prog *p)
 	return p->type != pearl_gen_type_i32;
 }
 
-static int64_t extent(const struct gen_prog *p, const struct gen_array *a,
-		      int d)
+int64_t gen_array_extent(const struct gen_prog *p, const struct gen_array *a,
+			 int d)
 {
 	return a->dim[d] >= 0 ? p->dim[a->dim[d]] : -a->dim[d];
 }
 
-static void memref_type(struct sb *s, const struct gen_prog *p, int arr)
+static void memref_type(struct gen_sb *s, const struct gen_prog *p, int arr)
 {
 	const struct gen_array *a = &p->arrays[arr];
 	int d;
 
-	sb_printf(s, "memref<");
+	gen_sb_printf(s, "memref<");
 	for (d = 0; d < a->rank; ++d)
-		sb_printf(s, "%lldx", (long long)extent(p, a, d));
-	sb_printf(s, "%s>", type_str(p));
+		gen_sb_printf(s, "%lldx", (long long)gen_array_extent(p, a, d));
+	gen_sb_printf(s, "%s>", type_str(p));
 }
 
 /* Argument names: A..Z, then A1.. (at most GEN_MAX_ARRAYS anyway). */
-static void array_name(struct sb *s, int arr)
+static void array_name(struct gen_sb *s, int arr)
 {
 	if (arr < 26)
-		sb_printf(s, "%%%c", 'A' + arr);
+		gen_sb_printf(s, "%%%c", 'A' + arr);
 	else
-		sb_printf(s, "%%%c%d", 'A' + arr % 26, arr / 26);
+		gen_sb_printf(s, "%%%c%d", 'A' + arr % 26, arr / 26);
 }
 
-static void signature(struct sb *s, const struct gen_prog *p,
+static void signature(struct gen_sb *s, const struct gen_prog *p,
 		      const char *name)
 {
 	int i;
 
-	sb_printf(s, "func.func @%s(", name);
+	gen_sb_printf(s, "func.func @%s(", name);
 	for (i = 0; i < p->n_arrays; ++i) {
 		if (i)
-			sb_printf(s, ", ");
+			gen_sb_printf(s, ", ");
 		array_name(s, i);
-		sb_printf(s, ": ");
+		gen_sb_printf(s, ": ");
 		memref_type(s, p, i);
 	}
-	sb_printf(s, ") {\n");
+	gen_sb_printf(s, ") {\n");
 }
 
 /* An affine expression with iterators printed as prefix<level>
  * ("%i" in load/store indices, "d" in maps). */
-static void print_aff(struct sb *s, const struct gen_prog *p,
+static void print_aff(struct gen_sb *s, const struct gen_prog *p,
 		      const struct gen_aff *a, const char *prefix)
 {
 	int64_t k = a->k + (a->dim >= 0 ? p->dim[a->dim] : 0);
@@ -135,17 +126,17 @@ static void print_aff(struct sb *s, const struct gen_prog *p,
 		if (!c)
 			continue;
 		if (first)
-			sb_printf(s, "%s%s%d", c < 0 ? "-" : "", prefix, l);
+			gen_sb_printf(s, "%s%s%d", c < 0 ? "-" : "", prefix, l);
 		else
-			sb_printf(s, " %c %s%d", c < 0 ? '-' : '+', prefix, l);
+			gen_sb_printf(s, " %c %s%d", c < 0 ? '-' : '+', prefix, l);
 		if (c != 1 && c != -1)
-			sb_printf(s, " * %d", c < 0 ? -c : c);
+			gen_sb_printf(s, " * %d", c < 0 ? -c : c);
 		first = 0;
 	}
 	if (first)
-		sb_printf(s, "%lld", (long long)k);
+		gen_sb_printf(s, "%lld", (long long)k);
 	else if (k)
-		sb_printf(s, " %c %lld", k < 0 ? '-' : '+',
+		gen_sb_printf(s, " %c %lld", k < 0 ? '-' : '+',
 			  (long long)(k < 0 ? -k : k));
 }
 
@@ -160,30 +151,30 @@ static int aff_has_iter(const struct gen_aff *a)
 }
 
 /* (d0, ..., d<n-1>) */
-static void map_dims(struct sb *s, int n)
+static void map_dims(struct gen_sb *s, int n)
 {
 	int l;
 
-	sb_printf(s, "(");
+	gen_sb_printf(s, "(");
 	for (l = 0; l < n; ++l)
-		sb_printf(s, "%sd%d", l ? ", " : "", l);
-	sb_printf(s, ")");
+		gen_sb_printf(s, "%sd%d", l ? ", " : "", l);
+	gen_sb_printf(s, ")");
 }
 
 /* (%i0, ..., %i<n-1>) */
-static void map_operands(struct sb *s, int n)
+static void map_operands(struct gen_sb *s, int n)
 {
 	int l;
 
-	sb_printf(s, "(");
+	gen_sb_printf(s, "(");
 	for (l = 0; l < n; ++l)
-		sb_printf(s, "%s%%i%d", l ? ", " : "", l);
-	sb_printf(s, ")");
+		gen_sb_printf(s, "%s%%i%d", l ? ", " : "", l);
+	gen_sb_printf(s, ")");
 }
 
 /* A loop bound: a constant, or an affine map (max/min of several terms)
  * over the enclosing iterators. */
-static void print_bound(struct sb *s, const struct gen_prog *p,
+static void print_bound(struct gen_sb *s, const struct gen_prog *p,
 			const struct gen_aff *b, int n, int depth,
 			const char *minmax)
 {
@@ -196,21 +187,21 @@ static void print_bound(struct sb *s, const struct gen_prog *p,
 		return;
 	}
 	if (n > 1)
-		sb_printf(s, "%s ", minmax);
-	sb_printf(s, "affine_map<");
+		gen_sb_printf(s, "%s ", minmax);
+	gen_sb_printf(s, "affine_map<");
 	map_dims(s, depth);
-	sb_printf(s, " -> (");
+	gen_sb_printf(s, " -> (");
 	for (i = 0; i < n; ++i) {
 		if (i)
-			sb_printf(s, ", ");
+			gen_sb_printf(s, ", ");
 		print_aff(s, p, &b[i], "d");
 	}
-	sb_printf(s, ")>");
+	gen_sb_printf(s, ")>");
 	map_operands(s, depth);
 }
 
 struct emitter {
-	struct sb *s;
+	struct gen_sb *s;
 	const struct gen_prog *p;
 	int next_value;
 	int next_apply;
@@ -261,13 +252,13 @@ static void print_access(struct emitter *em, int acc, int ind)
 				depth = l + 1;
 		apply = em->next_apply++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%a%d = affine.apply affine_map<", apply);
+		gen_sb_printf(em->s, "%%a%d = affine.apply affine_map<", apply);
 		map_dims(em->s, depth);
-		sb_printf(em->s, " -> (");
+		gen_sb_printf(em->s, " -> (");
 		print_aff(em->s, p, x, "d");
-		sb_printf(em->s, ")>");
+		gen_sb_printf(em->s, ")>");
 		map_operands(em->s, depth);
-		sb_printf(em->s, "\n");
+		gen_sb_printf(em->s, "\n");
 	}
 }
 
@@ -277,16 +268,16 @@ static void print_indices(struct emitter *em, int acc, int apply)
 	const struct gen_access *a = &p->accesses[acc];
 	int d;
 
-	sb_printf(em->s, "[");
+	gen_sb_printf(em->s, "[");
 	for (d = 0; d < p->arrays[a->array].rank; ++d) {
 		if (d)
-			sb_printf(em->s, ", ");
+			gen_sb_printf(em->s, ", ");
 		if (d == a->apply_dim)
-			sb_printf(em->s, "%%a%d", apply);
+			gen_sb_printf(em->s, "%%a%d", apply);
 		else
 			print_aff(em->s, p, &a->idx[d], "%i");
 	}
-	sb_printf(em->s, "]");
+	gen_sb_printf(em->s, "]");
 }
 
 /* Prints the operations of expression e; returns its value number, or
@@ -298,8 +289,8 @@ static int emit_expr(struct emitter *em, int e, int ind)
 	const char *t = type_str(p), *name = NULL;
 	int fl = is_float(p), a, b, v;
 
-#define OPND(n) do { if ((n) < 0) sb_printf(em->s, "%%k%d", -1 - (n)); \
-		     else sb_printf(em->s, "%%v%d", (n)); } while (0)
+#define OPND(n) do { if ((n) < 0) gen_sb_printf(em->s, "%%k%d", -1 - (n)); \
+		     else gen_sb_printf(em->s, "%%v%d", (n)); } while (0)
 
 	switch (x->op) {
 	case GEN_OP_CONST:
@@ -310,12 +301,12 @@ static int emit_expr(struct emitter *em, int e, int ind)
 		print_access(em, x->access, ind);
 		v = em->next_value++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%v%d = affine.load ", v);
+		gen_sb_printf(em->s, "%%v%d = affine.load ", v);
 		array_name(em->s, p->accesses[x->access].array);
 		print_indices(em, x->access, apply);
-		sb_printf(em->s, " : ");
+		gen_sb_printf(em->s, " : ");
 		memref_type(em->s, p, p->accesses[x->access].array);
-		sb_printf(em->s, "\n");
+		gen_sb_printf(em->s, "\n");
 		return v;
 	}
 	case GEN_OP_ABS:
@@ -325,24 +316,24 @@ static int emit_expr(struct emitter *em, int e, int ind)
 		if (x->op == GEN_OP_NEG) {
 			v = em->next_value++;
 			indent(em->s, ind);
-			sb_printf(em->s, "%%v%d = arith.negf ", v);
+			gen_sb_printf(em->s, "%%v%d = arith.negf ", v);
 			OPND(a);
-			sb_printf(em->s, " : %s\n", t);
+			gen_sb_printf(em->s, " : %s\n", t);
 			return v;
 		}
 		v = em->next_value++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%v%d = math.absf ", v);
+		gen_sb_printf(em->s, "%%v%d = math.absf ", v);
 		OPND(a);
-		sb_printf(em->s, " : %s\n", t);
+		gen_sb_printf(em->s, " : %s\n", t);
 		if (x->op == GEN_OP_ABS)
 			return v;
 		a = v;
 		v = em->next_value++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%v%d = math.sqrt ", v);
+		gen_sb_printf(em->s, "%%v%d = math.sqrt ", v);
 		OPND(a);
-		sb_printf(em->s, " : %s\n", t);
+		gen_sb_printf(em->s, " : %s\n", t);
 		return v;
 	case GEN_OP_SELECT: {
 		/* a > b ? a - b : b - a */
@@ -352,29 +343,29 @@ static int emit_expr(struct emitter *em, int e, int ind)
 		b = emit_expr(em, x->b, ind);
 		c = em->next_value++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%v%d = %s ", c, fl ? "arith.cmpf ogt,"
+		gen_sb_printf(em->s, "%%v%d = %s ", c, fl ? "arith.cmpf ogt,"
 							: "arith.cmpi sgt,");
 		OPND(a);
-		sb_printf(em->s, ", ");
+		gen_sb_printf(em->s, ", ");
 		OPND(b);
-		sb_printf(em->s, " : %s\n", t);
+		gen_sb_printf(em->s, " : %s\n", t);
 		d1 = em->next_value++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%v%d = arith.sub%s ", d1, fl ? "f" : "i");
+		gen_sb_printf(em->s, "%%v%d = arith.sub%s ", d1, fl ? "f" : "i");
 		OPND(a);
-		sb_printf(em->s, ", ");
+		gen_sb_printf(em->s, ", ");
 		OPND(b);
-		sb_printf(em->s, " : %s\n", t);
+		gen_sb_printf(em->s, " : %s\n", t);
 		d2 = em->next_value++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%v%d = arith.sub%s ", d2, fl ? "f" : "i");
+		gen_sb_printf(em->s, "%%v%d = arith.sub%s ", d2, fl ? "f" : "i");
 		OPND(b);
-		sb_printf(em->s, ", ");
+		gen_sb_printf(em->s, ", ");
 		OPND(a);
-		sb_printf(em->s, " : %s\n", t);
+		gen_sb_printf(em->s, " : %s\n", t);
 		v = em->next_value++;
 		indent(em->s, ind);
-		sb_printf(em->s, "%%v%d = arith.select %%v%d, %%v%d, %%v%d : "
+		gen_sb_printf(em->s, "%%v%d = arith.select %%v%d, %%v%d, %%v%d : "
 			  "%s\n", v, c, d1, d2, t);
 		return v;
 	}
@@ -395,11 +386,11 @@ static int emit_expr(struct emitter *em, int e, int ind)
 	b = emit_expr(em, x->b, ind);
 	v = em->next_value++;
 	indent(em->s, ind);
-	sb_printf(em->s, "%%v%d = %s ", v, name);
+	gen_sb_printf(em->s, "%%v%d = %s ", v, name);
 	OPND(a);
-	sb_printf(em->s, ", ");
+	gen_sb_printf(em->s, ", ");
 	OPND(b);
-	sb_printf(em->s, " : %s\n", t);
+	gen_sb_printf(em->s, " : %s\n", t);
 	return v;
 #undef OPND
 }
@@ -419,44 +410,44 @@ static void emit_node(struct emitter *em, int n, int ind)
 {
 	const struct gen_prog *p = em->p;
 	const struct gen_node *node = &p->nodes[n];
-	struct sb *s = em->s;
+	struct gen_sb *s = em->s;
 	int i;
 
 	if (node->kind == GEN_NODE_LOOP) {
 		indent(s, ind);
-		sb_printf(s, "affine.for %%i%d = ", node->depth);
+		gen_sb_printf(s, "affine.for %%i%d = ", node->depth);
 		print_bound(s, p, node->lb, node->n_lb, node->depth, "max");
-		sb_printf(s, " to ");
+		gen_sb_printf(s, " to ");
 		print_bound(s, p, node->ub, node->n_ub, node->depth, "min");
 		if (node->step != 1)
-			sb_printf(s, " step %d", node->step);
-		sb_printf(s, " {\n");
+			gen_sb_printf(s, " step %d", node->step);
+		gen_sb_printf(s, " {\n");
 		emit_children(em, node->child, node->n_child, ind + 1);
 		indent(s, ind);
-		sb_printf(s, "}\n");
+		gen_sb_printf(s, "}\n");
 	} else if (node->kind == GEN_NODE_IF) {
 		indent(s, ind);
-		sb_printf(s, "affine.if affine_set<");
+		gen_sb_printf(s, "affine.if affine_set<");
 		map_dims(s, node->depth);
-		sb_printf(s, " : (");
+		gen_sb_printf(s, " : (");
 		for (i = 0; i < node->n_cond; ++i) {
 			if (i)
-				sb_printf(s, ", ");
+				gen_sb_printf(s, ", ");
 			print_aff(s, p, &node->cond[i], "d");
-			sb_printf(s, " >= 0");
+			gen_sb_printf(s, " >= 0");
 		}
-		sb_printf(s, ")>");
+		gen_sb_printf(s, ")>");
 		map_operands(s, node->depth);
-		sb_printf(s, " {\n");
+		gen_sb_printf(s, " {\n");
 		emit_children(em, node->child, node->n_child, ind + 1);
 		indent(s, ind);
 		if (node->n_else) {
-			sb_printf(s, "} else {\n");
+			gen_sb_printf(s, "} else {\n");
 			emit_children(em, node->else_child, node->n_else,
 				      ind + 1);
 			indent(s, ind);
 		}
-		sb_printf(s, "}\n");
+		gen_sb_printf(s, "}\n");
 	} else {
 		const struct gen_access *w = &p->accesses[node->write];
 		int v = emit_expr(em, node->expr, ind), apply;
@@ -464,22 +455,22 @@ static void emit_node(struct emitter *em, int n, int ind)
 		apply = em->next_apply;
 		print_access(em, node->write, ind);
 		indent(s, ind);
-		sb_printf(s, "affine.store ");
+		gen_sb_printf(s, "affine.store ");
 		if (v < 0)
-			sb_printf(s, "%%k%d", -1 - v);
+			gen_sb_printf(s, "%%k%d", -1 - v);
 		else
-			sb_printf(s, "%%v%d", v);
-		sb_printf(s, ", ");
+			gen_sb_printf(s, "%%v%d", v);
+		gen_sb_printf(s, ", ");
 		array_name(s, w->array);
 		print_indices(em, node->write, apply);
-		sb_printf(s, " : ");
+		gen_sb_printf(s, " : ");
 		memref_type(s, p, w->array);
-		sb_printf(s, "\n");
+		gen_sb_printf(s, "\n");
 	}
 }
 
 /* @init: every array gets the formula of the file comment. */
-static void emit_init(struct sb *s, const struct gen_prog *p)
+static void emit_init(struct gen_sb *s, const struct gen_prog *p)
 {
 	static const int coefs[] = { 1, 3, 5, 7, 11, 13, 17 };
 	static const int mods[] = { 13, 17, 23, 29, 31, 37 };
@@ -492,52 +483,52 @@ static void emit_init(struct sb *s, const struct gen_prog *p)
 
 		for (d = 0; d < a->rank; ++d) {
 			indent(s, 1 + d);
-			sb_printf(s, "affine.for %%i%d = 0 to %lld {\n", d,
-				  (long long)extent(p, a, d));
+			gen_sb_printf(s, "affine.for %%i%d = 0 to %lld {\n", d,
+				  (long long)gen_array_extent(p, a, d));
 		}
 		indent(s, 1 + a->rank);
-		sb_printf(s, "%%q = affine.apply affine_map<");
+		gen_sb_printf(s, "%%q = affine.apply affine_map<");
 		map_dims(s, a->rank);
-		sb_printf(s, " -> ((");
+		gen_sb_printf(s, " -> ((");
 		for (d = 0; d < a->rank; ++d)
-			sb_printf(s, "d%d * %d + ", d, coefs[(i + d) % 7]);
+			gen_sb_printf(s, "d%d * %d + ", d, coefs[(i + d) % 7]);
 		if (is_float(p))
-			sb_printf(s, "%d) mod %d + 1)>", i + 1, m);
+			gen_sb_printf(s, "%d) mod %d + 1)>", i + 1, m);
 		else
-			sb_printf(s, "%d) mod %d - %d)>", i + 1, m, m / 2);
+			gen_sb_printf(s, "%d) mod %d - %d)>", i + 1, m, m / 2);
 		map_operands(s, a->rank);
-		sb_printf(s, "\n");
+		gen_sb_printf(s, "\n");
 		indent(s, 1 + a->rank);
-		sb_printf(s, "%%n = arith.index_cast %%q : index to i32\n");
+		gen_sb_printf(s, "%%n = arith.index_cast %%q : index to i32\n");
 		if (is_float(p)) {
 			indent(s, 1 + a->rank);
-			sb_printf(s, "%%f = arith.sitofp %%n : i32 to %s\n",
+			gen_sb_printf(s, "%%f = arith.sitofp %%n : i32 to %s\n",
 				  type_str(p));
 			indent(s, 1 + a->rank);
-			sb_printf(s, "%%m = arith.constant %d.0 : %s\n", m + 1,
+			gen_sb_printf(s, "%%m = arith.constant %d.0 : %s\n", m + 1,
 				  type_str(p));
 			indent(s, 1 + a->rank);
-			sb_printf(s, "%%x = arith.divf %%f, %%m : %s\n",
+			gen_sb_printf(s, "%%x = arith.divf %%f, %%m : %s\n",
 				  type_str(p));
 		}
 		indent(s, 1 + a->rank);
-		sb_printf(s, "affine.store %s, ", is_float(p) ? "%x" : "%n");
+		gen_sb_printf(s, "affine.store %s, ", is_float(p) ? "%x" : "%n");
 		array_name(s, i);
-		sb_printf(s, "[");
+		gen_sb_printf(s, "[");
 		for (d = 0; d < a->rank; ++d)
-			sb_printf(s, "%s%%i%d", d ? ", " : "", d);
-		sb_printf(s, "] : ");
+			gen_sb_printf(s, "%s%%i%d", d ? ", " : "", d);
+		gen_sb_printf(s, "] : ");
 		memref_type(s, p, i);
-		sb_printf(s, "\n");
+		gen_sb_printf(s, "\n");
 		for (d = a->rank - 1; d >= 0; --d) {
 			indent(s, 1 + d);
-			sb_printf(s, "}\n");
+			gen_sb_printf(s, "}\n");
 		}
 	}
-	sb_printf(s, "  return\n}\n");
+	gen_sb_printf(s, "  return\n}\n");
 }
 
-static void emit_kernel(struct sb *s, const struct gen_prog *p)
+static void emit_kernel(struct gen_sb *s, const struct gen_prog *p)
 {
 	struct emitter em;
 	int i;
@@ -548,50 +539,50 @@ static void emit_kernel(struct sb *s, const struct gen_prog *p)
 	collect_consts(&em);
 	signature(s, p, "kernel");
 	for (i = 0; i < em.n_consts; ++i)
-		sb_printf(s, "  %%k%d = arith.constant %s : %s\n", i,
+		gen_sb_printf(s, "  %%k%d = arith.constant %s : %s\n", i,
 			  em.consts[i], type_str(p));
 	for (i = 0; i < p->n_nests; ++i)
 		emit_node(&em, p->nests[i].root, 1);
-	sb_printf(s, "  return\n}\n");
+	gen_sb_printf(s, "  return\n}\n");
 }
 
-static void sizes_line(struct sb *s, const struct gen_prog *p)
+static void sizes_line(struct gen_sb *s, const struct gen_prog *p)
 {
 	static const char *const names[] = { "MINI", "SMALL", "MEDIUM",
 		"LARGE", "EXTRALARGE" };
 	int i, d;
 
-	sb_printf(s, "// sizes:");
+	gen_sb_printf(s, "// sizes:");
 	for (i = 0; i < 5; ++i) {
-		sb_printf(s, "%s %s", i ? " |" : "", names[i]);
+		gen_sb_printf(s, "%s %s", i ? " |" : "", names[i]);
 		for (d = 0; d < p->n_dims; ++d)
-			sb_printf(s, " D%d=%lld", d, (long long)p->dim[d]);
+			gen_sb_printf(s, " D%d=%lld", d, (long long)p->dim[d]);
 	}
-	sb_printf(s, "\n");
+	gen_sb_printf(s, "\n");
 }
 
 char *gen_emit(const struct gen_prog *p, const struct pearl_gen_info *info)
 {
-	struct sb s = { NULL, 0, 0, 0 };
+	struct gen_sb s = { NULL, 0, 0, 0 };
 	char line[512];
 	int i, first = 1;
 	unsigned long long est_ms;
 
 	pearl_gen_info_str(info, p->seed, line, sizeof(line));
-	sb_printf(&s, "// pearl-bench kernel: gen-%llu (pearl) generated by "
+	gen_sb_printf(&s, "// pearl-bench kernel: gen-%llu (pearl) generated by "
 		  "pearl-gen: %d nest%s, %s\n", (unsigned long long)p->seed,
 		  p->n_nests, p->n_nests > 1 ? "s" : "", type_str(p));
 	sizes_line(&s, p);
-	sb_printf(&s, "// outputs: ");
+	gen_sb_printf(&s, "// outputs: ");
 	for (i = 0; i < p->n_arrays; ++i)
 		if (p->arrays[i].writer >= 0) {
-			sb_printf(&s, "%s%d", first ? "" : ",", i);
+			gen_sb_printf(&s, "%s%d", first ? "" : ",", i);
 			first = 0;
 		}
-	sb_printf(&s, "\n");
+	gen_sb_printf(&s, "\n");
 	/* integers only: the text must not depend on printf's rounding */
 	est_ms = (unsigned long long)(info->est_ps / 1000000000ULL);
-	sb_printf(&s, "// generator: pearl-gen --seed %llu --size-scale %s "
+	gen_sb_printf(&s, "// generator: pearl-gen --seed %llu --size-scale %s "
 		  "(%llu operations, estimated %llu ms unscheduled)\n",
 		  (unsigned long long)p->seed,
 		  pearl_gen_scale_name(p->scale),
@@ -600,15 +591,15 @@ char *gen_emit(const struct gen_prog *p, const struct pearl_gen_info *info)
 		const char *sp = strchr(line, ' ');
 
 		/* "nests=.. depth=.. kinds=.. types=.. features=.." */
-		sb_printf(&s, "// summary:%.*s\n",
+		gen_sb_printf(&s, "// summary:%.*s\n",
 			  (int)(strstr(line, " ops=") ? strstr(line, " ops=") - sp
 						      : (long)strlen(sp)), sp);
 	}
 	for (i = 0; i < p->n_nests; ++i)
-		sb_printf(&s, "// nest %d: %s\n", i, p->nests[i].desc);
-	sb_printf(&s, "\n");
+		gen_sb_printf(&s, "// nest %d: %s\n", i, p->nests[i].desc);
+	gen_sb_printf(&s, "\n");
 	emit_init(&s, p);
-	sb_printf(&s, "\n");
+	gen_sb_printf(&s, "\n");
 	emit_kernel(&s, p);
 	if (s.oom) {
 		free(s.buf);

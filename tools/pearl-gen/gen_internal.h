@@ -14,6 +14,7 @@
 #ifndef PEARL_GEN_INTERNAL_H
 #define PEARL_GEN_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gen.h"
@@ -166,7 +167,25 @@ int64_t gen_aff_min(const struct gen_prog *p, const struct gen_aff *a,
 int64_t gen_aff_max(const struct gen_prog *p, const struct gen_aff *a,
 		    const int64_t *lo, const int64_t *hi);
 
+/* A growing string; oom is set (and the text dropped) once memory runs
+ * out. */
+struct gen_sb {
+	char *buf;
+	size_t len, cap;
+	int oom;
+};
+
+/* gen_emit.c: printf at the end of *s. */
+void gen_sb_printf(struct gen_sb *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The extent of dimension d of array a, once the sizes are decided. */
+int64_t gen_array_extent(const struct gen_prog *p, const struct gen_array *a,
+			 int d);
+
 /* gen_emit.c: the MLIR text (malloc'd), NULL if memory is exhausted. */
 char *gen_emit(const struct gen_prog *p, const struct pearl_gen_info *info);
+/* gen_emit_c.c: the same program as a C program (malloc'd), NULL if
+ * memory is exhausted. */
+char *gen_emit_c(const struct gen_prog *p, const struct pearl_gen_info *info);
 
 #endif

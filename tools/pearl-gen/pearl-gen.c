@@ -2,7 +2,7 @@
  * pearl-gen - writes seeded random affine programs as MLIR (gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
- *             [--size-scale small|train|wide] [--quiet]
+ *             [--size-scale small|train|wide] [--lang mlir|c] [--quiet]
  *   pearl-gen --list-features
  *
  * Program k (0 <= k < N) is the one of seed S + k.  With -o naming a
@@ -18,6 +18,8 @@
  *   gen-<seed>: nests=N depth=D kinds=.. types=.. features=.. ops=O
  *   est=E ms mem=M KB
  *
+ * With --lang c the same programs are written as standalone C programs
+ * (DIR/gen-<seed>.c), which print a checksum of every array they write.
  * The default scale is train (run times of roughly 5-150 ms); small gives
  * tiny sizes for tests; wide the train structures at 0.25-108 ms.
  * Exit status: 0 success, 1 error (generation or output), 2 usage.
@@ -36,12 +38,14 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pearl-gen --seed S [--count N] [-o DIR/|FILE] "
-		"[--size-scale small|train|wide] [--quiet]\n"
+		"[--size-scale small|train|wide] [--lang mlir|c] [--quiet]\n"
 		"       pearl-gen --list-features\n"
 		"Writes N random affine programs (seeds S .. S+N-1) as MLIR "
 		"modules in the\npearl-bench kernel contract: into "
 		"DIR/gen-<seed>.mlir.in, or into FILE or\nstandard output "
-		"separated by '// -----' lines; one summary line each.\n");
+		"separated by '// -----' lines; one summary line each.\n"
+		"With --lang c, the same programs as C programs "
+		"(DIR/gen-<seed>.c).\n");
 }
 
 static int parse_u64(const char *s, unsigned long long *v)
@@ -90,7 +94,8 @@ static int write_all(FILE *f, const char *text)
 
 int main(int argc, char **argv)
 {
-	struct pearl_gen_options opts = { pearl_gen_scale_train };
+	struct pearl_gen_options opts = { pearl_gen_scale_train,
+					  pearl_gen_lang_mlir };
 	unsigned long long seed = 0, count = 1, k;
 	const char *out = NULL;
 	int have_seed = 0, quiet = 0, to_dir = 0, i, status = exit_ok;
@@ -124,6 +129,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--size-scale")) {
 			if (pearl_gen_scale_parse(v, &opts.scale) < 0)
 				goto bad;
+			++i;
+		} else if (!strcmp(a, "--lang")) {
+			if (!v || (strcmp(v, "mlir") && strcmp(v, "c")))
+				goto bad;
+			opts.lang = strcmp(v, "c") ? pearl_gen_lang_mlir
+						   : pearl_gen_lang_c;
 			++i;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = 1;
@@ -186,8 +197,10 @@ bad:
 				status = exit_error;
 				break;
 			}
-			snprintf(path, n, "%s%sgen-%llu.mlir.in", out,
-				 out[strlen(out) - 1] == '/' ? "" : "/", s);
+			snprintf(path, n, "%s%sgen-%llu.%s", out,
+				 out[strlen(out) - 1] == '/' ? "" : "/", s,
+				 opts.lang == pearl_gen_lang_c ? "c"
+							       : "mlir.in");
 			f = fopen(path, "w");
 			if (!f || write_all(f, text) < 0)
 				status = exit_error;
