@@ -220,6 +220,21 @@ void useLLVMOpenMPBackend() {
     It->second->addOccurrence(0, "polly-omp-backend", "LLVM");
 }
 
+// ForwardOpTree and DeLICM give up on a Scop once their isl analyses take
+// more than 1,000,000 operations (their defaults), and then the loads LICM
+// hoisted out of inner loops stay scalars passed between statements, which
+// the model refuses (an i-k-j matmul beside two other nests is enough).
+// Unless the user set them, they get Pearl's own quota per Scop.
+void raiseSimplificationQuotas() {
+  auto &Map = cl::getRegisteredOptions();
+  std::string Ops = std::to_string(PearlMaxOperations.getValue());
+  for (const char *Name : {"polly-optree-max-ops", "polly-delicm-max-ops"}) {
+    auto It = Map.find(Name);
+    if (It != Map.end() && It->second->getNumOccurrences() == 0)
+      It->second->addOccurrence(0, Name, Ops);
+  }
+}
+
 // GVN's load PRE across loop back edges turns the reuse of a stencil's
 // loads (A[i][j+1] read again as A[i][j] one iteration later) into scalars
 // carried around the loop, which Polly can only model as extra writes: no
@@ -673,6 +688,7 @@ struct PearlLLVMPass : PassInfoMixin<PearlLLVMPass> {
       return PreservedAnalyses::all();
     }
     useLLVMOpenMPBackend();
+    raiseSimplificationQuotas();
     if (!PearlScheduler(F, FAM).run())
       return PreservedAnalyses::all();
     return PreservedAnalyses::none();
