@@ -63,6 +63,12 @@ CRASH_MARKS = ("Stack dump:", "PLEASE submit a bug report", "ERROR: AddressSanit
                "runtime error:", "ERROR: LeakSanitizer")
 
 
+# Under UBSan (the plugin built with --sanitize), a report that stops the
+# compiler should say where: ask for the stack unless told otherwise.
+COMPILE_ENV = dict(os.environ)
+COMPILE_ENV.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
+
+
 def run(cmd, timeout, env=None):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -80,7 +86,7 @@ def check(name, src, args):
     for kind, cc in (("ref", args.ref), ("test", args.test)):
         exe = "%s.%s" % (base, kind)
         cmd = shlex.split(cc) + extra + [src, "-o", exe, "-lm"]
-        code, _, err = run(cmd, COMPILE_TIMEOUT)
+        code, _, err = run(cmd, COMPILE_TIMEOUT, COMPILE_ENV)
         if code != 0 or any(m in err for m in CRASH_MARKS):
             what = ("timed out" if code is None else describe_status(code) if code
                     else "a crash report on exit status 0")
