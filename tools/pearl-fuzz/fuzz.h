@@ -129,6 +129,11 @@ struct fuzz_config {
 	int threads;             /* OpenMP threads of the runs */
 	double timeout;          /* a run slower than this is a hang */
 	const char *memo_path;   /* memo database, or NULL */
+	/* Test hooks of the worker: a pair whose schedule contains this
+	 * makes the worker abort (crash) or stop answering (hang); NULL:
+	 * none. */
+	const char *inject_crash;
+	const char *inject_hang;
 };
 
 /* Receives one schedule of a program. 0, or -1 to stop. */

@@ -67,7 +67,11 @@ static void usage(FILE *out)
 		"  --inject-failure TEXT     test hook: a legal pair whose "
 		"schedule contains TEXT\n"
 		"                            is a WRONG_OUTPUT (tests the "
-		"minimizer)\n");
+		"minimizer)\n"
+		"  --inject-crash TEXT       test hook: the worker aborts on "
+		"such a pair\n"
+		"  --inject-hang TEXT        test hook: the worker stops "
+		"answering on such a pair\n");
 }
 
 static int parse_num(const char *s, double min, double *v)
@@ -107,6 +111,10 @@ static int set_option(struct fuzz_options *o, const char *name,
 		return o->schedule = val, 0;
 	if (!strcmp(name, "--inject-failure"))
 		return o->inject = val, 0;
+	if (!strcmp(name, "--inject-crash"))
+		return o->cfg.inject_crash = val, 0;
+	if (!strcmp(name, "--inject-hang"))
+		return o->cfg.inject_hang = val, 0;
 	if (parse_num(val, 0, &v) < 0)
 		return -1;
 	if (!strcmp(name, "--seconds"))

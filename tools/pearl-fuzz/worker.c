@@ -104,6 +104,7 @@ static char *one_line(char *s)
 
 struct serving {
 	const struct fuzz_driver *driver;
+	const struct fuzz_config *cfg;
 	void *state;
 	int out_fd;
 	int failed; /* the campaign is gone */
@@ -149,12 +150,27 @@ static int serve_program(struct serving *s, const char *args)
 	return send_line(s->out_fd, "E ok");
 }
 
+/* The test hooks: the worker dies or stops answering on a schedule that
+ * contains the configured text. */
+static void injected_misbehaviour(const struct fuzz_config *cfg,
+				  const char *schedule)
+{
+	if (cfg->inject_crash && strstr(schedule, cfg->inject_crash)) {
+		fprintf(stderr, "pearl-fuzz: worker: injected crash\n");
+		abort();
+	}
+	if (cfg->inject_hang && strstr(schedule, cfg->inject_hang))
+		for (;;)
+			pause();
+}
+
 /* R <schedule> */
 static int serve_run(struct serving *s, const char *schedule)
 {
 	struct fuzz_outcome out;
 	char err[512] = "";
 
+	injected_misbehaviour(s->cfg, schedule);
 	if (s->driver->run(s->state, schedule, &out, err, sizeof(err)) < 0) {
 		out.cls = fuzz_error;
 		out.legal = out.same_code = 0;
@@ -167,7 +183,7 @@ static int serve_run(struct serving *s, const char *schedule)
 int fuzz_worker_main(const struct fuzz_driver *driver,
 		     const struct fuzz_config *cfg, int in_fd, int out_fd)
 {
-	struct serving s = { driver, NULL, out_fd, 0 };
+	struct serving s = { driver, cfg, NULL, out_fd, 0 };
 	char err[512] = "", *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
