@@ -61,6 +61,8 @@ void fuzz_options_init(struct fuzz_options *o)
 	o->cfg.size_scale = pearl_gen_scale_small;
 	o->cfg.threads = 2;
 	o->cfg.timeout = 10.0;
+	o->cfg.clang = PEARL_FUZZ_CLANG;
+	o->cfg.plugin = PEARL_FUZZ_PLUGIN;
 	o->seed = 1;
 	o->per_program = 12;
 	o->hang_seconds = 120.0;

@@ -90,7 +90,9 @@ static char *program_text(const struct fuzz_config *cfg, uint64_t seed,
 {
 	struct pearl_gen_options opts;
 
+	memset(&opts, 0, sizeof(opts));
 	opts.scale = (enum pearl_gen_scale)cfg->size_scale;
+	opts.lang = pearl_gen_lang_mlir;
 	return pearl_gen_program(seed, &opts, NULL, err, err_size);
 }
 
@@ -370,5 +372,7 @@ const struct fuzz_driver *fuzz_driver_find(const char *path)
 {
 	if (!strcmp(path, "mlir"))
 		return &fuzz_driver_mlir;
+	if (!strcmp(path, "c"))
+		return &fuzz_driver_c;
 	return NULL;
 }

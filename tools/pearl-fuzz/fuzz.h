@@ -124,11 +124,13 @@ char *fuzz_actions_str(const struct pearl_action *acts, int n);
 /* --- the driver of a path --------------------------------------------- */
 
 struct fuzz_config {
-	const char *path;        /* "mlir" */
+	const char *path;        /* "mlir" or "c" */
 	int size_scale;          /* enum pearl_gen_scale */
 	int threads;             /* OpenMP threads of the runs */
 	double timeout;          /* a run slower than this is a hang */
 	const char *memo_path;   /* memo database, or NULL */
+	const char *clang;       /* the C path: clang, and the plugin it */
+	const char *plugin;      /* loads (PearlLLVMPlugin.so) */
 	/* Test hooks of the worker: a pair whose schedule contains this
 	 * makes the worker abort (crash) or stop answering (hang); NULL:
 	 * none. */
@@ -174,10 +176,13 @@ struct fuzz_driver {
 			const char *schedule, char *buf, size_t size);
 };
 
-/* The driver of `path` ("mlir"), or NULL if there is none. */
+/* The driver of `path` ("mlir" or "c"), or NULL if there is none. */
 const struct fuzz_driver *fuzz_driver_find(const char *path);
 
 extern const struct fuzz_driver fuzz_driver_mlir;
+/* driver_c.c: the same programs as C, clang -O3 against clang -O3 with
+ * the plugin; schedules from the MLIR path's model of the program. */
+extern const struct fuzz_driver fuzz_driver_c;
 
 /* --- worker.c: the worker process and its protocol --------------------
  *

@@ -41,8 +41,14 @@ static void usage(FILE *out)
 		"  --out DIR                 reproducers and summary.txt\n"
 		"  --log FILE                one line per pair: program, "
 		"class, schedule\n"
-		"  --path mlir               the path under test (default "
-		"mlir)\n"
+		"  --path mlir|c             the path under test (default "
+		"mlir): c compiles the\n"
+		"                            programs as C with clang -O3, "
+		"alone and with the\n"
+		"                            plugin (use --size-scale train)\n"
+		"  --clang PATH, --plugin PATH  the C path's clang and "
+		"PearlLLVMPlugin.so\n"
+		"                            (default: the build's)\n"
 		"  --threads N               OpenMP threads of the runs "
 		"(default 2)\n"
 		"  --timeout S               a run slower than S seconds "
@@ -107,6 +113,10 @@ static int set_option(struct fuzz_options *o, const char *name,
 		return o->log_path = val, 0;
 	if (!strcmp(name, "--memo"))
 		return o->cfg.memo_path = val, 0;
+	if (!strcmp(name, "--clang"))
+		return o->cfg.clang = val, 0;
+	if (!strcmp(name, "--plugin"))
+		return o->cfg.plugin = val, 0;
 	if (!strcmp(name, "--schedule"))
 		return o->schedule = val, 0;
 	if (!strcmp(name, "--inject-failure"))
