@@ -34,6 +34,10 @@ if config.pearl_sanitize:
     clang_pearl = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 %s" % (
         ":".join(config.pearl_sanitizer_runtimes), clang_pearl)
 config.substitutions.append(("%pearl_llvm_plugin", config.pearl_llvm_plugin))
+# A tool that runs clang with the plugin itself (pearl-fuzz --path c) needs
+# the same runtimes preloaded, for the clang processes it starts.
+config.substitutions.append(("%preload_sanitizers", "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0" % (
+    ":".join(config.pearl_sanitizer_runtimes)) if config.pearl_sanitize else ""))
 config.substitutions.append(("%clang_pearl", clang_pearl))
 config.substitutions.append(("%clang", clang))
 config.substitutions.append(("%pearl_src", config.pearl_src_root))
