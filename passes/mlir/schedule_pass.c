@@ -303,6 +303,54 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 	return rewritten;
 }
 
+/* The number of ';'-separated parts of `schedule`. */
+static int count_parts(const char *schedule)
+{
+	int n = 1;
+
+	for (; *schedule; ++schedule)
+		n += *schedule == ';';
+	return n;
+}
+
+/* Warns at `func` of the non-blank parts of `schedule` from part `n` on:
+ * parts for regions the function does not have. */
+static void warn_extra_parts(MlirOperation func, const char *schedule, int n)
+{
+	pearl_str msg = PEARL_STR_INIT;
+	int i, extra = 0, parts = count_parts(schedule);
+	char *part, *text;
+
+	for (i = n; i < parts; ++i) {
+		const char *start;
+		int len;
+
+		part = pearl_schedule_part(schedule, i);
+		start = part ? part + strspn(part, " \t\n") : "";
+		len = (int)strlen(start);
+		while (len > 0 && strchr(" \t\n", start[len - 1]))
+			--len;
+		if (len > 0)
+			pearl_str_printf(&msg, "%s%d \"%.*s\"",
+					 extra++ ? ", " : "", i, len, start);
+		free(part);
+	}
+	text = pearl_str_take(&msg);
+	if (extra && text) {
+		pearl_str_printf(&msg, "pearl-schedule: schedule part%s %s "
+				 "ignored: the function has %d region%s (parts "
+				 "are separated by ';', one per region, from "
+				 "0)", extra > 1 ? "s" : "", text, n,
+				 n == 1 ? "" : "s");
+		free(text);
+		text = pearl_str_take(&msg);
+		if (text)
+			pearl_mlir_emit_warning(mlirOperationGetLocation(func),
+						text);
+	}
+	free(text);
+}
+
 int pearl_mlir_run_on_function(MlirOperation func,
 			       const struct pearl_mlir_options *opts)
 {
@@ -322,6 +370,8 @@ int pearl_mlir_run_on_function(MlirOperation func,
 		free(regions);
 		return n < 0 ? -1 : 0;
 	}
+	if (opts->schedule)
+		warn_extra_parts(func, opts->schedule, n);
 	pearl_mlir_linalg_assign(lin, regions, n);
 	ctx = pearl_ctx_alloc();
 	rewritten = calloc(n, sizeof(*rewritten));
