@@ -352,11 +352,25 @@ static pearl_stat skew_solve(pearl_sched *sched, int b, int l, long *fa,
 			       l, l + 1);
 }
 
+/* Checks that loops l and l+1 of branch b exist and are perfectly nested
+ * (an error naming the level and the branch's depth if not). */
+static pearl_stat check_pair(pearl_sched *sched, int b, int l)
+{
+	isl_schedule_node *node = get_chain(sched, b, l, 2);
+
+	if (!node)
+		return pearl_stat_error;
+	isl_schedule_node_free(node);
+	return pearl_stat_ok;
+}
+
 static pearl_stat skew(pearl_sched *sched, int b, int l, long fa, long fb)
 {
 	isl_schedule *cand;
 
-	if (fa == 0 && fb == 0 && skew_solve(sched, b, l, &fa, &fb) < 0)
+	/* the solver needs the loops before it can say anything of them */
+	if (fa == 0 && fb == 0 &&
+	    (check_pair(sched, b, l) < 0 || skew_solve(sched, b, l, &fa, &fb) < 0))
 		return pearl_stat_error;
 	cand = skewed(sched, b, l, fa, fb);
 	if (!cand)
