@@ -117,6 +117,24 @@ static MlirAffineExpr id_expr(struct gen *g, __isl_keep isl_id *id)
 	return null_expr();
 }
 
+/* x mod c (c > 0), non-negative, written x + ceildiv(-x, c) * c, without
+ * MLIR's `mod`: MLIR 22's folding of affine.for bounds (run by every
+ * greedy rewrite, e.g. canonicalize or expand-strided-metadata) bounds
+ * `x mod c` from below by the remainder of x's lower bound, which is
+ * wrong whenever x spans more than one period, and then replaces a bound
+ * `d0 mod 3` over d0 in [-16, 64) by the constant 2. MLIR recognizes
+ * x - floordiv(x, c) * c as a mod; this form it does not, and it bounds
+ * ceildiv correctly. */
+static MlirAffineExpr remainder_expr(struct gen *g, MlirAffineExpr x,
+				     MlirAffineExpr c)
+{
+	MlirAffineExpr minus_one = mlirAffineConstantExprGet(g->mctx, -1);
+	MlirAffineExpr q;
+
+	q = mlirAffineCeilDivExprGet(mlirAffineMulExprGet(x, minus_one), c);
+	return mlirAffineAddExprGet(x, mlirAffineMulExprGet(q, c));
+}
+
 static MlirAffineExpr op_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 {
 	enum isl_ast_expr_op_type type = isl_ast_expr_op_get_type(e);
@@ -162,7 +180,7 @@ static MlirAffineExpr op_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 		if (!mlirAffineExprIsAConstant(a[1]) ||
 		    mlirAffineConstantExprGetValue(a[1]) <= 0)
 			break;
-		return mlirAffineModExprGet(a[0], a[1]);
+		return remainder_expr(g, a[0], a[1]);
 	default:
 		break;
 	}
