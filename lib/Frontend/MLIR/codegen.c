@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ast_expr.h"
+#include "index_range.h"
 #include "mlir_util.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
@@ -44,6 +45,7 @@ struct gen {
 	/* AST iterators in scope, outermost first, and their values. */
 	isl_id *iter[MAX_LOOPS];
 	MlirValue iv[MAX_LOOPS];
+	struct pearl_index_range range[MAX_LOOPS]; /* the values of iv */
 	int depth;
 	/* Parameters: symbols of every map. */
 	isl_id *param[MAX_PARAMS];
@@ -188,11 +190,61 @@ static MlirAffineExpr op_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 	return null_expr();
 }
 
+/* The integer `v` (kept) as an index value in *out: 0, or -1 after
+ * fail() if it is not an integer or does not fit in 64 bits (never a
+ * wrapped or truncated number). */
+static int val_to_index(struct gen *g, __isl_keep isl_val *v, int64_t *out)
+{
+	isl_ctx *ctx = isl_val_get_ctx(v);
+	isl_val *min = isl_val_int_from_si(ctx, INT64_MIN);
+	isl_val *max = isl_val_int_from_si(ctx, INT64_MAX);
+	int fits = isl_val_is_int(v) == isl_bool_true &&
+		   isl_val_ge(v, min) == isl_bool_true &&
+		   isl_val_le(v, max) == isl_bool_true;
+	char *text;
+
+	isl_val_free(min);
+	isl_val_free(max);
+	if (fits) {
+		*out = isl_val_get_num_si(v);
+		return 0;
+	}
+	text = isl_val_to_str(v);
+	fail(g, "the constant %s does not fit in 64-bit index arithmetic",
+	     text ? text : "?");
+	free(text);
+	return -1;
+}
+
+/* 0 if `e` (over the iterators in scope) cannot overflow 64-bit index
+ * arithmetic, its values in *range; else -1 after fail(), naming `e` as
+ * `what` (a printf format with its arguments). */
+static int check_range(struct gen *g, MlirAffineExpr e,
+		       struct pearl_index_range *range, const char *what, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int check_range(struct gen *g, MlirAffineExpr e,
+		       struct pearl_index_range *range, const char *what, ...)
+{
+	char name[128];
+	va_list ap;
+
+	if (pearl_index_range_of(e, g->range, g->depth, range) == 0)
+		return 0;
+	va_start(ap, what);
+	vsnprintf(name, sizeof(name), what, ap);
+	va_end(ap);
+	fail(g, "%s could overflow 64-bit index arithmetic (with the loops' "
+	     "values and symbols within +-2^40)", name);
+	return -1;
+}
+
 static MlirAffineExpr affine_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 {
 	MlirAffineExpr r = null_expr();
 	isl_id *id;
 	isl_val *v;
+	int64_t c;
 
 	switch (isl_ast_expr_get_type(e)) {
 	case isl_ast_expr_id:
@@ -202,11 +254,8 @@ static MlirAffineExpr affine_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 		return r;
 	case isl_ast_expr_int:
 		v = isl_ast_expr_int_get_val(e);
-		if (isl_val_is_int(v) == isl_bool_true)
-			r = mlirAffineConstantExprGet(g->mctx,
-						      isl_val_get_num_si(v));
-		else
-			fail(g, "non-integer constant");
+		if (val_to_index(g, v, &c) == 0)
+			r = mlirAffineConstantExprGet(g->mctx, c);
 		isl_val_free(v);
 		return r;
 	case isl_ast_expr_op:
@@ -425,6 +474,20 @@ typedef void (*gen_exprs_fn)(struct gen *g, isl_ast_expr **exprs,
 
 #define MAX_EXPRS 4
 
+/* 0 if the n expressions cannot overflow (check_range), named `what` (a
+ * format taking the depth); else -1 after fail(). */
+static int check_ranges(struct gen *g, MlirAffineExpr *e, int n,
+			const char *what)
+{
+	struct pearl_index_range r;
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (check_range(g, e[i], &r, what, g->depth) < 0)
+			return -1;
+	return 0;
+}
+
 /* Creates an affine.if on `cond` (kept, a conjunction of comparisons) at
  * the insertion point, with an else block if `with_else`. Returns its
  * blocks in *then_body and *else_body (null without else), or -1 on
@@ -443,7 +506,7 @@ static int create_if(struct gen *g, __isl_keep isl_ast_expr *cond,
 
 	*else_body = (MlirBlock){ NULL };
 	n = conditions(g, cond, cons, eq, 0, MAX_RESULTS);
-	if (n < 0)
+	if (n < 0 || check_ranges(g, cons, n, "a condition at depth %d") < 0)
 		return -1;
 	nops = map_operands(g, ops);
 	regions[0] = body_region(g, 0, then_body);
@@ -533,7 +596,7 @@ static int loop_bounds(struct gen *g, __isl_keep isl_ast_expr *iter,
 		       __isl_keep isl_ast_expr *init,
 		       __isl_keep isl_ast_expr *cond,
 		       __isl_keep isl_ast_expr *inc, MlirAffineExpr *lb,
-		       int *nlb, MlirAffineExpr *ub, int *nub, long *step)
+		       int *nlb, MlirAffineExpr *ub, int *nub, int64_t *step)
 {
 	isl_val *v = isl_ast_expr_int_get_val(inc);
 	isl_ast_expr *lhs, *upper;
@@ -543,12 +606,10 @@ static int loop_bounds(struct gen *g, __isl_keep isl_ast_expr *iter,
 		 ? isl_ast_expr_op_get_type(cond) : isl_ast_expr_op_error;
 	if (g->depth == MAX_LOOPS)
 		fail(g, "loops nested too deeply");
-	else if (!v || isl_val_is_int(v) != isl_bool_true ||
-		 isl_val_get_num_si(v) < 1)
+	else if (!v || val_to_index(g, v, step) < 0 || *step < 1)
 		fail(g, "loop step is not a positive constant");
 	else if (ct != isl_ast_expr_op_le && ct != isl_ast_expr_op_lt)
 		fail(g, "loop condition is not an upper bound");
-	*step = g->failed ? 0 : isl_val_get_num_si(v);
 	isl_val_free(v);
 	if (g->failed)
 		return -1;
@@ -566,10 +627,46 @@ static int loop_bounds(struct gen *g, __isl_keep isl_ast_expr *iter,
 	return *nlb > 0 && *nub > 0 && !g->failed ? 0 : -1;
 }
 
+/* The values of the iterator of the loop at the current depth with bounds
+ * lb[0..nlb) (a max) and ub[0..nub) (a min, exclusive) and step `step`,
+ * into *iv; 0, or -1 after fail() if a bound or the increment past the
+ * last iteration (the lowered loop computes iv + step before it compares
+ * with the upper bound) could overflow 64-bit index arithmetic. */
+static int loop_range(struct gen *g, MlirAffineExpr *lb, int nlb,
+		      MlirAffineExpr *ub, int nub, int64_t step,
+		      struct pearl_index_range *iv)
+{
+	struct pearl_index_range r;
+	int64_t last, next;
+	int i;
+
+	for (i = 0; i < nlb; ++i) {
+		if (check_range(g, lb[i], &r, "the lower bound of the loop at "
+				"depth %d", g->depth) < 0)
+			return -1;
+		iv->lo = i == 0 || r.lo > iv->lo ? r.lo : iv->lo;
+	}
+	for (i = 0; i < nub; ++i) {
+		if (check_range(g, ub[i], &r, "the upper bound of the loop at "
+				"depth %d", g->depth) < 0)
+			return -1;
+		iv->hi = i == 0 || r.hi < iv->hi ? r.hi : iv->hi;
+	}
+	if (__builtin_sub_overflow(iv->hi, 1, &last) ||
+	    __builtin_add_overflow(last, step, &next)) {
+		fail(g, "the increment of the loop at depth %d past its last "
+		     "iteration could overflow 64-bit index arithmetic",
+		     g->depth);
+		return -1;
+	}
+	iv->hi = last < iv->lo ? iv->lo : last;
+	return 0;
+}
+
 /* An affine.parallel (if `parallel`) or affine.for over the bounds (not
  * inserted), with its body block in *body; a null operation on failure. */
 static MlirOperation create_loop(struct gen *g, MlirAffineExpr *lb, int nlb,
-				 MlirAffineExpr *ub, int nub, long step,
+				 MlirAffineExpr *ub, int nub, int64_t step,
 				 int parallel, MlirBlock *body)
 {
 	MlirValue ops[2 * (MAX_LOOPS + MAX_PARAMS)];
@@ -629,7 +726,8 @@ static MlirOperation create_loop(struct gen *g, MlirAffineExpr *lb, int nlb,
  * that apply to the loop (unroll, point loop hint). */
 static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 			  __isl_keep isl_ast_expr *iter,
-			  __isl_keep isl_ast_node *node, int parallel)
+			  __isl_keep isl_ast_node *node, int parallel,
+			  struct pearl_index_range range)
 {
 	isl_id *id = isl_ast_expr_id_get_id(iter);
 	int unroll = g->pending_unroll;
@@ -647,6 +745,7 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	g->pending_point = 0;
 	g->iter[g->depth] = id;
 	g->iv[g->depth] = mlirBlockGetArgument(body, 0);
+	g->range[g->depth] = range;
 	g->depth++;
 	gen_inside(g, body, isl_ast_node_for_get_body(node));
 	g->depth--;
@@ -673,18 +772,21 @@ static void gen_loop(struct gen *g, isl_ast_expr **exprs, void *user)
 	isl_ast_expr *iter = isl_ast_node_for_get_iterator(f->node);
 	isl_ast_expr *inc = isl_ast_node_for_get_inc(f->node);
 	MlirAffineExpr lb[MAX_RESULTS], ub[MAX_RESULTS];
+	struct pearl_index_range range;
 	MlirOperation op;
 	MlirBlock body;
 	int nlb, nub;
-	long step;
+	int64_t step;
 
 	if (loop_bounds(g, iter, exprs[0], exprs[1], inc, lb, &nlb, ub, &nub,
-			&step) == 0) {
+			&step) == 0 &&
+	    loop_range(g, lb, nlb, ub, nub, step, &range) == 0) {
 		op = create_loop(g, lb, nlb, ub, nub, step, f->parallel, &body);
 		if (mlirOperationIsNull(op))
 			fail(g, "could not create a loop");
 		else
-			gen_loop_body(g, op, body, iter, f->node, f->parallel);
+			gen_loop_body(g, op, body, iter, f->node, f->parallel,
+				      range);
 	}
 	isl_ast_expr_free(iter);
 	isl_ast_expr_free(inc);
@@ -896,7 +998,9 @@ static void apply_iterators(struct gen *g, __isl_keep isl_ast_expr *call,
 		MlirOperation apply;
 
 		isl_ast_expr_free(arg);
-		if (mlirAffineExprIsNull(e))
+		if (mlirAffineExprIsNull(e) ||
+		    check_ranges(g, &e, 1, "an iterator of a statement at "
+				 "depth %d") < 0)
 			break;
 		st = mlirOperationStateGet(
 		    mlirStringRefCreateFromCString("affine.apply"), g->loc);
