@@ -545,11 +545,13 @@ static void gen_resolved_in(struct gen *g, MlirBlock body,
 	int i;
 
 	for (i = 0; i < n; ++i)
-		copy[i] = pearl_ast_expr_replace(isl_ast_expr_copy(exprs[i]),
-						 sel, by);
+		if (!(copy[i] = pearl_ast_expr_replace(
+			  isl_ast_expr_copy(exprs[i]), sel, by)))
+			fail(g, "out of memory");
 	g->block = body;
 	g->anchor = mlirBlockGetTerminator(body);
-	gen_resolved(g, copy, n, fn, user);
+	if (!g->failed)
+		gen_resolved(g, copy, n, fn, user);
 	g->block = saved_block;
 	g->anchor = saved_anchor;
 	for (i = 0; i < n; ++i)
