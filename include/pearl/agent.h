@@ -98,6 +98,9 @@ struct pearl_agent_trace {
 	double seconds_graph;    /* building graphs */
 	double seconds_policy;   /* the network's forward passes */
 	double seconds_legality; /* applying (and refusing) actions */
+	/* The episode stopped because the policy could not be evaluated
+	 * (e.g. non-finite outputs), not because of the program. */
+	int policy_failed;
 };
 
 /* Runs an episode of `policy` (kept) on `sched` (kept), which it

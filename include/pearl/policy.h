@@ -95,7 +95,9 @@ int pearl_policy_save_file(const pearl_policy *policy, const char *path,
  * no softmax) into logits[], the value estimate into *value. Returns 0, or
  * -1 with a message in err if the graph's feature width is not the
  * policy's, the graph is malformed (an edge names a missing node, no
- * nodes, a feature is NaN or infinite), or memory is exhausted. The outputs
+ * nodes, a feature is NaN or infinite), a logit or the value comes out
+ * NaN or infinite (finite weights so large that the network's sums
+ * overflow), or memory is exhausted. The outputs
  * depend only on the policy and the graph (not on the order or direction
  * of its edges) and are the same on every call. */
 int pearl_policy_eval(const pearl_policy *policy,

@@ -172,7 +172,10 @@ void pearl_actions_format(pearl_str *out,
 /* Parses a schedule in Pearl's notation: actions separated by spaces, e.g.
  * "I(0,1) T(0,1,32,32) P(0) U(4) N R(0)", where N moves to the next
  * branch. Returns the number of actions with a malloc'd array in *actions
- * (caller frees), or -1 with the reason in `ctx`. */
+ * (caller frees), or -1 with the reason in `ctx`, naming the position
+ * (from 1) of what is not an action: an unknown letter, wrong arguments,
+ * a skew with factors (0,0) (only S(l,l+1) asks the solver), or anything
+ * but spaces between two actions (e.g. "R(0),R(1)"). */
 int pearl_actions_parse(pearl_ctx *ctx, const char *text,
 			struct pearl_action **actions);
 

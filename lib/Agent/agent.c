@@ -275,8 +275,10 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 	t1 = now();
 	trace->seconds_graph += t1 - t0;
 	if (pearl_policy_eval_cached(policy, cache, *graph, logits,
-				     &step->value, err, sizeof(err)) < 0)
+				     &step->value, err, sizeof(err)) < 0) {
+		trace->policy_failed = 1;
 		return pearl_ctx_error(ctx, "policy: %s", err);
+	}
 	t2 = now();
 	trace->seconds_policy += t2 - t1;
 	if (pearl_agent_mask(sched, b, state, *graph, mask) < 0)

@@ -17,6 +17,12 @@ int pearl_policy_check_graph(const pearl_policy *policy,
 			     const struct pearl_graph *graph, char *err,
 			     size_t err_size);
 
+/* 0 if the n logits and the value of a forward pass are all finite; else
+ * -1 with a message in err naming the first that is not (weights that are
+ * finite but so large that the network's sums overflow). */
+int pearl_policy_check_outputs(const float *logits, int n, float value,
+			       char *err, size_t err_size);
+
 /* Fills adj from graph (checked by pearl_policy_check_graph): its edges
  * taken both ways, a self-loop per node, duplicates removed, each list
  * sorted. The caller provides the memory: adj->start must have room for

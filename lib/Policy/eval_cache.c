@@ -255,5 +255,6 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 	}
 	pearl_nn_readout(cfg, &policy->w, cache->pooled, &cache->act, logits,
 			 value);
-	return 0;
+	return pearl_policy_check_outputs(logits, cfg->n_actions, *value, err,
+					  err_size);
 }

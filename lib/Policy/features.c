@@ -9,6 +9,7 @@
 #include <isl/set.h>
 #include <isl/union_map.h>
 #include <isl/val.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,30 @@ static __isl_give isl_aff *first_piece(__isl_take isl_pw_aff *pa)
 	return aff;
 }
 
+/* The integer `v` (kept) as a long, saturated at LONG_MIN and LONG_MAX
+ * (no isl error, no wrapped number: constants of loops near the limits of
+ * 64-bit indices, scaled), 0 if it is not an integer. */
+static long val_get_long_sat(__isl_keep isl_val *v)
+{
+	isl_ctx *ctx = isl_val_get_ctx(v);
+	isl_val *min, *max;
+	long r = 0;
+
+	if (isl_val_is_int(v) != isl_bool_true)
+		return 0;
+	min = isl_val_int_from_si(ctx, LONG_MIN);
+	max = isl_val_int_from_si(ctx, LONG_MAX);
+	if (isl_val_lt(v, min) == isl_bool_true)
+		r = LONG_MIN;
+	else if (isl_val_gt(v, max) == isl_bool_true)
+		r = LONG_MAX;
+	else
+		r = isl_val_get_num_si(v);
+	isl_val_free(min);
+	isl_val_free(max);
+	return r;
+}
+
 /* Integer coefficient of `aff` (kept) on dimension `pos` of `type`,
  * multiplied by `scale` (to clear a denominator). */
 static long coefficient(__isl_keep isl_aff *aff, enum isl_dim_type type,
@@ -109,7 +134,7 @@ static long coefficient(__isl_keep isl_aff *aff, enum isl_dim_type type,
 	long r;
 
 	v = isl_val_mul_ui(v, scale);
-	r = isl_val_is_int(v) == isl_bool_true ? isl_val_get_num_si(v) : 0;
+	r = v ? val_get_long_sat(v) : 0;
 	isl_val_free(v);
 	return r;
 }

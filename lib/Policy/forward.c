@@ -164,6 +164,25 @@ static int scratch_alloc(struct scratch *s, const struct pearl_policy_config *cf
 	return 0;
 }
 
+int pearl_policy_check_outputs(const float *logits, int n, float value,
+			       char *err, size_t err_size)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (!isfinite(logits[i]))
+			return pearl_policy_error(err, err_size, "the network "
+						  "gave a non-finite logit "
+						  "(%g for action %d): its "
+						  "weights overflow", logits[i],
+						  i);
+	if (!isfinite(value))
+		return pearl_policy_error(err, err_size, "the network gave a "
+					  "non-finite value (%g): its weights "
+					  "overflow", value);
+	return 0;
+}
+
 int pearl_policy_eval(const pearl_policy *policy,
 		      const struct pearl_graph *graph, float *logits,
 		      float *value, char *err, size_t err_size)
@@ -203,5 +222,6 @@ int pearl_policy_eval(const pearl_policy *policy,
 	}
 	pearl_nn_readout(cfg, w, s.pooled, &s.act, logits, value);
 	free(s.mem);
-	return 0;
+	return pearl_policy_check_outputs(logits, cfg->n_actions, *value, err,
+					  err_size);
 }

@@ -9,6 +9,7 @@
 #include <isl/space.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,11 +353,25 @@ static pearl_stat skew_solve(pearl_sched *sched, int b, int l, long *fa,
 			       l, l + 1);
 }
 
+/* Checks that loops l and l+1 of branch b exist and are perfectly nested
+ * (an error naming the level and the branch's depth if not). */
+static pearl_stat check_pair(pearl_sched *sched, int b, int l)
+{
+	isl_schedule_node *node = get_chain(sched, b, l, 2);
+
+	if (!node)
+		return pearl_stat_error;
+	isl_schedule_node_free(node);
+	return pearl_stat_ok;
+}
+
 static pearl_stat skew(pearl_sched *sched, int b, int l, long fa, long fb)
 {
 	isl_schedule *cand;
 
-	if (fa == 0 && fb == 0 && skew_solve(sched, b, l, &fa, &fb) < 0)
+	/* the solver needs the loops before it can say anything of them */
+	if (fa == 0 && fb == 0 &&
+	    (check_pair(sched, b, l) < 0 || skew_solve(sched, b, l, &fa, &fb) < 0))
 		return pearl_stat_error;
 	cand = skewed(sched, b, l, fa, fb);
 	if (!cand)
@@ -398,9 +413,25 @@ static __isl_give isl_set *loop_values(pearl_sched *sched, int b, int level)
 	return isl_set_project_out(range, isl_dim_set, 0, dim - 1);
 }
 
+/* `v` (taken, an integer) as a long, LONG_MAX if it is larger (no
+ * wrapped number); -1 if it is not an integer. */
+static long val_to_long_sat(__isl_take isl_val *v)
+{
+	isl_val *max = isl_val_int_from_si(isl_val_get_ctx(v), LONG_MAX);
+	long r = -1;
+
+	if (isl_val_is_int(v) == isl_bool_true)
+		r = isl_val_gt(v, max) == isl_bool_true ? LONG_MAX
+							 : isl_val_get_num_si(v);
+	isl_val_free(max);
+	isl_val_free(v);
+	return r;
+}
+
 /* The number of values loop `level` of branch b takes, from the smallest
- * to the largest over all outer iterations, or -1 if it is not bounded by
- * a constant. */
+ * to the largest over all outer iterations (LONG_MAX if more), or -1 if it
+ * is not bounded by a constant. Computed in isl: loops whose values span
+ * more than 2^63 (near the limits of 64-bit indices) do not wrap. */
 static long loop_extent(pearl_sched *sched, int b, int level)
 {
 	isl_set *range = loop_values(sched, b, level);
@@ -416,7 +447,8 @@ static long loop_extent(pearl_sched *sched, int b, int level)
 	max = isl_set_max_val(range, obj);
 	if (isl_val_is_int(min) == isl_bool_true &&
 	    isl_val_is_int(max) == isl_bool_true)
-		extent = isl_val_get_num_si(max) - isl_val_get_num_si(min) + 1;
+		extent = val_to_long_sat(isl_val_add_ui(
+		    isl_val_sub(isl_val_copy(max), isl_val_copy(min)), 1));
 	isl_val_free(min);
 	isl_val_free(max);
 	isl_aff_free(obj);

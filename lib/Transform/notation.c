@@ -87,8 +87,10 @@ static int read_args(const char **p, int *args, int max)
 	return n;
 }
 
-/* Fills `a` from the letter and arguments; 0 on success. */
-static int make_action(char letter, const int *x, int n, struct pearl_action *a)
+/* Fills `a` from the letter and arguments. Returns NULL on success, else
+ * why the action is not one (a static string, "" for a malformed one). */
+static const char *make_action(char letter, const int *x, int n,
+			       struct pearl_action *a)
 {
 	int i;
 
@@ -97,24 +99,29 @@ static int make_action(char letter, const int *x, int n, struct pearl_action *a)
 	case 'I':
 		a->kind = pearl_action_interchange;
 		if (n != 2)
-			return -1;
+			return "";
 		a->level[0] = x[0];
 		a->level[1] = x[1];
 		a->n_level = 2;
-		return 0;
+		return NULL;
 	case 'R':
 	case 'P':
 		a->kind = letter == 'R' ? pearl_action_reverse
 					: pearl_action_parallel;
 		if (n != 1)
-			return -1;
+			return "";
 		a->level[0] = x[0];
 		a->n_level = 1;
-		return 0;
+		return NULL;
 	case 'S':
 		a->kind = pearl_action_skew;
-		if (n != 2 && n != 4)
-			return -1;
+		if ((n != 2 && n != 4) || x[1] != x[0] + 1)
+			return "";
+		/* (0, 0) is how an action without factors is stored */
+		if (n == 4 && x[2] == 0 && x[3] == 0)
+			return "skew factors (0,0) map both loops to 0; give "
+			       "two coprime factors, or none (S(l,l+1)) to let "
+			       "the solver choose";
 		a->level[0] = x[0];
 		a->level[1] = x[1];
 		a->n_level = 2;
@@ -122,30 +129,79 @@ static int make_action(char letter, const int *x, int n, struct pearl_action *a)
 			a->factor[0] = x[2];
 			a->factor[1] = x[3];
 		}
-		return x[1] == x[0] + 1 ? 0 : -1;
+		return NULL;
 	case 'T':
 		a->kind = pearl_action_tile;
 		if (n != 4 && n != 6)
-			return -1;
+			return "";
 		a->n_level = n / 2;
 		for (i = 0; i < a->n_level; ++i) {
 			a->level[i] = x[i];
 			a->size[i] = x[a->n_level + i];
 			if (i > 0 && x[i] != x[i - 1] + 1)
-				return -1;
+				return "";
 		}
-		return 0;
+		return NULL;
 	case 'U':
 		a->kind = pearl_action_unroll;
 		if (n != 1)
-			return -1;
+			return "";
 		a->factor[0] = x[0];
-		return 0;
+		return NULL;
 	case 'N':
 		a->kind = pearl_action_next;
-		return n == 0 ? 0 : -1;
+		return n == 0 ? NULL : "";
 	}
+	return "";
+}
+
+/* Reports the action at `start` (position `pos` of `text`, from 1) as not
+ * one, for `why` ("" for the general form of every action). */
+static int bad_action(pearl_ctx *ctx, const char *text, const char *start,
+		      const char *why)
+{
+	int len = 0;
+
+	while (start[len] && !isspace((unsigned char)start[len]))
+		++len;
+	if (*why)
+		pearl_ctx_error(ctx, "bad action '%.*s' at position %d of "
+				"schedule \"%s\": %s", len, start,
+				(int)(start - text) + 1, text, why);
+	else
+		pearl_ctx_error(ctx, "bad action '%.*s' at position %d of "
+				"schedule \"%s\" (expected I(l1,l2) R(l) "
+				"S(l,l+1[,a,b]) T(l,l+1,s1,s2) "
+				"T(l,l+1,l+2,s1,s2,s3) U(f) P(l) N)", len,
+				start, (int)(start - text) + 1, text);
 	return -1;
+}
+
+/* Reports `p`, right after an action of `text`, as not separated from it
+ * by a space (e.g. "R(0),R(1)"). */
+static int junk(pearl_ctx *ctx, const char *text, const char *p)
+{
+	pearl_ctx_error(ctx, "unexpected '%c' at position %d of schedule "
+			"\"%s\": actions are separated by spaces", *p,
+			(int)(p - text) + 1, text);
+	return -1;
+}
+
+/* Makes room for one more action in *list (of *cap); 0 or -1. */
+static int grow(pearl_ctx *ctx, struct pearl_action **list, int n, int *cap)
+{
+	struct pearl_action *l;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? 2 * *cap : 8;
+	l = realloc(*list, *cap * sizeof(*l));
+	if (!l) {
+		pearl_ctx_error(ctx, "out of memory");
+		return -1;
+	}
+	*list = l;
+	return 0;
 }
 
 int pearl_actions_parse(pearl_ctx *ctx, const char *text,
@@ -153,45 +209,35 @@ int pearl_actions_parse(pearl_ctx *ctx, const char *text,
 {
 	struct pearl_action *list = NULL;
 	const char *p = text;
-	int n = 0, cap = 0;
+	int n = 0, cap = 0, bad = 0;
 
 	*actions = NULL;
-	for (;;) {
-		const char *start;
+	while (!bad) {
+		const char *start, *why;
 		int args[8], nargs;
 		char letter;
 
-		while (isspace((unsigned char)*p) || *p == ',')
+		while (isspace((unsigned char)*p))
 			++p;
 		if (!*p)
 			break;
 		start = p;
 		letter = *p++;
 		nargs = read_args(&p, args, 8);
-		if (n == cap) {
-			struct pearl_action *l;
-			cap = cap ? 2 * cap : 8;
-			l = realloc(list, cap * sizeof(*l));
-			if (!l) {
-				free(list);
-				pearl_ctx_error(ctx, "out of memory");
-				return -1;
-			}
-			list = l;
-		}
-		if (nargs < 0 || make_action(letter, args, nargs, &list[n]) < 0 ||
-		    (*p && !isspace((unsigned char)*p) && *p != ',')) {
-			int len = 0;
-			while (start[len] && !isspace((unsigned char)start[len]))
-				++len;
-			pearl_ctx_error(ctx, "bad action '%.*s' in schedule \"%s\" "
-					"(expected I(l1,l2) R(l) S(l,l+1[,a,b]) "
-					"T(l,l+1,s1,s2) T(l,l+1,l+2,s1,s2,s3) "
-					"U(f) P(l) N)", len, start, text);
-			free(list);
-			return -1;
-		}
-		n++;
+		if (grow(ctx, &list, n, &cap) < 0)
+			bad = 1;
+		else if (nargs < 0)
+			bad = bad_action(ctx, text, start, "");
+		else if ((why = make_action(letter, args, nargs, &list[n])))
+			bad = bad_action(ctx, text, start, why);
+		else if (*p && !isspace((unsigned char)*p))
+			bad = junk(ctx, text, p);
+		else
+			n++;
+	}
+	if (bad) {
+		free(list);
+		return -1;
 	}
 	*actions = list;
 	return n;

@@ -25,6 +25,7 @@
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
 
+#include <climits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -138,6 +139,34 @@ struct PearlSchedulePass
       llvm::cl::desc("Bound on isl operations per region (0: unbounded); a "
                      "region that exceeds it is left unchanged"),
       llvm::cl::init(20000000UL)};
+
+  // Rejects option values the pass cannot honour, with a message, before
+  // the pipeline runs: numbers beyond the C fields they go to, and an
+  // explicit empty schedule (MLIR's option parser trims `schedule=" "` to
+  // "", which would otherwise silently mean "no schedule: run the policy").
+  mlir::LogicalResult initializeOptions(
+      llvm::StringRef options,
+      llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+          errorHandler) override {
+    if (mlir::failed(Pass::initializeOptions(options, errorHandler)))
+      return mlir::failure();
+    if (maxBranchSteps > static_cast<unsigned>(INT_MAX))
+      return errorHandler("pearl-schedule: max-branch-steps=" +
+                          llvm::Twine(maxBranchSteps.getValue()) +
+                          " is out of range (at most " +
+                          llvm::Twine(INT_MAX) + ")");
+    if (minParallelWork > static_cast<unsigned long>(LONG_MAX))
+      return errorHandler("pearl-schedule: min-parallel-work=" +
+                          llvm::Twine(minParallelWork.getValue()) +
+                          " is out of range (at most " +
+                          llvm::Twine(LONG_MAX) + ")");
+    if (schedule.hasValue() && llvm::StringRef(schedule).trim().empty())
+      return errorHandler(
+          "pearl-schedule: schedule= is empty: an explicit schedule needs "
+          "at least one action (leave the option out to schedule with the "
+          "policy, or use agent=none to model only)");
+    return mlir::success();
+  }
 
   void runOnOperation() override {
     pearl_mlir_options opts;

@@ -25,6 +25,17 @@ static void remark_skip(MlirLocation loc, const char *reason, void *user)
 	pearl_mlir_emit_remark(loc, msg);
 }
 
+/* remark_skip as a warning: the nest is left for a reason that is not the
+ * program's (a policy that cannot be evaluated). */
+static void warn_skip(MlirLocation loc, const char *reason)
+{
+	char msg[640];
+
+	snprintf(msg, sizeof(msg), "pearl-schedule: loop nest left unchanged: %s",
+		 reason);
+	pearl_mlir_emit_warning(loc, msg);
+}
+
 /* Prints `text` (one write, so that the output of functions processed in
  * parallel does not interleave). */
 static void print_out(const char *text)
@@ -108,9 +119,11 @@ static int apply_schedule(pearl_ctx *ctx, pearl_sched *sched,
  * string as schedule= gives the same IR). On failure `sched` may hold
  * part of the episode: the caller then leaves the region unchanged.
  * Returns the number of actions applied, or -1 with an error in the
- * context. */
+ * context, and *policy_failed set if the policy itself failed (e.g. its
+ * outputs are not finite). */
 static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
-			const struct pearl_mlir_options *opts, MlirLocation loc)
+			const struct pearl_mlir_options *opts, MlirLocation loc,
+			int *policy_failed)
 {
 	struct pearl_agent_options agent_opts;
 	struct pearl_agent_trace trace;
@@ -129,6 +142,7 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 		n = pearl_agent_trace_actions(&trace, &actions);
 	else if (!*pearl_ctx_last_error(ctx))
 		pearl_ctx_error(ctx, "the agent failed");
+	*policy_failed = trace.policy_failed;
 	if (n < 0 && !*pearl_ctx_last_error(ctx))
 		pearl_ctx_error(ctx, "out of memory");
 	for (i = 0, applied = n < 0 ? -1 : 0; i < n; ++i)
@@ -229,7 +243,7 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 	pearl_sched *sched = NULL;
 	isl_ast_node *tree = NULL;
 	char *text = NULL;
-	int ok, applied = 0, rewritten = 0;
+	int ok, applied = 0, rewritten = 0, policy_failed = 0;
 
 	pearl_ctx_clear_error(ctx);
 	pearl_ctx_set_max_operations(ctx, opts->isl_max_operations);
@@ -255,7 +269,7 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 			 opts->policy_error ? opts->policy_error : "unknown");
 		pearl_mlir_emit_warning(where, msg);
 	} else if (ok && use_policy) {
-		applied = apply_policy(ctx, sched, opts, where);
+		applied = apply_policy(ctx, sched, opts, where, &policy_failed);
 		ok = applied >= 0;
 	}
 	if (ok && applied > 0 && !opts->regenerate) {
@@ -284,8 +298,11 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 		/* An exhausted quota is the region's size, not an operation. */
 		if (pearl_ctx_quota_exceeded(ctx))
 			where = mlirOperationGetLocation(region->first);
-		remark_skip(where, sched_text ? pearl_ctx_last_error(ctx)
-					      : "out of memory", NULL);
+		if (policy_failed)
+			warn_skip(where, pearl_ctx_last_error(ctx));
+		else
+			remark_skip(where, sched_text ? pearl_ctx_last_error(ctx)
+						      : "out of memory", NULL);
 	} else {
 		if (text)
 			print_out(text);
@@ -301,6 +318,54 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 	pearl_deps_free(deps);
 	pearl_program_free(prog);
 	return rewritten;
+}
+
+/* The number of ';'-separated parts of `schedule`. */
+static int count_parts(const char *schedule)
+{
+	int n = 1;
+
+	for (; *schedule; ++schedule)
+		n += *schedule == ';';
+	return n;
+}
+
+/* Warns at `func` of the non-blank parts of `schedule` from part `n` on:
+ * parts for regions the function does not have. */
+static void warn_extra_parts(MlirOperation func, const char *schedule, int n)
+{
+	pearl_str msg = PEARL_STR_INIT;
+	int i, extra = 0, parts = count_parts(schedule);
+	char *part, *text;
+
+	for (i = n; i < parts; ++i) {
+		const char *start;
+		int len;
+
+		part = pearl_schedule_part(schedule, i);
+		start = part ? part + strspn(part, " \t\n") : "";
+		len = (int)strlen(start);
+		while (len > 0 && strchr(" \t\n", start[len - 1]))
+			--len;
+		if (len > 0)
+			pearl_str_printf(&msg, "%s%d \"%.*s\"",
+					 extra++ ? ", " : "", i, len, start);
+		free(part);
+	}
+	text = pearl_str_take(&msg);
+	if (extra && text) {
+		pearl_str_printf(&msg, "pearl-schedule: schedule part%s %s "
+				 "ignored: the function has %d region%s (parts "
+				 "are separated by ';', one per region, from "
+				 "0)", extra > 1 ? "s" : "", text, n,
+				 n == 1 ? "" : "s");
+		free(text);
+		text = pearl_str_take(&msg);
+		if (text)
+			pearl_mlir_emit_warning(mlirOperationGetLocation(func),
+						text);
+	}
+	free(text);
 }
 
 int pearl_mlir_run_on_function(MlirOperation func,
@@ -322,6 +387,8 @@ int pearl_mlir_run_on_function(MlirOperation func,
 		free(regions);
 		return n < 0 ? -1 : 0;
 	}
+	if (opts->schedule)
+		warn_extra_parts(func, opts->schedule, n);
 	pearl_mlir_linalg_assign(lin, regions, n);
 	ctx = pearl_ctx_alloc();
 	rewritten = calloc(n, sizeof(*rewritten));

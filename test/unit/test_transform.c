@@ -216,6 +216,20 @@ static void test_notation(pearl_ctx *ctx)
 	CHECK(pearl_actions_parse(ctx, "X(1)", &a) == -1);
 	CHECK(pearl_actions_parse(ctx, "I(0,1", &a) == -1);
 	CHECK(pearl_actions_parse(ctx, "P(0)P(1)", &a) == -1);
+	/* junk between actions, and the position it is at */
+	CHECK(pearl_actions_parse(ctx, "R(0),R(1)", &a) == -1);
+	CHECK(strstr(pearl_ctx_last_error(ctx), "unexpected ',' at position 5")
+	      != NULL);
+	CHECK(pearl_actions_parse(ctx, "R(0) ,R(1)", &a) == -1);
+	CHECK(strstr(pearl_ctx_last_error(ctx), "bad action ',R(1)' at "
+		     "position 6") != NULL);
+	/* factors (0,0) are not the solver's form S(l,l+1) */
+	CHECK(pearl_actions_parse(ctx, "S(0,1,0,0)", &a) == -1);
+	CHECK(strstr(pearl_ctx_last_error(ctx), "skew factors (0,0)") != NULL);
+	CHECK(pearl_actions_parse(ctx, "S(0,1)", &a) == 1);
+	free(a);
+	CHECK(pearl_actions_parse(ctx, " \t ", &a) == 0);
+	free(a);
 }
 
 int main(void)

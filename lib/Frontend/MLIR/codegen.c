@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast_expr.h"
+#include "index_range.h"
 #include "mlir_util.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
@@ -43,6 +45,7 @@ struct gen {
 	/* AST iterators in scope, outermost first, and their values. */
 	isl_id *iter[MAX_LOOPS];
 	MlirValue iv[MAX_LOOPS];
+	struct pearl_index_range range[MAX_LOOPS]; /* the values of iv */
 	int depth;
 	/* Parameters: symbols of every map. */
 	isl_id *param[MAX_PARAMS];
@@ -116,6 +119,24 @@ static MlirAffineExpr id_expr(struct gen *g, __isl_keep isl_id *id)
 	return null_expr();
 }
 
+/* x mod c (c > 0), non-negative, written x + ceildiv(-x, c) * c, without
+ * MLIR's `mod`: MLIR 22's folding of affine.for bounds (run by every
+ * greedy rewrite, e.g. canonicalize or expand-strided-metadata) bounds
+ * `x mod c` from below by the remainder of x's lower bound, which is
+ * wrong whenever x spans more than one period, and then replaces a bound
+ * `d0 mod 3` over d0 in [-16, 64) by the constant 2. MLIR recognizes
+ * x - floordiv(x, c) * c as a mod; this form it does not, and it bounds
+ * ceildiv correctly. */
+static MlirAffineExpr remainder_expr(struct gen *g, MlirAffineExpr x,
+				     MlirAffineExpr c)
+{
+	MlirAffineExpr minus_one = mlirAffineConstantExprGet(g->mctx, -1);
+	MlirAffineExpr q;
+
+	q = mlirAffineCeilDivExprGet(mlirAffineMulExprGet(x, minus_one), c);
+	return mlirAffineAddExprGet(x, mlirAffineMulExprGet(q, c));
+}
+
 static MlirAffineExpr op_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 {
 	enum isl_ast_expr_op_type type = isl_ast_expr_op_get_type(e);
@@ -161,7 +182,7 @@ static MlirAffineExpr op_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 		if (!mlirAffineExprIsAConstant(a[1]) ||
 		    mlirAffineConstantExprGetValue(a[1]) <= 0)
 			break;
-		return mlirAffineModExprGet(a[0], a[1]);
+		return remainder_expr(g, a[0], a[1]);
 	default:
 		break;
 	}
@@ -169,11 +190,61 @@ static MlirAffineExpr op_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 	return null_expr();
 }
 
+/* The integer `v` (kept) as an index value in *out: 0, or -1 after
+ * fail() if it is not an integer or does not fit in 64 bits (never a
+ * wrapped or truncated number). */
+static int val_to_index(struct gen *g, __isl_keep isl_val *v, int64_t *out)
+{
+	isl_ctx *ctx = isl_val_get_ctx(v);
+	isl_val *min = isl_val_int_from_si(ctx, INT64_MIN);
+	isl_val *max = isl_val_int_from_si(ctx, INT64_MAX);
+	int fits = isl_val_is_int(v) == isl_bool_true &&
+		   isl_val_ge(v, min) == isl_bool_true &&
+		   isl_val_le(v, max) == isl_bool_true;
+	char *text;
+
+	isl_val_free(min);
+	isl_val_free(max);
+	if (fits) {
+		*out = isl_val_get_num_si(v);
+		return 0;
+	}
+	text = isl_val_to_str(v);
+	fail(g, "the constant %s does not fit in 64-bit index arithmetic",
+	     text ? text : "?");
+	free(text);
+	return -1;
+}
+
+/* 0 if `e` (over the iterators in scope) cannot overflow 64-bit index
+ * arithmetic, its values in *range; else -1 after fail(), naming `e` as
+ * `what` (a printf format with its arguments). */
+static int check_range(struct gen *g, MlirAffineExpr e,
+		       struct pearl_index_range *range, const char *what, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int check_range(struct gen *g, MlirAffineExpr e,
+		       struct pearl_index_range *range, const char *what, ...)
+{
+	char name[128];
+	va_list ap;
+
+	if (pearl_index_range_of(e, g->range, g->depth, range) == 0)
+		return 0;
+	va_start(ap, what);
+	vsnprintf(name, sizeof(name), what, ap);
+	va_end(ap);
+	fail(g, "%s could overflow 64-bit index arithmetic (with the loops' "
+	     "values and symbols within +-2^40)", name);
+	return -1;
+}
+
 static MlirAffineExpr affine_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 {
 	MlirAffineExpr r = null_expr();
 	isl_id *id;
 	isl_val *v;
+	int64_t c;
 
 	switch (isl_ast_expr_get_type(e)) {
 	case isl_ast_expr_id:
@@ -183,11 +254,8 @@ static MlirAffineExpr affine_expr(struct gen *g, __isl_keep isl_ast_expr *e)
 		return r;
 	case isl_ast_expr_int:
 		v = isl_ast_expr_int_get_val(e);
-		if (isl_val_is_int(v) == isl_bool_true)
-			r = mlirAffineConstantExprGet(g->mctx,
-						      isl_val_get_num_si(v));
-		else
-			fail(g, "non-integer constant");
+		if (val_to_index(g, v, &c) == 0)
+			r = mlirAffineConstantExprGet(g->mctx, c);
 		isl_val_free(v);
 		return r;
 	case isl_ast_expr_op:
@@ -397,159 +465,53 @@ static void hint_no_unroll(struct gen *g, MlirOperation op)
 		    g->no_unroll);
 }
 
-static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
-		    int parallel)
+/* ---- conditional expressions ---- */
+
+/* Generates one AST node from expressions (kept) whose conditional
+ * expressions are resolved. */
+typedef void (*gen_exprs_fn)(struct gen *g, isl_ast_expr **exprs,
+			     void *user);
+
+#define MAX_EXPRS 4
+
+/* 0 if the n expressions cannot overflow (check_range), named `what` (a
+ * format taking the depth); else -1 after fail(). */
+static int check_ranges(struct gen *g, MlirAffineExpr *e, int n,
+			const char *what)
 {
-	isl_ast_expr *iter = isl_ast_node_for_get_iterator(node);
-	isl_ast_expr *init = isl_ast_node_for_get_init(node);
-	isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
-	isl_ast_expr *inc = isl_ast_node_for_get_inc(node);
-	MlirAffineExpr lb[MAX_RESULTS], ub[MAX_RESULTS];
-	MlirValue ops[2 * (MAX_LOOPS + MAX_PARAMS)];
-	MlirNamedAttribute attrs[6];
-	MlirOperationState st;
-	MlirOperation op;
-	MlirRegion region;
-	MlirBlock body;
-	isl_ast_expr *upper = NULL;
-	isl_val *step = isl_ast_expr_int_get_val(inc);
-	enum isl_ast_expr_op_type ct;
-	int nlb, nub = -1, nops, i;
+	struct pearl_index_range r;
+	int i;
 
-	ct = isl_ast_expr_get_type(cond) == isl_ast_expr_op
-		 ? isl_ast_expr_op_get_type(cond) : isl_ast_expr_op_error;
-	if (g->depth == MAX_LOOPS)
-		fail(g, "loops nested too deeply");
-	else if (!step || isl_val_is_int(step) != isl_bool_true ||
-		 isl_val_get_num_si(step) < 1)
-		fail(g, "loop step is not a positive constant");
-	else if (ct != isl_ast_expr_op_le && ct != isl_ast_expr_op_lt)
-		fail(g, "loop condition is not an upper bound");
-	else {
-		isl_ast_expr *lhs = isl_ast_expr_op_get_arg(cond, 0);
-		if (!isl_ast_expr_is_equal(lhs, iter))
-			fail(g, "loop condition does not bound the iterator");
-		isl_ast_expr_free(lhs);
-		upper = isl_ast_expr_op_get_arg(cond, 1);
-	}
-	nlb = g->failed ? -1 : bound_results(g, init, isl_ast_expr_op_max, 0,
-					     lb, MAX_RESULTS);
-	if (nlb > 0)
-		nub = bound_results(g, upper, isl_ast_expr_op_min,
-				    ct == isl_ast_expr_op_le ? 1 : 0, ub,
-				    MAX_RESULTS);
-	if (!g->failed && nlb > 0 && nub > 0) {
-		int n = map_operands(g, ops);
-
-		for (i = 0; i < n; ++i)
-			ops[n + i] = ops[i];
-		nops = 2 * n;
-		region = body_region(g, 1, &body);
-		if (parallel) {
-			int32_t nl = nlb, nu = nub;
-			MlirType i32 = mlirIntegerTypeGet(g->mctx, 32);
-			int64_t shape[1] = { 1 };
-			MlirType groups = mlirRankedTensorTypeGet(
-			    1, shape, i32, mlirAttributeGetNull());
-			MlirAttribute s = mlirIntegerAttrGet(
-			    mlirIntegerTypeGet(g->mctx, 64),
-			    isl_val_get_num_si(step));
-
-			st = mlirOperationStateGet(mlirStringRefCreateFromCString(
-						       "affine.parallel"), g->loc);
-			attrs[0] = named(g, "lowerBoundsMap", mlirAffineMapAttrGet(
-			    make_map(g, lb, nlb)));
-			attrs[1] = named(g, "lowerBoundsGroups",
-					 mlirDenseElementsAttrInt32Get(groups, 1, &nl));
-			attrs[2] = named(g, "upperBoundsMap", mlirAffineMapAttrGet(
-			    make_map(g, ub, nub)));
-			attrs[3] = named(g, "upperBoundsGroups",
-					 mlirDenseElementsAttrInt32Get(groups, 1, &nu));
-			attrs[4] = named(g, "steps", mlirArrayAttrGet(g->mctx, 1, &s));
-			attrs[5] = named(g, "reductions",
-					 mlirArrayAttrGet(g->mctx, 0, NULL));
-			mlirOperationStateAddAttributes(&st, 6, attrs);
-		} else {
-			int32_t seg[3] = { n, n, 0 };
-
-			st = mlirOperationStateGet(mlirStringRefCreateFromCString(
-						       "affine.for"), g->loc);
-			attrs[0] = named(g, "lowerBoundMap", mlirAffineMapAttrGet(
-			    make_map(g, lb, nlb)));
-			attrs[1] = named(g, "upperBoundMap", mlirAffineMapAttrGet(
-			    make_map(g, ub, nub)));
-			attrs[2] = named(g, "step", mlirIntegerAttrGet(
-			    mlirIndexTypeGet(g->mctx), isl_val_get_num_si(step)));
-			attrs[3] = named(g, "operandSegmentSizes",
-					 mlirDenseI32ArrayGet(g->mctx, 3, seg));
-			mlirOperationStateAddAttributes(&st, 4, attrs);
-		}
-		mlirOperationStateAddOperands(&st, nops, ops);
-		mlirOperationStateAddOwnedRegions(&st, 1, &region);
-		op = mlirOperationCreate(&st);
-		if (mlirOperationIsNull(op)) {
-			fail(g, "could not create a loop");
-		} else {
-			isl_id *id = isl_ast_expr_id_get_id(iter);
-
-			int unroll = g->pending_unroll;
-			int point = g->pending_point;
-			int loops_so_far = ++g->n_loops;
-
-			insert(g, op);
-			/* a parallel loop is not unrolled (null op: counted
-			 * as kept) */
-			if (unroll && g->n_unroll < MAX_UNROLL) {
-				g->unroll_op[g->n_unroll] =
-				    parallel ? (MlirOperation){ NULL } : op;
-				g->unroll_factor[g->n_unroll++] = unroll;
-			}
-			g->pending_unroll = 0; /* not the loops inside */
-			g->pending_point = 0;
-			g->iter[g->depth] = id;
-			g->iv[g->depth] = mlirBlockGetArgument(body, 0);
-			g->depth++;
-			gen_inside(g, body, isl_ast_node_for_get_body(node));
-			g->depth--;
-			g->pending_unroll = unroll;
-			g->pending_point = point;
-			/* no loop was created inside */
-			if (point && !parallel && g->n_loops == loops_so_far)
-				hint_no_unroll(g, op);
-			isl_id_free(id);
-		}
-	}
-	isl_val_free(step);
-	isl_ast_expr_free(upper);
-	isl_ast_expr_free(iter);
-	isl_ast_expr_free(init);
-	isl_ast_expr_free(cond);
-	isl_ast_expr_free(inc);
+	for (i = 0; i < n; ++i)
+		if (check_range(g, e[i], &r, what, g->depth) < 0)
+			return -1;
+	return 0;
 }
 
-static void gen_if(struct gen *g, __isl_keep isl_ast_node *node)
+/* Creates an affine.if on `cond` (kept, a conjunction of comparisons) at
+ * the insertion point, with an else block if `with_else`. Returns its
+ * blocks in *then_body and *else_body (null without else), or -1 on
+ * failure. */
+static int create_if(struct gen *g, __isl_keep isl_ast_expr *cond,
+		     int with_else, MlirBlock *then_body, MlirBlock *else_body)
 {
-	isl_ast_expr *cond = isl_ast_node_if_get_cond(node);
 	MlirAffineExpr cons[MAX_RESULTS];
 	bool eq[MAX_RESULTS];
 	MlirValue ops[MAX_LOOPS + MAX_PARAMS];
 	MlirRegion regions[2];
-	MlirBlock then_body, else_body = { NULL };
 	MlirOperationState st;
 	MlirNamedAttribute attr;
 	MlirOperation op;
 	int n, nops;
 
+	*else_body = (MlirBlock){ NULL };
 	n = conditions(g, cond, cons, eq, 0, MAX_RESULTS);
-	isl_ast_expr_free(cond);
-	if (n < 0)
-		return;
+	if (n < 0 || check_ranges(g, cons, n, "a condition at depth %d") < 0)
+		return -1;
 	nops = map_operands(g, ops);
-	regions[0] = body_region(g, 0, &then_body);
-	if (isl_ast_node_if_has_else_node(node) == isl_bool_true)
-		regions[1] = body_region(g, 0, &else_body);
-	else
-		regions[1] = mlirRegionCreate();
+	regions[0] = body_region(g, 0, then_body);
+	regions[1] = with_else ? body_region(g, 0, else_body)
+			       : mlirRegionCreate();
 	st = mlirOperationStateGet(mlirStringRefCreateFromCString("affine.if"),
 				   g->loc);
 	attr = named(g, "condition", mlirIntegerSetAttrGet(mlirIntegerSetGet(
@@ -560,12 +522,312 @@ static void gen_if(struct gen *g, __isl_keep isl_ast_node *node)
 	op = mlirOperationCreate(&st);
 	if (mlirOperationIsNull(op)) {
 		fail(g, "could not create a condition");
-		return;
+		return -1;
 	}
 	insert(g, op);
+	return 0;
+}
+
+static void gen_resolved(struct gen *g, isl_ast_expr **exprs, int n,
+			 gen_exprs_fn fn, void *user);
+
+/* gen_resolved on the n expressions (kept) with `sel` (kept) replaced by
+ * `by` (kept), inside `body`. */
+static void gen_resolved_in(struct gen *g, MlirBlock body,
+			    isl_ast_expr **exprs, int n,
+			    __isl_keep isl_ast_expr *sel,
+			    __isl_keep isl_ast_expr *by, gen_exprs_fn fn,
+			    void *user)
+{
+	MlirBlock saved_block = g->block;
+	MlirOperation saved_anchor = g->anchor;
+	isl_ast_expr *copy[MAX_EXPRS];
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (!(copy[i] = pearl_ast_expr_replace(
+			  isl_ast_expr_copy(exprs[i]), sel, by)))
+			fail(g, "out of memory");
+	g->block = body;
+	g->anchor = mlirBlockGetTerminator(body);
+	if (!g->failed)
+		gen_resolved(g, copy, n, fn, user);
+	g->block = saved_block;
+	g->anchor = saved_anchor;
+	for (i = 0; i < n; ++i)
+		isl_ast_expr_free(copy[i]);
+}
+
+/* Calls fn on the n expressions (kept) once their conditional expressions
+ * "c ? a : b" (which affine maps cannot hold: isl writes them, e.g., for
+ * the value of a loop that runs once, defined piecewise) are resolved:
+ * each becomes an affine.if on c, with the expressions taking a in its
+ * then block and b in its else block, and fn called in both. */
+static void gen_resolved(struct gen *g, isl_ast_expr **exprs, int n,
+			 gen_exprs_fn fn, void *user)
+{
+	isl_ast_expr *sel = NULL, *cond, *arm;
+	MlirBlock body[2];
+	int i;
+
+	for (i = 0; i < n && !sel; ++i)
+		sel = pearl_ast_expr_find_select(exprs[i]);
+	if (!sel) {
+		fn(g, exprs, user);
+		return;
+	}
+	cond = isl_ast_expr_op_get_arg(sel, 0);
+	if (create_if(g, cond, 1, &body[0], &body[1]) == 0)
+		for (i = 0; i < 2 && !g->failed; ++i) {
+			arm = isl_ast_expr_op_get_arg(sel, 1 + i);
+			gen_resolved_in(g, body[i], exprs, n, sel, arm, fn,
+					user);
+			isl_ast_expr_free(arm);
+		}
+	isl_ast_expr_free(cond);
+	isl_ast_expr_free(sel);
+}
+
+/* ---- loops and conditions ---- */
+
+/* The bounds of the loop with iterator `iter`, condition `cond`, initial
+ * value `init` and increment `inc` (all kept): lb[0..*nlb) (a max) and
+ * ub[0..*nub) (a min, exclusive), and its step in *step. 0, or -1 after
+ * fail(). */
+static int loop_bounds(struct gen *g, __isl_keep isl_ast_expr *iter,
+		       __isl_keep isl_ast_expr *init,
+		       __isl_keep isl_ast_expr *cond,
+		       __isl_keep isl_ast_expr *inc, MlirAffineExpr *lb,
+		       int *nlb, MlirAffineExpr *ub, int *nub, int64_t *step)
+{
+	isl_val *v = isl_ast_expr_int_get_val(inc);
+	isl_ast_expr *lhs, *upper;
+	enum isl_ast_expr_op_type ct;
+
+	ct = isl_ast_expr_get_type(cond) == isl_ast_expr_op
+		 ? isl_ast_expr_op_get_type(cond) : isl_ast_expr_op_error;
+	if (g->depth == MAX_LOOPS)
+		fail(g, "loops nested too deeply");
+	else if (!v || val_to_index(g, v, step) < 0 || *step < 1)
+		fail(g, "loop step is not a positive constant");
+	else if (ct != isl_ast_expr_op_le && ct != isl_ast_expr_op_lt)
+		fail(g, "loop condition is not an upper bound");
+	isl_val_free(v);
+	if (g->failed)
+		return -1;
+	lhs = isl_ast_expr_op_get_arg(cond, 0);
+	if (isl_ast_expr_is_equal(lhs, iter) != isl_bool_true)
+		fail(g, "loop condition does not bound the iterator");
+	isl_ast_expr_free(lhs);
+	upper = isl_ast_expr_op_get_arg(cond, 1);
+	*nlb = g->failed ? -1 : bound_results(g, init, isl_ast_expr_op_max, 0,
+					      lb, MAX_RESULTS);
+	*nub = *nlb < 0 ? -1 : bound_results(g, upper, isl_ast_expr_op_min,
+					     ct == isl_ast_expr_op_le ? 1 : 0,
+					     ub, MAX_RESULTS);
+	isl_ast_expr_free(upper);
+	return *nlb > 0 && *nub > 0 && !g->failed ? 0 : -1;
+}
+
+/* The values of the iterator of the loop at the current depth with bounds
+ * lb[0..nlb) (a max) and ub[0..nub) (a min, exclusive) and step `step`,
+ * into *iv; 0, or -1 after fail() if a bound or the increment past the
+ * last iteration (the lowered loop computes iv + step before it compares
+ * with the upper bound) could overflow 64-bit index arithmetic. */
+static int loop_range(struct gen *g, MlirAffineExpr *lb, int nlb,
+		      MlirAffineExpr *ub, int nub, int64_t step,
+		      struct pearl_index_range *iv)
+{
+	struct pearl_index_range r;
+	int64_t last, next;
+	int i;
+
+	for (i = 0; i < nlb; ++i) {
+		if (check_range(g, lb[i], &r, "the lower bound of the loop at "
+				"depth %d", g->depth) < 0)
+			return -1;
+		iv->lo = i == 0 || r.lo > iv->lo ? r.lo : iv->lo;
+	}
+	for (i = 0; i < nub; ++i) {
+		if (check_range(g, ub[i], &r, "the upper bound of the loop at "
+				"depth %d", g->depth) < 0)
+			return -1;
+		iv->hi = i == 0 || r.hi < iv->hi ? r.hi : iv->hi;
+	}
+	if (__builtin_sub_overflow(iv->hi, 1, &last) ||
+	    __builtin_add_overflow(last, step, &next)) {
+		fail(g, "the increment of the loop at depth %d past its last "
+		     "iteration could overflow 64-bit index arithmetic",
+		     g->depth);
+		return -1;
+	}
+	iv->hi = last < iv->lo ? iv->lo : last;
+	return 0;
+}
+
+/* An affine.parallel (if `parallel`) or affine.for over the bounds (not
+ * inserted), with its body block in *body; a null operation on failure. */
+static MlirOperation create_loop(struct gen *g, MlirAffineExpr *lb, int nlb,
+				 MlirAffineExpr *ub, int nub, int64_t step,
+				 int parallel, MlirBlock *body)
+{
+	MlirValue ops[2 * (MAX_LOOPS + MAX_PARAMS)];
+	MlirNamedAttribute attrs[6];
+	MlirOperationState st;
+	MlirRegion region;
+	int n = map_operands(g, ops), i;
+
+	for (i = 0; i < n; ++i)
+		ops[n + i] = ops[i];
+	region = body_region(g, 1, body);
+	if (parallel) {
+		int32_t nl = nlb, nu = nub;
+		MlirType i32 = mlirIntegerTypeGet(g->mctx, 32);
+		int64_t shape[1] = { 1 };
+		MlirType groups = mlirRankedTensorTypeGet(
+		    1, shape, i32, mlirAttributeGetNull());
+		MlirAttribute s = mlirIntegerAttrGet(
+		    mlirIntegerTypeGet(g->mctx, 64), step);
+
+		st = mlirOperationStateGet(mlirStringRefCreateFromCString(
+					       "affine.parallel"), g->loc);
+		attrs[0] = named(g, "lowerBoundsMap", mlirAffineMapAttrGet(
+		    make_map(g, lb, nlb)));
+		attrs[1] = named(g, "lowerBoundsGroups",
+				 mlirDenseElementsAttrInt32Get(groups, 1, &nl));
+		attrs[2] = named(g, "upperBoundsMap", mlirAffineMapAttrGet(
+		    make_map(g, ub, nub)));
+		attrs[3] = named(g, "upperBoundsGroups",
+				 mlirDenseElementsAttrInt32Get(groups, 1, &nu));
+		attrs[4] = named(g, "steps", mlirArrayAttrGet(g->mctx, 1, &s));
+		attrs[5] = named(g, "reductions",
+				 mlirArrayAttrGet(g->mctx, 0, NULL));
+		mlirOperationStateAddAttributes(&st, 6, attrs);
+	} else {
+		int32_t seg[3] = { n, n, 0 };
+
+		st = mlirOperationStateGet(mlirStringRefCreateFromCString(
+					       "affine.for"), g->loc);
+		attrs[0] = named(g, "lowerBoundMap", mlirAffineMapAttrGet(
+		    make_map(g, lb, nlb)));
+		attrs[1] = named(g, "upperBoundMap", mlirAffineMapAttrGet(
+		    make_map(g, ub, nub)));
+		attrs[2] = named(g, "step", mlirIntegerAttrGet(
+		    mlirIndexTypeGet(g->mctx), step));
+		attrs[3] = named(g, "operandSegmentSizes",
+				 mlirDenseI32ArrayGet(g->mctx, 3, seg));
+		mlirOperationStateAddAttributes(&st, 4, attrs);
+	}
+	mlirOperationStateAddOperands(&st, 2 * n, ops);
+	mlirOperationStateAddOwnedRegions(&st, 1, &region);
+	return mlirOperationCreate(&st);
+}
+
+/* Inserts loop `op` (with iterator `iter`, kept, and body block `body`)
+ * and generates the body of for node `node` (kept) in it, with the marks
+ * that apply to the loop (unroll, point loop hint). */
+static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
+			  __isl_keep isl_ast_expr *iter,
+			  __isl_keep isl_ast_node *node, int parallel,
+			  struct pearl_index_range range)
+{
+	isl_id *id = isl_ast_expr_id_get_id(iter);
+	int unroll = g->pending_unroll;
+	int point = g->pending_point;
+	int loops_so_far = ++g->n_loops;
+
+	insert(g, op);
+	/* a parallel loop is not unrolled (null op: counted as kept) */
+	if (unroll && g->n_unroll < MAX_UNROLL) {
+		g->unroll_op[g->n_unroll] =
+		    parallel ? (MlirOperation){ NULL } : op;
+		g->unroll_factor[g->n_unroll++] = unroll;
+	}
+	g->pending_unroll = 0; /* not the loops inside */
+	g->pending_point = 0;
+	g->iter[g->depth] = id;
+	g->iv[g->depth] = mlirBlockGetArgument(body, 0);
+	g->range[g->depth] = range;
+	g->depth++;
+	gen_inside(g, body, isl_ast_node_for_get_body(node));
+	g->depth--;
+	g->pending_unroll = unroll;
+	g->pending_point = point;
+	/* no loop was created inside */
+	if (point && !parallel && g->n_loops == loops_so_far)
+		hint_no_unroll(g, op);
+	isl_id_free(id);
+}
+
+/* A for node and how to generate it once its bounds are resolved. */
+struct for_node {
+	isl_ast_node *node; /* kept */
+	int parallel;
+};
+
+/* Generates the for node of `user` (a struct for_node) from its initial
+ * value exprs[0] and condition exprs[1] (kept, without conditional
+ * expressions). */
+static void gen_loop(struct gen *g, isl_ast_expr **exprs, void *user)
+{
+	struct for_node *f = user;
+	isl_ast_expr *iter = isl_ast_node_for_get_iterator(f->node);
+	isl_ast_expr *inc = isl_ast_node_for_get_inc(f->node);
+	MlirAffineExpr lb[MAX_RESULTS], ub[MAX_RESULTS];
+	struct pearl_index_range range;
+	MlirOperation op;
+	MlirBlock body;
+	int nlb, nub;
+	int64_t step;
+
+	if (loop_bounds(g, iter, exprs[0], exprs[1], inc, lb, &nlb, ub, &nub,
+			&step) == 0 &&
+	    loop_range(g, lb, nlb, ub, nub, step, &range) == 0) {
+		op = create_loop(g, lb, nlb, ub, nub, step, f->parallel, &body);
+		if (mlirOperationIsNull(op))
+			fail(g, "could not create a loop");
+		else
+			gen_loop_body(g, op, body, iter, f->node, f->parallel,
+				      range);
+	}
+	isl_ast_expr_free(iter);
+	isl_ast_expr_free(inc);
+}
+
+static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
+		    int parallel)
+{
+	struct for_node f = { node, parallel };
+	isl_ast_expr *exprs[2];
+
+	exprs[0] = isl_ast_node_for_get_init(node);
+	exprs[1] = isl_ast_node_for_get_cond(node);
+	gen_resolved(g, exprs, 2, gen_loop, &f);
+	isl_ast_expr_free(exprs[0]);
+	isl_ast_expr_free(exprs[1]);
+}
+
+/* Generates if node `user` from its condition exprs[0] (kept, without
+ * conditional expressions). */
+static void gen_if_cond(struct gen *g, isl_ast_expr **exprs, void *user)
+{
+	isl_ast_node *node = user;
+	int has_else = isl_ast_node_if_has_else_node(node) == isl_bool_true;
+	MlirBlock then_body, else_body;
+
+	if (create_if(g, exprs[0], has_else, &then_body, &else_body) < 0)
+		return;
 	gen_inside(g, then_body, isl_ast_node_if_get_then_node(node));
-	if (!mlirBlockIsNull(else_body))
+	if (has_else)
 		gen_inside(g, else_body, isl_ast_node_if_get_else_node(node));
+}
+
+static void gen_if(struct gen *g, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *cond = isl_ast_node_if_get_cond(node);
+
+	gen_resolved(g, &cond, 1, gen_if_cond, node);
+	isl_ast_expr_free(cond);
 }
 
 /* ---- statements ---- */
@@ -697,26 +959,14 @@ static void clone_in_order(struct gen *g, MlirBlock block,
 	}
 }
 
-static void gen_user(struct gen *g, __isl_keep isl_ast_node *node)
+/* The original loops of statement `store` inside the region, innermost
+ * first, in loops[]; returns their number. */
+static int original_loops(struct gen *g, MlirOperation store,
+			  MlirOperation *loops)
 {
-	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-	isl_ast_expr *name = isl_ast_expr_op_get_arg(call, 0);
-	isl_id *id = isl_ast_expr_id_get_id(name);
-	int s = pearl_program_find_stmt(g->prog, id);
-	isl_size nargs = isl_ast_expr_op_get_n_arg(call);
-	struct value_map m = { NULL, NULL, 0, 0 };
-	MlirOperation store = { pearl_program_stmt_user(g->prog, s) };
-	MlirOperation loops[MAX_LOOPS], op, *need = NULL;
-	MlirValue ops[MAX_LOOPS + MAX_PARAMS];
-	int depth = 0, k, n = 0, cap = 0, nops;
+	MlirOperation op;
+	int depth = 0;
 
-	isl_id_free(id);
-	isl_ast_expr_free(name);
-	if (s < 0 || mlirOperationIsNull(store)) {
-		fail(g, "unknown statement");
-		goto done;
-	}
-	/* The original loops of the statement, outermost first. */
 	for (op = mlirOperationGetParentOperation(store);
 	     inside_nest(g, op) || pearl_mlir_op_is(op, "affine.for") ||
 	     pearl_mlir_op_is(op, "affine.if");
@@ -726,25 +976,33 @@ static void gen_user(struct gen *g, __isl_keep isl_ast_node *node)
 		if (!inside_nest(g, op))
 			break;
 	}
-	if (depth != nargs - 1) {
-		fail(g, "statement %s has %d loops but %d arguments",
-		     isl_id_get_name(pearl_program_stmt_id(g->prog, s)), depth,
-		     (int)nargs - 1);
-		goto done;
-	}
-	/* Each original iterator as an affine.apply of the new ones. */
-	nops = map_operands(g, ops);
+	return depth;
+}
+
+/* Each original iterator of the statement of `call` (kept; its arguments
+ * after the name are the values of the statement's original loops from
+ * the outermost, loops[depth - 1] .. loops[0]) as an affine.apply of the
+ * new ones, recorded in *m. */
+static void apply_iterators(struct gen *g, __isl_keep isl_ast_expr *call,
+			    MlirOperation *loops, int depth,
+			    struct value_map *m)
+{
+	MlirValue ops[MAX_LOOPS + MAX_PARAMS];
+	MlirType index = mlirIndexTypeGet(g->mctx);
+	int nops = map_operands(g, ops), k;
+
 	for (k = 0; k < depth && !g->failed; ++k) {
 		isl_ast_expr *arg = isl_ast_expr_op_get_arg(call, k + 1);
 		MlirAffineExpr e = affine_expr(g, arg);
 		MlirOperation loop = loops[depth - 1 - k];
 		MlirOperationState st;
 		MlirNamedAttribute attr;
-		MlirType index = mlirIndexTypeGet(g->mctx);
 		MlirOperation apply;
 
 		isl_ast_expr_free(arg);
-		if (mlirAffineExprIsNull(e))
+		if (mlirAffineExprIsNull(e) ||
+		    check_ranges(g, &e, 1, "an iterator of a statement at "
+				 "depth %d") < 0)
 			break;
 		st = mlirOperationStateGet(
 		    mlirStringRefCreateFromCString("affine.apply"), g->loc);
@@ -754,19 +1012,56 @@ static void gen_user(struct gen *g, __isl_keep isl_ast_node *node)
 		mlirOperationStateAddResults(&st, 1, &index);
 		apply = mlirOperationCreate(&st);
 		insert(g, apply);
-		if (map_add(&m, mlirBlockGetArgument(pearl_mlir_body(loop, 0), 0),
+		if (map_add(m, mlirBlockGetArgument(pearl_mlir_body(loop, 0), 0),
 			    mlirOperationGetResult(apply, 0)) < 0)
 			fail(g, "out of memory");
 	}
+}
+
+/* Generates the statement call exprs[0] (kept, without conditional
+ * expressions): its original iterators recomputed from the new ones, then
+ * the operations that compute the stored value and the store, cloned. */
+static void gen_call(struct gen *g, isl_ast_expr **exprs, void *user)
+{
+	isl_ast_expr *call = exprs[0];
+	isl_ast_expr *name = isl_ast_expr_op_get_arg(call, 0);
+	isl_id *id = isl_ast_expr_id_get_id(name);
+	int s = pearl_program_find_stmt(g->prog, id);
+	isl_size nargs = isl_ast_expr_op_get_n_arg(call);
+	struct value_map m = { NULL, NULL, 0, 0 };
+	MlirOperation store = { pearl_program_stmt_user(g->prog, s) };
+	MlirOperation loops[MAX_LOOPS], *need = NULL;
+	int depth, n = 0, cap = 0;
+
+	(void)user;
+	isl_id_free(id);
+	isl_ast_expr_free(name);
+	if (s < 0 || mlirOperationIsNull(store)) {
+		fail(g, "unknown statement");
+		return;
+	}
+	depth = original_loops(g, store, loops);
+	if (depth != nargs - 1)
+		fail(g, "statement %s has %d loops but %d arguments",
+		     isl_id_get_name(pearl_program_stmt_id(g->prog, s)), depth,
+		     (int)nargs - 1);
+	else
+		apply_iterators(g, call, loops, depth, &m);
 	if (!g->failed && collect(g, store, &need, &n, &cap) < 0)
 		fail(g, "out of memory");
 	if (!g->failed)
 		clone_in_order(g, mlirOperationGetBlock(g->region->first),
 			       need, n, &m);
-done:
 	free(need);
 	free(m.from);
 	free(m.to);
+}
+
+static void gen_user(struct gen *g, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+
+	gen_resolved(g, &call, 1, gen_call, NULL);
 	isl_ast_expr_free(call);
 }
 
