@@ -141,14 +141,15 @@ int schedulePartCount() {
 }
 
 // What is wrong with the plugin's options, checked once per process: an
-// explicit schedule that is blank or does not parse, numbers out of range.
+// explicit schedule that is blank or does not parse, negative numbers (the
+// option parser refuses numbers beyond an int's range).
 // Empty if nothing is.
 const std::string &optionError() {
   static const std::string Error = []() -> std::string {
-    if (PearlMaxBranchSteps < 1 || PearlMaxBranchSteps > 1000)
+    if (PearlMaxBranchSteps < 0)
       return "-pearl-max-branch-steps=" +
              std::to_string(PearlMaxBranchSteps) +
-             " is out of range (1 to 1000)";
+             " is negative (0: the agent takes no action)";
     if (PearlMinParallelWork < 0)
       return "-pearl-min-parallel-work=" +
              std::to_string(PearlMinParallelWork) +

@@ -112,7 +112,7 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 	int n = -1, i;
 
 	pearl_agent_options_init(&opts);
-	if (req->max_branch_steps > 0)
+	if (req->max_branch_steps >= 0)
 		opts.max_branch_steps = req->max_branch_steps;
 	opts.min_parallel_work = req->min_parallel_work;
 	memset(&trace, 0, sizeof(trace));
