@@ -112,9 +112,7 @@ static void signature(struct gen_sb *s, const struct gen_prog *p,
 	gen_sb_printf(s, ") {\n");
 }
 
-/* An affine expression with iterators printed as prefix<level>
- * ("%i" in load/store indices, "d" in maps). */
-static void print_aff(struct gen_sb *s, const struct gen_prog *p,
+void gen_print_aff(struct gen_sb *s, const struct gen_prog *p,
 		      const struct gen_aff *a, const char *prefix)
 {
 	int64_t k = a->k + (a->dim >= 0 ? p->dim[a->dim] : 0);
@@ -183,7 +181,7 @@ static void print_bound(struct gen_sb *s, const struct gen_prog *p,
 	for (i = 0; i < n; ++i)
 		dep |= aff_has_iter(&b[i]);
 	if (n == 1 && !dep) {
-		print_aff(s, p, &b[0], "d");
+		gen_print_aff(s, p, &b[0], "d");
 		return;
 	}
 	if (n > 1)
@@ -194,7 +192,7 @@ static void print_bound(struct gen_sb *s, const struct gen_prog *p,
 	for (i = 0; i < n; ++i) {
 		if (i)
 			gen_sb_printf(s, ", ");
-		print_aff(s, p, &b[i], "d");
+		gen_print_aff(s, p, &b[i], "d");
 	}
 	gen_sb_printf(s, ")>");
 	map_operands(s, depth);
@@ -255,7 +253,7 @@ static void print_access(struct emitter *em, int acc, int ind)
 		gen_sb_printf(em->s, "%%a%d = affine.apply affine_map<", apply);
 		map_dims(em->s, depth);
 		gen_sb_printf(em->s, " -> (");
-		print_aff(em->s, p, x, "d");
+		gen_print_aff(em->s, p, x, "d");
 		gen_sb_printf(em->s, ")>");
 		map_operands(em->s, depth);
 		gen_sb_printf(em->s, "\n");
@@ -275,7 +273,7 @@ static void print_indices(struct emitter *em, int acc, int apply)
 		if (d == a->apply_dim)
 			gen_sb_printf(em->s, "%%a%d", apply);
 		else
-			print_aff(em->s, p, &a->idx[d], "%i");
+			gen_print_aff(em->s, p, &a->idx[d], "%i");
 	}
 	gen_sb_printf(em->s, "]");
 }
@@ -433,7 +431,7 @@ static void emit_node(struct emitter *em, int n, int ind)
 		for (i = 0; i < node->n_cond; ++i) {
 			if (i)
 				gen_sb_printf(s, ", ");
-			print_aff(s, p, &node->cond[i], "d");
+			gen_print_aff(s, p, &node->cond[i], "d");
 			gen_sb_printf(s, " >= 0");
 		}
 		gen_sb_printf(s, ")>");

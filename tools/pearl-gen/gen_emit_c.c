@@ -58,27 +58,7 @@ static void indent(struct gen_sb *s, int n)
 static void print_aff(struct gen_sb *s, const struct gen_prog *p,
 		      const struct gen_aff *a)
 {
-	int64_t k = a->k + (a->dim >= 0 ? p->dim[a->dim] : 0);
-	int l, first = 1;
-
-	for (l = 0; l < GEN_MAX_DEPTH; ++l) {
-		int c = a->coef[l];
-
-		if (!c)
-			continue;
-		if (first)
-			gen_sb_printf(s, "%si%d", c < 0 ? "-" : "", l);
-		else
-			gen_sb_printf(s, " %c i%d", c < 0 ? '-' : '+', l);
-		if (c != 1 && c != -1)
-			gen_sb_printf(s, " * %d", c < 0 ? -c : c);
-		first = 0;
-	}
-	if (first)
-		gen_sb_printf(s, "%lld", (long long)k);
-	else if (k)
-		gen_sb_printf(s, " %c %lld", k < 0 ? '-' : '+',
-			      (long long)(k < 0 ? -k : k));
+	gen_print_aff(s, p, a, "i");
 }
 
 /* max(b[0], ...) or min(b[0], ...) through the helpers pg_max / pg_min. */

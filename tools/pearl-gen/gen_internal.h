@@ -178,6 +178,10 @@ struct gen_sb {
 /* gen_emit.c: printf at the end of *s. */
 void gen_sb_printf(struct gen_sb *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* gen_emit.c: an affine expression over the sizes and the iterators,
+ * printed as prefix<level> ("%i" in MLIR indices, "d" in maps, "i" in C). */
+void gen_print_aff(struct gen_sb *s, const struct gen_prog *p,
+		   const struct gen_aff *a, const char *prefix);
 /* The extent of dimension d of array a, once the sizes are decided. */
 int64_t gen_array_extent(const struct gen_prog *p, const struct gen_array *a,
 			 int d);
