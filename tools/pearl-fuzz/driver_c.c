@@ -519,7 +519,9 @@ static int c_run(void *state, const char *schedule,
 			 : out->legal ? fuzz_ok : fuzz_illegal;
 		snprintf(out->message, sizeof(out->message), "%s",
 			 out->legal ? "the plugin kept clang's code"
-				    : r.first_other);
+			 : r.first_other[0] ? r.first_other
+			 : "no Scop reported (the plugin refused its options, "
+			   "or Polly found none)");
 		return 0;
 	}
 	if (run_program(s, "test", &got, &e, err, err_size) < 0)
