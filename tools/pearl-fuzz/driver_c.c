@@ -391,36 +391,21 @@ static int c_load(void *state, uint64_t seed, char *err, size_t err_size)
 	return 0;
 }
 
-struct emit_ctx {
-	fuzz_emit_fn emit;
-	void *user;
-	int emitted;
-};
-
-static int count_emit(const char *schedule, void *user)
-{
-	struct emit_ctx *e = user;
-
-	e->emitted++;
-	return e->emit(schedule, e->user);
-}
-
 /* "" (the policy decides in clang), then the MLIR path's schedules. */
 static int c_schedules(void *state, int count, fuzz_trace_fn trace,
 		       fuzz_emit_fn emit, void *user, char *err,
 		       size_t err_size)
 {
 	struct c_state *s = state;
-	struct emit_ctx e = { emit, user, 0 };
 
 	if (count <= 0)
 		return 0;
-	if (count_emit("", &e) < 0)
+	if (emit("", user) < 0)
 		return -1;
 	if (count == 1)
 		return 0;
-	return fuzz_driver_mlir.schedules(s->mlir, count - 1, trace,
-					  count_emit, &e, err, err_size);
+	return fuzz_driver_mlir.schedules(s->mlir, count - 1, trace, emit,
+					  user, err, err_size);
 }
 
 /* The outcomes in the -pearl-report file of one compilation. */
