@@ -465,14 +465,7 @@ static void hint_no_unroll(struct gen *g, MlirOperation op)
 		    g->no_unroll);
 }
 
-/* ---- conditional expressions ---- */
-
-/* Generates one AST node from expressions (kept) whose conditional
- * expressions are resolved. */
-typedef void (*gen_exprs_fn)(struct gen *g, isl_ast_expr **exprs,
-			     void *user);
-
-#define MAX_EXPRS 4
+/* ---- conditions ---- */
 
 /* 0 if the n expressions cannot overflow (check_range), named `what` (a
  * format taking the depth); else -1 after fail(). */
@@ -528,46 +521,218 @@ static int create_if(struct gen *g, __isl_keep isl_ast_expr *cond,
 	return 0;
 }
 
-static void gen_resolved(struct gen *g, isl_ast_expr **exprs, int n,
-			 gen_exprs_fn fn, void *user);
+/* Generates what a decision leads to, at the insertion point. */
+typedef void (*gen_leaf_fn)(struct gen *g, void *user);
 
-/* gen_resolved on the n expressions (kept) with `sel` (kept) replaced by
- * `by` (kept), inside `body`. */
-static void gen_resolved_in(struct gen *g, MlirBlock body,
-			    isl_ast_expr **exprs, int n,
-			    __isl_keep isl_ast_expr *sel,
-			    __isl_keep isl_ast_expr *by, gen_exprs_fn fn,
-			    void *user)
+/* At most this many copies of what one condition leads to (a conjunction
+ * of disjunctions multiplies them). */
+#define MAX_COPIES 64
+
+/* A decision: test `cond` (kept, a condition of isl's AST without
+ * conditional expressions), then go on with `yes` where it holds and with
+ * `no` where it does not; or, with a null `cond`, a leaf that calls
+ * fn(g, user) (nothing if fn is null). *copies counts the leaves generated
+ * for one condition of the AST. */
+struct decision {
+	isl_ast_expr *cond;
+	const struct decision *yes, *no;
+	gen_leaf_fn fn;
+	void *user;
+	int *copies;
+};
+
+static void gen_decision(struct gen *g, const struct decision *d);
+
+/* Whether decision `d` generates anything. */
+static int decision_is_empty(const struct decision *d)
+{
+	return !d->cond && !d->fn;
+}
+
+/* gen_decision of `d` inside `body`. */
+static void gen_decision_in(struct gen *g, MlirBlock body,
+			    const struct decision *d)
 {
 	MlirBlock saved_block = g->block;
 	MlirOperation saved_anchor = g->anchor;
+
+	g->block = body;
+	g->anchor = mlirBlockGetTerminator(body);
+	gen_decision(g, d);
+	g->block = saved_block;
+	g->anchor = saved_anchor;
+}
+
+/* Generates the leaf `d`, unless the condition it belongs to has been
+ * copied too often. */
+static void gen_leaf(struct gen *g, const struct decision *d)
+{
+	if (!d->fn)
+		return;
+	if (++*d->copies > MAX_COPIES)
+		fail(g, "a condition whose disjunctions need more than %d "
+		     "copies of what it guards", MAX_COPIES);
+	else
+		d->fn(g, d->user);
+}
+
+/* Decision `d` on a condition without disjunction (a conjunction of
+ * comparisons): one affine.if, with an else block unless `no` is empty. */
+static void gen_test(struct gen *g, const struct decision *d)
+{
+	int with_else = !decision_is_empty(d->no);
+	MlirBlock then_body, else_body;
+
+	if (create_if(g, d->cond, with_else, &then_body, &else_body) < 0)
+		return;
+	gen_decision_in(g, then_body, d->yes);
+	if (with_else && !g->failed)
+		gen_decision_in(g, else_body, d->no);
+}
+
+/* Decision `d` on "a || b" or "a && b" (`is_or`): a tested first, then b
+ * where a does not hold (or) or where it holds (and). What `d` leads to is
+ * generated once per path: each instance runs once. */
+static void gen_binary(struct gen *g, const struct decision *d, int is_or)
+{
+	isl_ast_expr *a = NULL, *b = NULL;
+	struct decision second = *d, first = *d;
+
+	if (isl_ast_expr_op_get_n_arg(d->cond) != 2)
+		fail(g, "condition with %d operands",
+		     (int)isl_ast_expr_op_get_n_arg(d->cond));
+	else if (!(a = isl_ast_expr_op_get_arg(d->cond, 0)) ||
+		 !(b = isl_ast_expr_op_get_arg(d->cond, 1)))
+		fail(g, "out of memory");
+	if (!g->failed) {
+		second.cond = b;
+		first.cond = a;
+		if (is_or)
+			first.no = &second;
+		else
+			first.yes = &second;
+		gen_decision(g, &first);
+	}
+	isl_ast_expr_free(a);
+	isl_ast_expr_free(b);
+}
+
+/* Decision `d` on a conjunction with a disjunction in it: its conjuncts
+ * without disjunction in one affine.if, and the others inside it; if all
+ * have one, one conjunct after the other. */
+static void gen_and(struct gen *g, const struct decision *d)
+{
+	isl_ast_expr *pure, *rest;
+	struct decision second = *d, first = *d;
+
+	if (pearl_ast_expr_split_and(d->cond, &pure, &rest) < 0) {
+		fail(g, "out of memory");
+		return;
+	}
+	if (!pure) {
+		gen_binary(g, d, 0);
+	} else {
+		second.cond = rest;
+		first.cond = pure;
+		first.yes = &second;
+		gen_decision(g, &first);
+	}
+	isl_ast_expr_free(pure);
+	isl_ast_expr_free(rest);
+}
+
+/* Generates decision `d`: a disjunction, or a conjunction with one in it,
+ * which an affine.if cannot hold, becomes nested affine.ifs on its parts,
+ * e.g. "if (a || b) S" becomes "if (a) S else if (b) S" and
+ * "if (a && (b || c)) S else T" becomes
+ * "if (a) { if (b) S else if (c) S else T } else T". */
+static void gen_decision(struct gen *g, const struct decision *d)
+{
+	isl_bool has_or;
+
+	if (g->failed)
+		return;
+	if (!d->cond) {
+		gen_leaf(g, d);
+		return;
+	}
+	has_or = pearl_ast_expr_has_or(d->cond);
+	if (has_or < 0)
+		fail(g, "out of memory");
+	else if (!has_or)
+		gen_test(g, d);
+	else if (pearl_ast_expr_is_or(d->cond))
+		gen_binary(g, d, 1);
+	else if (pearl_ast_expr_is_and(d->cond))
+		gen_and(g, d);
+	else
+		fail(g, "condition with a disjunction inside an operand");
+}
+
+/* Generates what holds where `cond` (kept) holds with yes(g, yes_user),
+ * and where it does not with no(g, no_user) (nothing if `no` is null). */
+static void gen_cond(struct gen *g, __isl_keep isl_ast_expr *cond,
+		     gen_leaf_fn yes, void *yes_user, gen_leaf_fn no,
+		     void *no_user)
+{
+	int copies = 0;
+	struct decision then = { NULL, NULL, NULL, yes, yes_user, &copies };
+	struct decision other = { NULL, NULL, NULL, no, no_user, &copies };
+	struct decision root = { cond, &then, &other, NULL, NULL, &copies };
+
+	gen_decision(g, &root);
+}
+
+/* ---- conditional expressions ---- */
+
+/* Generates one AST node from expressions (kept) whose conditional
+ * expressions are resolved. */
+typedef void (*gen_exprs_fn)(struct gen *g, isl_ast_expr **exprs,
+			     void *user);
+
+#define MAX_EXPRS 4
+
+static void gen_resolved(struct gen *g, isl_ast_expr **exprs, int n,
+			 gen_exprs_fn fn, void *user);
+
+/* One value of a conditional expression: the n expressions with `sel`
+ * replaced by `by` (all kept), and what to generate from them. */
+struct select_arm {
+	isl_ast_expr **exprs;
+	int n;
+	isl_ast_expr *sel, *by;
+	gen_exprs_fn fn;
+	void *user;
+};
+
+/* gen_resolved on the expressions of `user` (a struct select_arm) with
+ * its conditional expression replaced by its value. */
+static void gen_arm(struct gen *g, void *user)
+{
+	struct select_arm *arm = user;
 	isl_ast_expr *copy[MAX_EXPRS];
 	int i;
 
-	for (i = 0; i < n; ++i)
+	for (i = 0; i < arm->n; ++i)
 		if (!(copy[i] = pearl_ast_expr_replace(
-			  isl_ast_expr_copy(exprs[i]), sel, by)))
+			  isl_ast_expr_copy(arm->exprs[i]), arm->sel, arm->by)))
 			fail(g, "out of memory");
-	g->block = body;
-	g->anchor = mlirBlockGetTerminator(body);
 	if (!g->failed)
-		gen_resolved(g, copy, n, fn, user);
-	g->block = saved_block;
-	g->anchor = saved_anchor;
-	for (i = 0; i < n; ++i)
+		gen_resolved(g, copy, arm->n, arm->fn, arm->user);
+	for (i = 0; i < arm->n; ++i)
 		isl_ast_expr_free(copy[i]);
 }
 
 /* Calls fn on the n expressions (kept) once their conditional expressions
  * "c ? a : b" (which affine maps cannot hold: isl writes them, e.g., for
  * the value of a loop that runs once, defined piecewise) are resolved:
- * each becomes an affine.if on c, with the expressions taking a in its
- * then block and b in its else block, and fn called in both. */
+ * each becomes an affine.if on c (gen_cond), with the expressions taking a
+ * in its then block and b in its else block, and fn called in both. */
 static void gen_resolved(struct gen *g, isl_ast_expr **exprs, int n,
 			 gen_exprs_fn fn, void *user)
 {
-	isl_ast_expr *sel = NULL, *cond, *arm;
-	MlirBlock body[2];
+	struct select_arm arm[2];
+	isl_ast_expr *sel = NULL, *cond;
 	int i;
 
 	for (i = 0; i < n && !sel; ++i)
@@ -577,13 +742,15 @@ static void gen_resolved(struct gen *g, isl_ast_expr **exprs, int n,
 		return;
 	}
 	cond = isl_ast_expr_op_get_arg(sel, 0);
-	if (create_if(g, cond, 1, &body[0], &body[1]) == 0)
-		for (i = 0; i < 2 && !g->failed; ++i) {
-			arm = isl_ast_expr_op_get_arg(sel, 1 + i);
-			gen_resolved_in(g, body[i], exprs, n, sel, arm, fn,
-					user);
-			isl_ast_expr_free(arm);
-		}
+	for (i = 0; i < 2; ++i)
+		arm[i] = (struct select_arm){ exprs, n, sel,
+			isl_ast_expr_op_get_arg(sel, 1 + i), fn, user };
+	if (!cond || !arm[0].by || !arm[1].by)
+		fail(g, "out of memory");
+	else
+		gen_cond(g, cond, gen_arm, &arm[0], gen_arm, &arm[1]);
+	for (i = 0; i < 2; ++i)
+		isl_ast_expr_free(arm[i].by);
 	isl_ast_expr_free(cond);
 	isl_ast_expr_free(sel);
 }
@@ -807,19 +974,33 @@ static void gen_for(struct gen *g, __isl_keep isl_ast_node *node,
 	isl_ast_expr_free(exprs[1]);
 }
 
+/* Generates the then node of if node `user`, at the insertion point. */
+static void gen_then(struct gen *g, void *user)
+{
+	isl_ast_node *child = isl_ast_node_if_get_then_node(user);
+
+	gen_node(g, child, 0);
+	isl_ast_node_free(child);
+}
+
+/* Generates the else node of if node `user`, at the insertion point. */
+static void gen_else(struct gen *g, void *user)
+{
+	isl_ast_node *child = isl_ast_node_if_get_else_node(user);
+
+	gen_node(g, child, 0);
+	isl_ast_node_free(child);
+}
+
 /* Generates if node `user` from its condition exprs[0] (kept, without
  * conditional expressions). */
 static void gen_if_cond(struct gen *g, isl_ast_expr **exprs, void *user)
 {
 	isl_ast_node *node = user;
 	int has_else = isl_ast_node_if_has_else_node(node) == isl_bool_true;
-	MlirBlock then_body, else_body;
 
-	if (create_if(g, exprs[0], has_else, &then_body, &else_body) < 0)
-		return;
-	gen_inside(g, then_body, isl_ast_node_if_get_then_node(node));
-	if (has_else)
-		gen_inside(g, else_body, isl_ast_node_if_get_else_node(node));
+	gen_cond(g, exprs[0], gen_then, node, has_else ? gen_else : NULL,
+		 node);
 }
 
 static void gen_if(struct gen *g, __isl_keep isl_ast_node *node)
