@@ -41,7 +41,11 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
  * iterations. A loop whose lower bound is a max or upper bound a min
  * (MLIR's unroller cannot express the cleanup loop's bound then) is first
  * versioned, in a chain of affine.if, by which of the bounds is active
- * (at most 4 versions), and each version is unrolled. Returns 1 if
+ * (at most 4 versions), and each version is unrolled. A loop that may
+ * run with its upper bound below its lower bound (MLIR's affine analysis
+ * of the loops and conditions around it cannot rule it out; MLIR's
+ * unroller gives its cleanup loop spurious iterations then) is first put
+ * under an affine.if that it runs at least once. Returns 1 if
  * unrolled, 0 if (partly) left as a loop, e.g. bounds with more max/min
  * terms (the code generator then says so in a remark). Parallel loops
  * (affine.parallel) are not unrolled.

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/AffineStructures.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -25,6 +27,7 @@
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <memory>
@@ -224,6 +227,103 @@ bool unrollerTakes(mlir::affine::AffineForOp forOp, uint64_t f) {
   return trip && (*trip <= f || *trip % f == 0);
 }
 
+// The affine.for, affine.parallel and affine.if operations around `op`
+// whose constraints hold where `op` runs, outermost first, in `ops` (an
+// affine.if only if `op` is in its then block; nothing beyond the affine
+// scope).
+void enclosingConstraints(mlir::Operation *op,
+                          llvm::SmallVectorImpl<mlir::Operation *> &ops) {
+  using namespace mlir;
+  Operation *child = op;
+  for (Operation *parent = op->getParentOp();
+       parent && !parent->hasTrait<OpTrait::AffineScope>();
+       child = parent, parent = parent->getParentOp()) {
+    auto ifOp = dyn_cast<affine::AffineIfOp>(parent);
+    if (isa<affine::AffineForOp, affine::AffineParallelOp>(parent) ||
+        (ifOp && child->getParentRegion() == &ifOp.getThenRegion()))
+      ops.push_back(parent);
+  }
+  std::reverse(ops.begin(), ops.end());
+}
+
+// Whether `forOp` provably never runs with its upper bound a step or more
+// below its lower bound (a negative trip count) under the loops and
+// conditions around it: for no lower bound result k and upper bound
+// result l can ub_l <= lb_k - step hold (exact for a max / min, whose
+// trip count is negative iff some pair is). False when it cannot tell.
+bool tripCountNeverNegative(mlir::affine::AffineForOp forOp) {
+  using namespace mlir;
+  using presburger::BoundType;
+  AffineMap lb = forOp.getLowerBoundMap(), ub = forOp.getUpperBoundMap();
+  int64_t step = forOp.getStepAsInt();
+  SmallVector<Operation *, 8> ops;
+  affine::FlatAffineValueConstraints domain;
+
+  enclosingConstraints(forOp, ops);
+  if (failed(affine::getIndexSet(ops, &domain)))
+    return false;
+  for (unsigned k = 0; k < lb.getNumResults(); ++k)
+    for (unsigned l = 0; l < ub.getNumResults(); ++l) {
+      // t = lb_k and t >= ub_l + step: empty if the pair never gives a
+      // negative trip count.
+      affine::FlatAffineValueConstraints cst(domain);
+      unsigned t = cst.appendDimVar(1);
+      AffineMap above = AffineMap::get(ub.getNumDims(), ub.getNumSymbols(),
+                                       ub.getResult(l) + step);
+      if (failed(cst.addBound(BoundType::EQ, t, lb.getSubMap({k}),
+                              forOp.getLowerBoundOperands())) ||
+          failed(cst.addBound(BoundType::LB, t, above,
+                              forOp.getUpperBoundOperands())) ||
+          !cst.isIntegerEmpty())
+        return false;
+    }
+  return true;
+}
+
+// Puts `forOp` under an affine.if that holds when it runs at least once:
+// ub_l - lb_k >= 1 for every lower bound result k and upper bound result
+// l (its operands are laid out as versionBounds's). Inside, the loop's
+// trip count is positive.
+void guardNonEmpty(mlir::affine::AffineForOp forOp) {
+  using namespace mlir;
+  AffineMap lb = forOp.getLowerBoundMap(), ub = forOp.getUpperBoundMap();
+  unsigned ld = lb.getNumDims(), ls = lb.getNumSymbols();
+  unsigned ud = ub.getNumDims(), us = ub.getNumSymbols();
+  SmallVector<Value> lbOps(forOp.getLowerBoundOperands());
+  SmallVector<Value> ubOps(forOp.getUpperBoundOperands());
+  SmallVector<Value> ifOps;
+  SmallVector<AffineExpr> cons;
+  ifOps.append(lbOps.begin(), lbOps.begin() + ld);
+  ifOps.append(ubOps.begin(), ubOps.begin() + ud);
+  ifOps.append(lbOps.begin() + ld, lbOps.end());
+  ifOps.append(ubOps.begin() + ud, ubOps.end());
+  for (unsigned k = 0; k < lb.getNumResults(); ++k)
+    for (unsigned l = 0; l < ub.getNumResults(); ++l)
+      cons.push_back(ub.getResult(l).shiftDims(ud, ld).shiftSymbols(us, ls) -
+                     lb.getResult(k) - 1);
+  IntegerSet set = IntegerSet::get(ld + ud, ls + us, cons,
+                                   SmallVector<bool>(cons.size(), false));
+  // Once the operands the bounds share are merged, a pair whose distance
+  // is a constant (at least 1) needs no test.
+  affine::canonicalizeSetAndOperands(&set, &ifOps);
+  cons.clear();
+  for (AffineExpr e : set.getConstraints()) {
+    e = simplifyAffineExpr(e, set.getNumDims(), set.getNumSymbols());
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() < 0)
+      cons.push_back(e);
+  }
+  if (cons.empty())
+    return;
+  set = IntegerSet::get(set.getNumDims(), set.getNumSymbols(), cons,
+                        SmallVector<bool>(cons.size(), false));
+  affine::canonicalizeSetAndOperands(&set, &ifOps);
+  OpBuilder b(forOp);
+  auto ifOp = affine::AffineIfOp::create(b, forOp.getLoc(), set, ifOps,
+                                         /*withElseRegion=*/false);
+  forOp->moveBefore(ifOp.getThenBlock()->getTerminator());
+}
+
 // Replaces `forOp`, whose lower bound is a max of nl results and upper
 // bound a min of nu, by nl * nu versions with single-result bounds, in a
 // chain of affine.if / else: version (k, l) runs when result k is the
@@ -291,17 +391,35 @@ extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
   if (!forOp || factor < 2)
     return 0;
   uint64_t f = static_cast<uint64_t>(factor);
-  if (unrollerTakes(forOp, f))
-    return unrollOne(forOp, f);
+  bool takes = unrollerTakes(forOp, f);
   // A max lower or min upper bound: MLIR cannot express the cleanup
   // loop's lower bound, so the loop is versioned by which bound is active
-  // and each version is unrolled. (Not mlir::affine::separateFullTiles: it
-  // assumes the strip starts at its tile's origin and miscompiles the
-  // shifted point loops isl generates for tiles, jacobi-2d.)
-  if (forOp.getLowerBoundMap().getNumResults() *
-          forOp.getUpperBoundMap().getNumResults() >
-      kMaxUnrollVersions)
+  // and each version is unrolled (below), up to kMaxUnrollVersions.
+  if (!takes && forOp.getLowerBoundMap().getNumResults() *
+                        forOp.getUpperBoundMap().getNumResults() >
+                    kMaxUnrollVersions)
     return 0;
+  // MLIR's unroller (loopUnrollByFactor, MLIR 22) takes the trip count tc
+  // to be ceildiv(ub - lb, step), never clamped at 0, and ends the main
+  // loop and starts the cleanup loop at lb + floor(tc / f) * f * step: for
+  // a loop that runs with ub a step or more below lb (tc < 0) and f not
+  // dividing tc, that is below ub, and the cleanup loop runs up to f - 1
+  // iterations the loop never had (mlir-opt --affine-loop-unroll turns
+  // `affine.for %i = 5 to %n` by 3 into a cleanup loop that runs i = 2, 3
+  // for n = 4). isl leaves a loop empty rather than guard it when its
+  // bounds make it so, and the versions below run with the pair of bounds
+  // that is active, which cross when the loop is empty (a skewed tile's
+  // point loop, max(0, x + 1) to min(3, x + 11): WRONG_OUTPUT). A loop
+  // that may run with a negative trip count is unrolled under a condition
+  // that it runs at least once.
+  if (!mlir::affine::getConstantTripCount(forOp) &&
+      !tripCountNeverNegative(forOp))
+    guardNonEmpty(forOp);
+  if (takes)
+    return unrollOne(forOp, f);
+  // The versions (not mlir::affine::separateFullTiles: it assumes the
+  // strip starts at its tile's origin and miscompiles the shifted point
+  // loops isl generates for tiles, jacobi-2d).
   int all = 1;
   mlir::affine::AffineIfOp outer;
   for (mlir::affine::AffineForOp version : versionBounds(forOp, &outer))
