@@ -415,13 +415,18 @@ static struct tested *test_candidate(struct min_ctx *m, char *schedule)
 {
 	struct fuzz_outcome out;
 	struct tested *grown, *t;
+	double timeout = test_timeout(m);
 	char *key;
 
-	if (run_pair(m->c, m->seed, schedule, test_timeout(m), &out) < 0) {
+	if (run_pair(m->c, m->seed, schedule, timeout, &out) < 0) {
 		m->fatal = 1;
 		return NULL;
 	}
 	m->c->counts->minimize_tests++;
+	/* silent past the minimization's time, not past hang_seconds: the
+	 * time is up, nothing is known about the candidate */
+	if (out.cls == fuzz_hang && timeout < m->c->o->hang_seconds)
+		return NULL;
 	grown = realloc(m->tested, (size_t)(m->n_tested + 1) * sizeof(*grown));
 	if (!grown)
 		return NULL;
@@ -456,7 +461,7 @@ static int still_fails(const struct pearl_action *acts, int n, void *user)
 	if (!schedule)
 		return -1;
 	t = find_tested(m, schedule);
-	if (!t && now() < m->deadline)
+	if (!t && now() < m->deadline && !interrupted)
 		t = test_candidate(m, schedule);
 	free(schedule);
 	if (!t)
