@@ -68,6 +68,7 @@ void fuzz_options_init(struct fuzz_options *o)
 	o->minimize_tests = 200;
 	o->minimize_seconds = 60.0;
 	o->minimize_limit = 5;
+	o->confirm_runs = 3;
 	o->progress_seconds = 10.0;
 }
 

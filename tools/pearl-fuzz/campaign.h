@@ -26,6 +26,8 @@ struct failure {
 	int min_stopped;
 	int distinct;       /* the first of its kind and minimized schedule */
 	int found_while;    /* found while minimizing failure number ... */
+	int confirmed;      /* runs of the final schedule failing alike */
+	int confirm_runs;   /* of so many runs */
 };
 
 struct campaign {

@@ -307,6 +307,11 @@ static void describe_failure(struct campaign *c, const struct failure *f,
 		d->command(&c->o->cfg, f->seed, f->schedule, cmd, sizeof(cmd));
 		fprintf(out, "reproduce: %s\n", cmd);
 	}
+	if (f->confirm_runs)
+		fprintf(out, "again: %s failed the same way in %d of %d more "
+			"runs\n", f->minimized ? "the minimized schedule"
+						: "the schedule",
+			f->confirmed, f->confirm_runs);
 	if (!f->minimized) {
 		fprintf(out, "minimized: (not minimized)\n");
 		return;
@@ -351,6 +356,38 @@ static int write_reproducer(struct campaign *c, const struct failure *f)
 	return 0;
 }
 
+/* Runs f's final schedule (the minimized one if there is one) again
+ * confirm_runs times and counts how often it fails the same way: a race in
+ * parallel code fails now and then only. Not for hangs (each run would
+ * take hang_seconds). -1 if fatal. */
+static int confirm_failure(struct campaign *c, int idx)
+{
+	struct failure *f = &c->failures[idx];
+	const char *schedule = f->minimized ? f->minimized : f->schedule;
+	struct fuzz_outcome out;
+	char *key, *final = strdup(schedule);
+	int i, ret = 0;
+
+	if (!final)
+		return -1;
+	for (i = 0; i < c->o->confirm_runs && f->cls != fuzz_hang && final[0];
+	     ++i) {
+		if (campaign_run_pair(c, f->seed, final, c->o->hang_seconds,
+				      &out) < 0) {
+			ret = -1;
+			break;
+		}
+		c->counts->minimize_tests++;
+		f = &c->failures[idx];
+		key = failure_key(out.cls, out.message);
+		f->confirm_runs++;
+		f->confirmed += out.cls == f->cls && key && !strcmp(key, f->key);
+		free(key);
+	}
+	free(final);
+	return ret;
+}
+
 /* Whether f is the first failure of its kind and minimized schedule. */
 static int is_distinct(struct campaign *c, const struct failure *f)
 {
@@ -378,6 +415,8 @@ static void failure_line(const struct failure *f, FILE *out)
 	if (f->found_while)
 		fprintf(out, " (found while minimizing failure %d)",
 			f->found_while);
+	if (f->confirm_runs)
+		fprintf(out, " [again %d/%d]", f->confirmed, f->confirm_runs);
 	fprintf(out, ": %.300s\n", f->message);
 }
 
@@ -410,7 +449,7 @@ int failures_keep(struct campaign *c, uint64_t seed, const char *schedule,
 	c->counts->failures++;
 	if (fuzz_class_fails(f->cls))
 		c->counts->failing++;
-	if (minimize_failure(c, idx) < 0)
+	if (minimize_failure(c, idx) < 0 || confirm_failure(c, idx) < 0)
 		return -1;
 	f = &c->failures[idx];
 	f->distinct = is_distinct(c, f);
