@@ -5,10 +5,10 @@
  * A worker that dies during a request is a CRASH of that request's pair
  * (the one run, or what was being tried on the model while schedules were
  * drawn); one that stays silent for hang_seconds is killed, a HANG. A new
- * worker takes over with the next request. Minimization runs the candidate
- * schedules through the same worker; its pairs are counted apart. */
+ * worker takes over with the next request. Failures are kept and
+ * minimized by failures.c, through the same worker; the minimizer's pairs
+ * are counted apart. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fuzz.h"
+#include "campaign.h"
 #include "gen.h"
 
 static const char *class_names[fuzz_n_classes] = {
@@ -70,10 +70,11 @@ void fuzz_options_init(struct fuzz_options *o)
 	o->minimize_tests = 200;
 	o->minimize_seconds = 60.0;
 	o->minimize_limit = 5;
+	o->confirm_runs = 3;
 	o->progress_seconds = 10.0;
 }
 
-static double now(void)
+double campaign_now(void)
 {
 	struct timespec ts;
 
@@ -81,42 +82,12 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* A failure kept as a reproducer. */
-struct failure {
-	int id;
-	enum fuzz_class cls;
-	uint64_t seed;
-	char *schedule;     /* as tried ("" if it was not a schedule) */
-	char *message;
-	char *key;          /* the kind: class and message without numbers */
-	char *minimized;    /* NULL: not minimized */
-	char *min_message;
-	int min_tests;
-	int min_stopped;
-	int distinct;       /* the first of its kind and minimized schedule */
-	int found_while;    /* found while minimizing failure number ... */
-};
-
-struct campaign {
-	const struct fuzz_options *o;
-	struct fuzz_counts *counts;
-	struct fuzz_worker w;
-	double t0, last_progress;
-	char trace[1024];   /* the last thing the worker said it tries */
-	struct failure *failures;
-	int n_failures;
-	FILE *log;
-	int minimizing;     /* the failure being minimized (0: none) */
-	char *err;
-	size_t err_size;
-};
-
-static volatile sig_atomic_t interrupted;
+volatile sig_atomic_t campaign_interrupted;
 
 static void on_interrupt(int sig)
 {
 	(void)sig;
-	interrupted = 1;
+	campaign_interrupted = 1;
 }
 
 /* --- talking to the worker ------------------------------------------- */
@@ -279,8 +250,8 @@ static void inject_failure(struct campaign *c, const char *schedule,
 /* Runs (seed, schedule) in the worker, loading the program first if the
  * worker does not hold it; a worker silent for `timeout` seconds hangs.
  * 0 with *out, or -1 (c->err) if no worker can be started. */
-static int run_pair(struct campaign *c, uint64_t seed, const char *schedule,
-		    double timeout, struct fuzz_outcome *out)
+int campaign_run_pair(struct campaign *c, uint64_t seed, const char *schedule,
+		      double timeout, struct fuzz_outcome *out)
 {
 	enum load_status st;
 	char *line;
@@ -316,417 +287,12 @@ static int run_pair(struct campaign *c, uint64_t seed, const char *schedule,
 	return 0;
 }
 
-/* --- failures ---------------------------------------------------------- */
-
-/* The kind of a failure: its class and its message without numbers (runs
- * of digits and hex hashes become '#'), without the worker's output, and
- * for hangs the class alone (how a hang shows depends on timing). */
-static char *failure_key(enum fuzz_class cls, const char *message)
-{
-	const char *end = strstr(message, "; it printed:");
-	size_t len = end ? (size_t)(end - message) : strlen(message);
-	char *key = malloc(len + 32), *q;
-	const char *p;
-
-	if (!key)
-		return NULL;
-	q = key + sprintf(key, "%s", fuzz_class_name(cls));
-	if (cls == fuzz_hang)
-		return key;
-	*q++ = ':';
-	*q++ = ' ';
-	for (p = message; p < message + len;) {
-		size_t hex = strspn(p, "0123456789abcdefABCDEF");
-
-		if (hex > (size_t)(message + len - p))
-			hex = (size_t)(message + len - p);
-		if (hex >= 16) {
-			p += hex;
-			*q++ = '#';
-		} else if (isdigit((unsigned char)*p)) {
-			while (p < message + len && isdigit((unsigned char)*p))
-				++p;
-			*q++ = '#';
-		} else {
-			*q++ = *p++;
-		}
-	}
-	*q = '\0';
-	return key;
-}
-
-static int keep_failure(struct campaign *c, uint64_t seed,
-			const char *schedule, const struct fuzz_outcome *out);
-
-/* Whether a failure of this kind was kept already. */
-static int kind_known(struct campaign *c, const char *key)
-{
-	int i;
-
-	for (i = 0; i < c->n_failures; ++i)
-		if (c->failures[i].key && !strcmp(c->failures[i].key, key))
-			return 1;
-	return 0;
-}
-
-/* Already tested candidates of one minimization. */
-struct tested {
-	char *schedule;
-	int fails;
-	char *message;
-};
-
-struct min_ctx {
-	struct campaign *c;
-	uint64_t seed;
-	enum fuzz_class cls;
-	const char *key;
-	double deadline;
-	struct tested *tested;
-	int n_tested;
-	char *last_message; /* of the last failing candidate (borrowed) */
-	int fatal;
-};
-
-/* Looks a candidate up among those tested: its entry or NULL. */
-static struct tested *find_tested(struct min_ctx *m, const char *schedule)
-{
-	int i;
-
-	for (i = 0; i < m->n_tested; ++i)
-		if (!strcmp(m->tested[i].schedule, schedule))
-			return &m->tested[i];
-	return NULL;
-}
-
-/* How long a candidate may take: a hang must take as long as in the
- * campaign to count, anything else no longer than what is left of the
- * minimization's time (and at least 10 s). */
-static double test_timeout(struct min_ctx *m)
-{
-	double left = m->deadline - now();
-
-	if (m->cls == fuzz_hang || left > m->c->o->hang_seconds)
-		return m->c->o->hang_seconds;
-	return left > 10 ? left : 10;
-}
-
-/* Runs a candidate and records it; its entry, or NULL (fatal or out of
- * memory). */
-static struct tested *test_candidate(struct min_ctx *m, char *schedule)
-{
-	struct fuzz_outcome out;
-	struct tested *grown, *t;
-	char *key;
-
-	if (run_pair(m->c, m->seed, schedule, test_timeout(m), &out) < 0) {
-		m->fatal = 1;
-		return NULL;
-	}
-	m->c->counts->minimize_tests++;
-	grown = realloc(m->tested, (size_t)(m->n_tested + 1) * sizeof(*grown));
-	if (!grown)
-		return NULL;
-	m->tested = grown;
-	t = &m->tested[m->n_tested];
-	key = failure_key(out.cls, out.message);
-	t->fails = out.cls == m->cls && key && !strcmp(key, m->key);
-	if (!t->fails && key && fuzz_class_kept(out.cls) &&
-	    !kind_known(m->c, key) &&
-	    keep_failure(m->c, m->seed, schedule, &out) < 0)
-		m->fatal = 1;
-	free(key);
-	if (m->fatal)
-		return NULL;
-	t->schedule = strdup(schedule);
-	t->message = strdup(out.message);
-	if (!t->schedule || !t->message) {
-		free(t->schedule);
-		free(t->message);
-		return NULL;
-	}
-	m->n_tested++;
-	return t;
-}
-
-static int still_fails(const struct pearl_action *acts, int n, void *user)
-{
-	struct min_ctx *m = user;
-	struct tested *t;
-	char *schedule = fuzz_actions_str(acts, n);
-
-	if (!schedule)
-		return -1;
-	t = find_tested(m, schedule);
-	if (!t && now() < m->deadline)
-		t = test_candidate(m, schedule);
-	free(schedule);
-	if (!t)
-		return -1;
-	if (t->fails)
-		m->last_message = t->message;
-	return t->fails;
-}
-
-/* How many failures of this kind were minimized already. */
-static int minimized_of_kind(struct campaign *c, const char *key)
-{
-	int i, n = 0;
-
-	for (i = 0; i < c->n_failures; ++i)
-		if (c->failures[i].minimized && !strcmp(c->failures[i].key, key))
-			n++;
-	return n;
-}
-
-/* Parses a schedule for the minimizer; the number of actions (> 0), or
- * 0 if it does not parse or is empty. */
-static int parse_schedule(const char *text, struct pearl_action **acts)
-{
-	pearl_ctx *ctx = pearl_ctx_alloc();
-	int n;
-
-	*acts = NULL;
-	if (!ctx)
-		return 0;
-	n = pearl_actions_parse(ctx, text, acts);
-	pearl_ctx_free(ctx);
-	if (n <= 0) {
-		free(*acts);
-		*acts = NULL;
-		return 0;
-	}
-	return n;
-}
-
-/* Minimizes failure number `idx` if its kind has not had its share (and
- * no other minimization runs); -1 if fatal. Failures found meanwhile are
- * appended to c->failures (which may move). */
-static int minimize_failure(struct campaign *c, int idx)
-{
-	struct failure *f = &c->failures[idx];
-	struct fuzz_min_result res;
-	struct min_ctx m;
-	struct pearl_action *acts;
-	int n, i, ret = 0;
-
-	if (c->minimizing || c->o->minimize_limit <= 0 ||
-	    minimized_of_kind(c, f->key) >= c->o->minimize_limit)
-		return 0;
-	n = parse_schedule(f->schedule, &acts);
-	if (n == 0)
-		return 0;
-	memset(&m, 0, sizeof(m));
-	m.c = c;
-	m.seed = f->seed;
-	m.cls = f->cls;
-	m.key = f->key;
-	m.deadline = now() + c->o->minimize_seconds;
-	m.last_message = f->message;
-	c->minimizing = f->id;
-	if (fuzz_minimize(acts, n, still_fails, &m, c->o->minimize_tests,
-			  &res) == 0) {
-		f = &c->failures[idx];
-		f->minimized = fuzz_actions_str(res.acts, res.n);
-		f->min_message = strdup(m.last_message);
-		f->min_tests = res.tests;
-		f->min_stopped = res.stopped;
-		free(res.acts);
-	}
-	c->minimizing = 0;
-	if (m.fatal)
-		ret = -1;
-	for (i = 0; i < m.n_tested; ++i) {
-		free(m.tested[i].schedule);
-		free(m.tested[i].message);
-	}
-	free(m.tested);
-	free(acts);
-	return ret;
-}
-
-/* Joins dir and name into buf. */
-static void in_dir(const char *dir, const char *name, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s/%s", dir, name);
-}
-
-/* Writes the program of f into the output directory (once). */
-static int save_program(struct campaign *c, const struct failure *f)
-{
-	char name[256], path[4096];
-	struct stat st;
-
-	c->o->driver->program_file(f->seed, name, sizeof(name));
-	in_dir(c->o->out_dir, name, path, sizeof(path));
-	if (stat(path, &st) == 0)
-		return 0;
-	return c->o->driver->save_program(&c->o->cfg, f->seed, path, c->err,
-					  c->err_size);
-}
-
-/* Writes `text` and a newline to dir/name; 0 or -1 (c->err). */
-static int write_text(struct campaign *c, const char *name, const char *text)
-{
-	char path[4096];
-	FILE *f;
-	int ok;
-
-	in_dir(c->o->out_dir, name, path, sizeof(path));
-	f = fopen(path, "w");
-	ok = f && fprintf(f, "%s\n", text) >= 0;
-	if (f && fclose(f) != 0)
-		ok = 0;
-	if (!ok)
-		snprintf(c->err, c->err_size, "cannot write %s: %s", path,
-			 strerror(errno));
-	return ok ? 0 : -1;
-}
-
-/* The reproducer's description: what failed, how to run it again. */
-static void describe_failure(struct campaign *c, const struct failure *f,
-			     FILE *out)
-{
-	const struct fuzz_driver *d = c->o->driver;
-	char file[256], cmd[2048];
-
-	d->program_file(f->seed, file, sizeof(file));
-	fprintf(out, "failure %d: %s\n", f->id, fuzz_class_name(f->cls));
-	fprintf(out, "path: %s\n", d->name);
-	fprintf(out, "program: %s (seed %" PRIu64 ", size scale %s)\n", file,
-		f->seed, pearl_gen_scale_name(
-			     (enum pearl_gen_scale)c->o->cfg.size_scale));
-	fprintf(out, "schedule: %s\n", f->schedule);
-	fprintf(out, "message: %s\n", f->message);
-	if (f->found_while)
-		fprintf(out, "found while minimizing failure %d\n",
-			f->found_while);
-	if (f->schedule[0]) {
-		d->command(&c->o->cfg, f->seed, f->schedule, cmd, sizeof(cmd));
-		fprintf(out, "reproduce: %s\n", cmd);
-	}
-	if (!f->minimized) {
-		fprintf(out, "minimized: (not minimized)\n");
-		return;
-	}
-	fprintf(out, "minimized: %s\n", f->minimized);
-	fprintf(out, "minimized message: %s\n", f->min_message);
-	d->command(&c->o->cfg, f->seed, f->minimized, cmd, sizeof(cmd));
-	fprintf(out, "minimized reproduce: %s\n", cmd);
-	fprintf(out, "minimizer: %d tests%s\n", f->min_tests,
-		f->min_stopped ? " (stopped by its budget)" : "");
-}
-
-/* Writes failure-NNNN.txt, .sched and .min.sched beside the program. */
-static int write_reproducer(struct campaign *c, const struct failure *f)
-{
-	char name[64], path[4096];
-	FILE *out;
-
-	if (!c->o->out_dir)
-		return 0;
-	if (save_program(c, f) < 0)
-		return -1;
-	snprintf(name, sizeof(name), "failure-%04d.sched", f->id);
-	if (write_text(c, name, f->schedule) < 0)
-		return -1;
-	snprintf(name, sizeof(name), "failure-%04d.min.sched", f->id);
-	if (f->minimized && write_text(c, name, f->minimized) < 0)
-		return -1;
-	snprintf(name, sizeof(name), "failure-%04d.txt", f->id);
-	in_dir(c->o->out_dir, name, path, sizeof(path));
-	out = fopen(path, "w");
-	if (!out) {
-		snprintf(c->err, c->err_size, "cannot write %s: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	describe_failure(c, f, out);
-	if (fclose(out) != 0) {
-		snprintf(c->err, c->err_size, "cannot write %s", path);
-		return -1;
-	}
-	return 0;
-}
-
-/* Whether f is the first failure of its kind and minimized schedule. */
-static int is_distinct(struct campaign *c, const struct failure *f)
-{
-	const char *mine = f->minimized ? f->minimized : f->schedule;
-	int i;
-
-	for (i = 0; i < c->n_failures; ++i) {
-		const struct failure *g = &c->failures[i];
-		const char *theirs = g->minimized ? g->minimized : g->schedule;
-
-		if (g != f && g->key && f->key && !strcmp(g->key, f->key) &&
-		    !strcmp(theirs, mine))
-			return 0;
-	}
-	return 1;
-}
-
-/* One line about f (on stderr as found, in the summary at the end). */
-static void failure_line(const struct failure *f, FILE *out)
-{
-	fprintf(out, "failure %d: %s gen-%" PRIu64 " \"%s\"", f->id,
-		fuzz_class_name(f->cls), f->seed, f->schedule);
-	if (f->minimized)
-		fprintf(out, " minimized \"%s\"", f->minimized);
-	if (f->found_while)
-		fprintf(out, " (found while minimizing failure %d)",
-			f->found_while);
-	fprintf(out, ": %.300s\n", f->message);
-}
-
-/* Keeps a failing pair: minimized, written out, told. -1 if fatal. */
-static int keep_failure(struct campaign *c, uint64_t seed,
-			const char *schedule, const struct fuzz_outcome *out)
-{
-	struct failure *grown, *f;
-	int idx = c->n_failures;
-
-	grown = realloc(c->failures, (size_t)(idx + 1) * sizeof(*grown));
-	if (!grown) {
-		snprintf(c->err, c->err_size, "out of memory");
-		return -1;
-	}
-	c->failures = grown;
-	f = &c->failures[idx];
-	memset(f, 0, sizeof(*f));
-	f->id = idx + 1;
-	f->cls = out->cls;
-	f->seed = seed;
-	f->found_while = c->minimizing;
-	f->schedule = strdup(schedule);
-	f->message = strdup(out->message);
-	f->key = failure_key(out->cls, out->message);
-	c->n_failures++;
-	if (!f->schedule || !f->message || !f->key) {
-		snprintf(c->err, c->err_size, "out of memory");
-		return -1;
-	}
-	c->counts->failures++;
-	if (fuzz_class_fails(f->cls))
-		c->counts->failing++;
-	if (minimize_failure(c, idx) < 0)
-		return -1;
-	f = &c->failures[idx];
-	f->distinct = is_distinct(c, f);
-	c->counts->distinct += f->distinct;
-	if (c->o->progress_seconds > 0) {
-		fprintf(stderr, "pearl-fuzz: ");
-		failure_line(f, stderr);
-	}
-	return write_reproducer(c, f);
-}
-
 /* --- counting ------------------------------------------------------------ */
 
 static void progress(struct campaign *c, int force)
 {
 	const struct fuzz_counts *k = c->counts;
-	double t = now(), elapsed = t - c->t0;
+	double t = campaign_now(), elapsed = t - c->t0;
 
 	if (c->o->progress_seconds <= 0 ||
 	    (!force && t - c->last_progress < c->o->progress_seconds))
@@ -777,7 +343,7 @@ static int account(struct campaign *c, uint64_t seed, const char *schedule,
 			fuzz_class_name(out->cls), schedule, seconds);
 		fflush(c->log);
 	}
-	if (fuzz_class_kept(out->cls) && keep_failure(c, seed, schedule, out) < 0)
+	if (fuzz_class_kept(out->cls) && failures_keep(c, seed, schedule, out) < 0)
 		return -1;
 	progress(c, 0);
 	return 0;
@@ -787,8 +353,8 @@ static int should_stop(struct campaign *c)
 {
 	const struct fuzz_options *o = c->o;
 
-	return interrupted || (o->pairs > 0 && c->counts->legal >= o->pairs) ||
-	       (o->seconds > 0 && now() - c->t0 >= o->seconds);
+	return campaign_interrupted || (o->pairs > 0 && c->counts->legal >= o->pairs) ||
+	       (o->seconds > 0 && campaign_now() - c->t0 >= o->seconds);
 }
 
 /* Whether another program may start. */
@@ -844,11 +410,11 @@ static int fuzz_program(struct campaign *c, uint64_t seed)
 	}
 	for (i = 0; st == load_ok && i < list.n && !should_stop(c) && !ret;
 	     ++i) {
-		double t0 = now();
+		double t0 = campaign_now();
 
-		ret = run_pair(c, seed, list.s[i], c->o->hang_seconds, &out);
+		ret = campaign_run_pair(c, seed, list.s[i], c->o->hang_seconds, &out);
 		if (!ret)
-			ret = account(c, seed, list.s[i], now() - t0, &out);
+			ret = account(c, seed, list.s[i], campaign_now() - t0, &out);
 	}
 	strings_clear(&list);
 	return ret;
@@ -859,23 +425,12 @@ static void print_summary(struct campaign *c, FILE *out)
 {
 	const struct fuzz_options *o = c->o;
 	const struct fuzz_counts *k = c->counts;
-	int i;
 
 	fprintf(out, "pearl-fuzz: path %s seed %" PRIu64 " size-scale %s "
 		"schedules-per-program %d\n", o->driver->name, o->seed,
 		pearl_gen_scale_name((enum pearl_gen_scale)o->cfg.size_scale),
 		o->per_program);
-	for (i = 0; i < c->n_failures; ++i)
-		failure_line(&c->failures[i], out);
-	for (i = 0; i < c->n_failures; ++i) {
-		const struct failure *f = &c->failures[i];
-
-		if (!f->distinct)
-			continue;
-		fprintf(out, "distinct: %s \"%s\" (failure %d%s)\n", f->key,
-			f->minimized ? f->minimized : f->schedule, f->id,
-			f->minimized ? "" : ", not minimized");
-	}
+	failures_print(c, out);
 	if (k->slow)
 		fprintf(out, "slowest: gen-%" PRIu64 " \"%s\" took %.1f s\n",
 			k->slowest_seed, k->slowest, k->slowest_seconds);
@@ -902,7 +457,7 @@ static int save_summary(struct campaign *c)
 
 	if (!c->o->out_dir)
 		return 0;
-	in_dir(c->o->out_dir, "summary.txt", path, sizeof(path));
+	campaign_path(c, "summary.txt", path, sizeof(path));
 	f = fopen(path, "w");
 	if (!f) {
 		snprintf(c->err, c->err_size, "cannot write %s", path);
@@ -911,23 +466,6 @@ static int save_summary(struct campaign *c)
 	print_summary(c, f);
 	return fclose(f) == 0 ? 0 : -1;
 }
-
-static void free_failures(struct campaign *c)
-{
-	int i;
-
-	for (i = 0; i < c->n_failures; ++i) {
-		struct failure *f = &c->failures[i];
-
-		free(f->schedule);
-		free(f->message);
-		free(f->key);
-		free(f->minimized);
-		free(f->min_message);
-	}
-	free(c->failures);
-}
-
 /* Opens what the campaign writes: the output directory and the log. */
 static int open_outputs(struct campaign *c)
 {
@@ -961,7 +499,7 @@ int fuzz_campaign_run(const struct fuzz_options *o, FILE *summary,
 	c.counts = counts;
 	c.err = err;
 	c.err_size = err_size;
-	c.t0 = c.last_progress = now();
+	c.t0 = c.last_progress = campaign_now();
 	if (open_outputs(&c) < 0 ||
 	    fuzz_worker_init(&c.w, o->driver, &o->cfg, err, err_size) < 0) {
 		if (c.log)
@@ -974,7 +512,7 @@ int fuzz_campaign_run(const struct fuzz_options *o, FILE *summary,
 	sigaction(SIGTERM, &sa, &old_term);
 	sa.sa_handler = SIG_IGN; /* a dead worker's pipe: EPIPE, not death */
 	sigaction(SIGPIPE, &sa, &old_pipe);
-	interrupted = 0;
+	campaign_interrupted = 0;
 	for (seed = o->seed; more_programs(&c) && ret == 0; ++seed)
 		ret = fuzz_program(&c, seed);
 	fuzz_worker_clear(&c.w, end, sizeof(end));
@@ -983,7 +521,7 @@ int fuzz_campaign_run(const struct fuzz_options *o, FILE *summary,
 		fprintf(stderr, "pearl-fuzz: at the end, %s\n", end);
 		counts->by_class[fuzz_error]++;
 	}
-	counts->seconds = now() - c.t0;
+	counts->seconds = campaign_now() - c.t0;
 	progress(&c, 1);
 	if (summary)
 		print_summary(&c, summary);
@@ -991,7 +529,7 @@ int fuzz_campaign_run(const struct fuzz_options *o, FILE *summary,
 		ret = -1;
 	if (c.log)
 		fclose(c.log);
-	free_failures(&c);
+	failures_free(&c);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);

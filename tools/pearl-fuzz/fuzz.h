@@ -256,6 +256,9 @@ struct fuzz_options {
 	double minimize_seconds; /* and seconds */
 	int minimize_limit;      /* failures minimized per kind (class and
 				  * message); 0: none */
+	int confirm_runs;        /* runs of each failure's final schedule
+				  * again, to tell flaky failures (races in
+				  * parallel code) */
 	const char *schedule;    /* run this schedule alone on every program
 				  * instead of drawing schedules, or NULL */
 	const char *inject;      /* test hook: a legal pair whose schedule
@@ -266,8 +269,8 @@ struct fuzz_options {
 /* Sets the defaults: the MLIR path at the small scale, seed 1, 12
  * schedules per program, 2 threads, runs slower than 10 s hang, a worker
  * silent for 120 s hangs, pairs of 10 s or more are slow, 200 tests and
- * 60 s per minimization, 5 minimized failures per kind, progress every
- * 10 s. */
+ * 60 s per minimization, 5 minimized failures per kind, each failure
+ * run 3 times more, progress every 10 s. */
 void fuzz_options_init(struct fuzz_options *o);
 
 struct fuzz_counts {

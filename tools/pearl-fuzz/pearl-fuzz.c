@@ -66,6 +66,9 @@ static void usage(FILE *out)
 		"  --schedule S              run schedule S alone on every "
 		"program (reproduce and\n"
 		"                            minimize a known failure)\n"
+		"  --confirm-runs N          runs of each failure's final "
+		"schedule again (default\n"
+		"                            3): flaky failures show\n"
 		"  --memo FILE               the environment's memo database "
 		"(default: none)\n"
 		"  --progress S              progress every S seconds "
@@ -151,6 +154,8 @@ static int set_option(struct fuzz_options *o, const char *name,
 		o->minimize_seconds = v;
 	else if (!strcmp(name, "--minimize-limit"))
 		o->minimize_limit = (int)v;
+	else if (!strcmp(name, "--confirm-runs"))
+		o->confirm_runs = (int)v;
 	else if (!strcmp(name, "--progress"))
 		o->progress_seconds = v;
 	else
