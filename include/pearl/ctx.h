@@ -58,11 +58,12 @@ void pearl_ctx_reset_operations(pearl_ctx *ctx);
 pearl_stat pearl_ctx_watch_start(pearl_ctx *ctx, double seconds);
 int pearl_ctx_watch_stop(pearl_ctx *ctx);
 
-/* The time limit of isl's AST generation (pearl_sched_build_ast), in
- * seconds: PEARL_AST_TIME_LIMIT unless set (0: no limit). */
-#define PEARL_AST_TIME_LIMIT 4.0
-void pearl_ctx_set_ast_time_limit(pearl_ctx *ctx, double seconds);
-double pearl_ctx_get_ast_time_limit(pearl_ctx *ctx);
+/* The time limit, in seconds, of each action's checks (pearl_sched_apply)
+ * and of AST generation (pearl_sched_build_ast): PEARL_TIME_LIMIT unless
+ * set (0: no limit). */
+#define PEARL_TIME_LIMIT 4.0
+void pearl_ctx_set_time_limit(pearl_ctx *ctx, double seconds);
+double pearl_ctx_get_time_limit(pearl_ctx *ctx);
 
 /* Records a printf-style message as the last error; returns pearl_stat_error. */
 pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)

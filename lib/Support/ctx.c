@@ -26,7 +26,7 @@ struct pearl_ctx {
 	int saved_on_error;           /* error mode of a borrowed isl_ctx */
 	unsigned long saved_max_ops;  /* and its operations quota */
 	int quota_exceeded; /* since the last pearl_ctx_clear_error */
-	double ast_time_limit; /* seconds, 0: none */
+	double time_limit; /* seconds, 0: none */
 	struct pearl_watch *watch; /* armed watchdog, or NULL */
 	char msg[1024];
 };
@@ -47,7 +47,7 @@ static pearl_ctx *alloc_ctx(isl_ctx *isl, int owns)
 	ctx->owns_isl = owns;
 	ctx->saved_on_error = isl_options_get_on_error(isl);
 	ctx->saved_max_ops = isl_ctx_get_max_operations(isl);
-	ctx->ast_time_limit = PEARL_AST_TIME_LIMIT;
+	ctx->time_limit = PEARL_TIME_LIMIT;
 	isl_options_set_on_error(isl, ISL_ON_ERROR_CONTINUE);
 	return ctx;
 }
@@ -96,15 +96,15 @@ void pearl_ctx_reset_operations(pearl_ctx *ctx)
 	isl_ctx_reset_operations(ctx->isl);
 }
 
-void pearl_ctx_set_ast_time_limit(pearl_ctx *ctx, double seconds)
+void pearl_ctx_set_time_limit(pearl_ctx *ctx, double seconds)
 {
 	if (ctx)
-		ctx->ast_time_limit = seconds > 0 ? seconds : 0;
+		ctx->time_limit = seconds > 0 ? seconds : 0;
 }
 
-double pearl_ctx_get_ast_time_limit(pearl_ctx *ctx)
+double pearl_ctx_get_time_limit(pearl_ctx *ctx)
 {
-	return ctx ? ctx->ast_time_limit : 0;
+	return ctx ? ctx->time_limit : 0;
 }
 
 /* The watchdog's thread: waits for w->stop until w->deadline, and aborts

@@ -211,7 +211,7 @@ static __isl_give isl_ast_node *build_marked_ast(pearl_sched *sched)
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	double limit = pearl_ctx_get_ast_time_limit(ctx);
+	double limit = pearl_ctx_get_time_limit(ctx);
 	isl_ast_node *tree;
 	int fired;
 
