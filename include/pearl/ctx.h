@@ -44,6 +44,27 @@ isl_ctx *pearl_ctx_get_isl(pearl_ctx *ctx);
 void pearl_ctx_set_max_operations(pearl_ctx *ctx, unsigned long max_ops);
 void pearl_ctx_reset_operations(pearl_ctx *ctx);
 
+/* A wall-clock limit on one isl computation. The operations quota counts
+ * isl's steps (simplex pivots), not their cost: on some schedules (tiles
+ * skewed and tiled again) isl's integers grow and every step slows down,
+ * so a quota that takes milliseconds on ordinary code takes minutes there.
+ * pearl_ctx_watch_start arms a watchdog thread that aborts the context's
+ * isl computation (isl_ctx_abort: the computation fails as on an
+ * exhausted quota) once `seconds` have passed; pearl_ctx_watch_stop
+ * disarms it and returns 1 if it fired (the context is resumed, usable
+ * again), 0 if not. Start and stop come in pairs around one computation.
+ * seconds <= 0: no watchdog (stop returns 0). Returns pearl_stat_error if
+ * no thread could be started (the computation then runs unwatched). */
+pearl_stat pearl_ctx_watch_start(pearl_ctx *ctx, double seconds);
+int pearl_ctx_watch_stop(pearl_ctx *ctx);
+
+/* The time limit, in seconds, of each action's checks (pearl_sched_apply)
+ * and of AST generation (pearl_sched_build_ast): PEARL_TIME_LIMIT unless
+ * set (0: no limit). */
+#define PEARL_TIME_LIMIT 4.0
+void pearl_ctx_set_time_limit(pearl_ctx *ctx, double seconds);
+double pearl_ctx_get_time_limit(pearl_ctx *ctx);
+
 /* Records a printf-style message as the last error; returns pearl_stat_error. */
 pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -52,12 +73,17 @@ pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
  * ran out, "isl operations quota exceeded in what")
  * and resets isl's error state; returns pearl_stat_error. */
 pearl_stat pearl_ctx_isl_error(pearl_ctx *ctx, const char *what);
+/* Records that `what` ran out of its time limit of `seconds` (it counts as
+ * an exhausted quota); returns pearl_stat_error. */
+pearl_stat pearl_ctx_time_error(pearl_ctx *ctx, const char *what,
+				double seconds);
 
 /* The last error message ("" if none) (__isl_keep) and a reset. */
 const char *pearl_ctx_last_error(pearl_ctx *ctx);
 void pearl_ctx_clear_error(pearl_ctx *ctx);
 /* 1 if an error since the last pearl_ctx_clear_error was isl running out of
- * its operations quota: the work was too big, not the input wrong. */
+ * its operations quota or its time (pearl_ctx_watch_stop): the work was
+ * too big, not the input wrong. */
 int pearl_ctx_quota_exceeded(pearl_ctx *ctx);
 
 #ifdef __cplusplus

@@ -680,8 +680,9 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
-pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
-			     const struct pearl_action *a)
+/* Applies action `a` to branch b of sched (see pearl_sched_apply). */
+static pearl_stat apply_action(pearl_sched *sched, int b,
+			       const struct pearl_action *a)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 
@@ -702,4 +703,28 @@ pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
 		return pearl_stat_ok;
 	}
 	return pearl_ctx_error(ctx, "unknown action");
+}
+
+/* The checks run under the context's time limit as well as its
+ * operations quota: on some schedules (tiles skewed, then their point
+ * loops skewed and tiled again) each isl step works on integers that keep
+ * growing, and the quota alone would allow minutes. */
+pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
+			     const struct pearl_action *a)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	double limit = pearl_ctx_get_time_limit(ctx);
+	char what[64], name[48];
+	pearl_stat st;
+
+	if (a->kind == pearl_action_next)
+		return pearl_stat_ok;
+	pearl_ctx_watch_start(ctx, limit);
+	st = apply_action(sched, b, a);
+	if (pearl_ctx_watch_stop(ctx) && st < 0) {
+		pearl_action_format(a, name, sizeof(name));
+		snprintf(what, sizeof(what), "checking %s", name);
+		return pearl_ctx_time_error(ctx, what, limit);
+	}
+	return st;
 }

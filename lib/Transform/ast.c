@@ -179,7 +179,9 @@ int pearl_sched_keeps_code(pearl_sched *sched)
 	return -1;
 }
 
-__isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
+/* The isl AST of sched's schedule with its bands marked (__isl_give;
+ * NULL on an isl error, left in the isl context). */
+static __isl_give isl_ast_node *build_marked_ast(pearl_sched *sched)
 {
 	isl_schedule *s = isl_schedule_copy(sched->schedule);
 	isl_union_set *dom = isl_schedule_get_domain(s);
@@ -198,8 +200,30 @@ __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
 	tree = isl_ast_build_node_from_schedule(build, s);
 	isl_ast_build_free(build);
 	isl_options_set_ast_build_allow_or(ctx, allow_or);
-	if (!tree)
-		pearl_ctx_isl_error(pearl_sched_ctx(sched), "AST generation");
+	return tree;
+}
+
+/* AST generation runs under the context's time limit as well as its
+ * operations quota: the quota counts isl's steps, and on some schedules
+ * (tiles skewed, then their point loops skewed and tiled again) each step
+ * works on integers that keep growing, so the quota alone would allow
+ * minutes. */
+__isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	double limit = pearl_ctx_get_time_limit(ctx);
+	isl_ast_node *tree;
+	int fired;
+
+	pearl_ctx_watch_start(ctx, limit);
+	tree = build_marked_ast(sched);
+	fired = pearl_ctx_watch_stop(ctx);
+	if (!tree && fired)
+		pearl_ctx_time_error(ctx, "AST generation (isl's code "
+				     "generator on this schedule's loop "
+				     "bounds)", limit);
+	else if (!tree)
+		pearl_ctx_isl_error(ctx, "AST generation");
 	return tree;
 }
 
