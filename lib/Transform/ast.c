@@ -83,11 +83,45 @@ static int is_degenerate_band(__isl_keep isl_schedule_node *node)
 	return degenerate;
 }
 
+/* Whether band `node` (kept) is fixed by the loops around it: at every
+ * value of its prefix schedule, every member takes a single value over
+ * the instances that reach it. Examples: the point loop of a tile loop
+ * tiled again by a size its stride already covers (T(1,2,1,4) T(1,2,1,3):
+ * every tile of the second tiling holds one value of the first's tile
+ * loop), and tile loops skewed so that their sums are all distinct. isl
+ * generates no loop for such a band either, and a mark on it lands on the
+ * next loop inside, which may carry a dependence (a parallel mark there
+ * is a data race). Unlike a degenerate band, it is kept: removing it
+ * leaves isl to express the loops inside through the outer ones, and AST
+ * generation became many times slower on some schedules (past its time
+ * limit on pearl-gen --seed 69 --size-scale small, "R(2) S(1,2,3,2)
+ * T(0,1,2,3,13,13) T(1,2,3,2,2,1) S(7,8,1,2)"). Errors count as not
+ * fixed. */
+static int is_fixed_by_outer_loops(__isl_keep isl_schedule_node *node)
+{
+	isl_union_set *domain;
+	isl_union_map *prefix, *band, *prefix_to_band;
+	isl_bool single;
+
+	domain = isl_schedule_node_get_domain(node);
+	prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
+	prefix = isl_union_map_intersect_domain(prefix,
+						isl_union_set_copy(domain));
+	band = isl_schedule_node_band_get_partial_schedule_union_map(node);
+	band = isl_union_map_intersect_domain(band, domain);
+	prefix_to_band = isl_union_map_apply_range(
+	    isl_union_map_reverse(prefix), band);
+	single = isl_union_map_is_single_valued(prefix_to_band);
+	isl_union_map_free(prefix_to_band);
+	return single == isl_bool_true;
+}
+
 /* Wraps every innermost point band in a PEARL_POINT_MARK mark, every
  * parallel band in a PEARL_PARALLEL_MARK mark, and every band to unroll
  * in a PEARL_UNROLL_MARK mark holding generated_unroll's factor, in this
  * order from the inside out, after removing the degenerate bands (whose
- * marks would have no loop of their own). The code generator unrolls the
+ * marks would have no loop of their own); bands fixed by the loops around
+ * them get no mark. The code generator unrolls the
  * loop; isl does not. */
 static __isl_give isl_schedule_node *mark_bands(
     __isl_take isl_schedule_node *node, void *user)
@@ -105,6 +139,10 @@ static __isl_give isl_schedule_node *mark_bands(
 	 * is then at its child, in the band's place). */
 	if (is_degenerate_band(node))
 		return isl_schedule_node_delete(node);
+	/* A band fixed by the loops around it keeps its place, without
+	 * marks. */
+	if (is_fixed_by_outer_loops(node))
+		return node;
 	f = generated_unroll(sched, node, &nodeps);
 	parallel = isl_schedule_node_band_member_get_coincident(node, 0);
 	/* The hint against LLVM's unrolling only where its vectorizer can
@@ -203,6 +241,71 @@ static __isl_give isl_ast_node *build_marked_ast(pearl_sched *sched)
 	return tree;
 }
 
+/* Adds the statement of user node `node` (kept) to the isl_id_list at
+ * *user. */
+static isl_bool collect_statement(__isl_keep isl_ast_node *node, void *user)
+{
+	isl_id_list **seen = user;
+	isl_ast_expr *call, *name;
+
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	call = isl_ast_node_user_get_expr(node);
+	name = isl_ast_expr_get_op_arg(call, 0);
+	*seen = isl_id_list_add(*seen, isl_ast_expr_get_id(name));
+	isl_ast_expr_free(name);
+	isl_ast_expr_free(call);
+	return *seen ? isl_bool_true : isl_bool_error;
+}
+
+/* Returns isl_stat_error, stopping the walk, on the first set of the
+ * domain whose statement is not in the isl_id_list `user`. */
+static isl_stat statement_seen(__isl_take isl_set *set, void *user)
+{
+	isl_id_list *seen = user;
+	isl_id *id = isl_set_get_tuple_id(set);
+	isl_size i, n = isl_id_list_n_id(seen);
+	int found = 0;
+
+	for (i = 0; id && !found && i < n; ++i) {
+		isl_id *other = isl_id_list_get_id(seen, i);
+
+		found = other == id;
+		isl_id_free(other);
+	}
+	isl_id_free(id);
+	isl_set_free(set);
+	return found ? isl_stat_ok : isl_stat_error;
+}
+
+/* Whether `tree` (kept) calls every statement of `sched`'s domain (1), or
+ * lost one (0; -1 on an isl error). isl's AST generator has been seen to
+ * drop a statement, with no error, on schedules of skewed and twice tiled
+ * bands (pearl-gen --seed 1208 --size-scale small, "T(0,1,3,3)
+ * S(1,2,1,-1) I(3,0) T(1,2,4,2)" before degenerate bands were removed):
+ * the generated code would silently skip its instances. The check is
+ * cheap and partial: it does not see a statement that lost only some of
+ * its instances. */
+static int ast_calls_every_statement(pearl_sched *sched,
+				     __isl_keep isl_ast_node *tree)
+{
+	isl_union_set *domain = isl_schedule_get_domain(sched->schedule);
+	isl_id_list *seen = isl_id_list_alloc(isl_ast_node_get_ctx(tree), 8);
+	isl_stat every;
+
+	if (isl_ast_node_foreach_descendant_top_down(tree, collect_statement,
+						     &seen) < 0 ||
+	    !seen) {
+		isl_id_list_free(seen);
+		isl_union_set_free(domain);
+		return -1;
+	}
+	every = isl_union_set_foreach_set(domain, statement_seen, seen);
+	isl_id_list_free(seen);
+	isl_union_set_free(domain);
+	return every == isl_stat_ok;
+}
+
 /* AST generation runs under the context's time limit as well as its
  * operations quota: the quota counts isl's steps, and on some schedules
  * (tiles skewed, then their point loops skewed and tiled again) each step
@@ -224,6 +327,11 @@ __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
 				     "bounds)", limit);
 	else if (!tree)
 		pearl_ctx_isl_error(ctx, "AST generation");
+	if (tree && ast_calls_every_statement(sched, tree) != 1) {
+		pearl_ctx_error(ctx, "AST generation: isl's code generator "
+			       "left out a statement of this schedule");
+		tree = isl_ast_node_free(tree);
+	}
 	return tree;
 }
 
