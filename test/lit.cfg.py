@@ -51,6 +51,7 @@ config.substitutions.append(("%pearl_env", os.path.join(config.pearl_bin_dir, "p
 config.substitutions.append(("%pearl_train", os.path.join(config.pearl_bin_dir, "pearl-train")))
 config.substitutions.append(("%pearl_eval", os.path.join(config.pearl_bin_dir, "pearl-eval")))
 config.substitutions.append(("%pearl_fuzz", os.path.join(config.pearl_bin_dir, "pearl-fuzz")))
+config.substitutions.append(("%pearl_tune", os.path.join(config.pearl_bin_dir, "pearl-tune")))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(
     ("%schedules_quick", "--quick" if config.pearl_sanitize else ""))

@@ -1,0 +1,127 @@
+/*
+ * pearl/search.h - a measured beam search over the agent's action space:
+ * the best schedule Pearl's actions can express for one program, found by
+ * running candidates in the environment (pearl/env.h).
+ *
+ * The search walks the space the agent walks (pearl/agent.h): branch by
+ * branch, under the same masks and order rules (pearl_agent_mask), with
+ * the same legality checks. A state is a schedule reached so far: the
+ * actions applied, the branch in focus, and what the agent remembers of
+ * that branch. Level L of the search holds states of L actions.
+ *
+ * Expanding a state proposes, on its branch and on the next one (after an
+ * N), the policy's top_k actions by logit among those the masks allow, and
+ * the heuristic's actions where the masks allow them: the interchanges of
+ * adjacent loops, tilings of a pair of loops by 32x32, the outermost two
+ * loops in parallel, unrolling of the innermost by 4. Each proposal is applied to a copy of the state's schedule;
+ * the dependences refuse some (counted, never measured). The legal
+ * children of all states of a level are measured in the environment, best
+ * prior first (the policy's rank, parents in turn): the memo first, then
+ * compile and run, outputs checked bit for bit against the unscheduled
+ * program. The beam_width fastest children make the next level.
+ *
+ * The search stops when a level brings no child faster than the best
+ * schedule so far by more than min_gain (patience levels in a row), when
+ * no state can be expanded, at max_depth, or when the budget runs out:
+ * max_measurements candidates measured (memo hits included: the budget
+ * counts schedules looked at, so a rerun with a full memo does the same
+ * search), or max_seconds of wall clock.
+ *
+ * Ownership follows isl's conventions (__isl_give, __isl_take,
+ * __isl_keep). Errors: -1 with a message in err (NUL-terminated when
+ * err_size > 0); nothing here exits. A WRONG_OUTPUT candidate (a Pearl
+ * bug) is counted and skipped, not fatal.
+ */
+#ifndef PEARL_SEARCH_H
+#define PEARL_SEARCH_H
+
+#include <stddef.h>
+
+#include "pearl/env.h"
+#include "pearl/policy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pearl_search_progress;
+
+/* Called after every measured candidate; a nonzero return stops the
+ * search (the best so far is kept). */
+typedef int (*pearl_search_progress_fn)(
+    void *user, const struct pearl_search_progress *progress);
+
+struct pearl_search_options {
+	int beam_width;         /* states kept per level (default 4) */
+	int top_k;              /* policy actions per state and branch
+				 * (default 6) */
+	int max_depth;          /* actions in a schedule (default 10) */
+	long max_measurements;  /* candidates measured (default 200) */
+	double max_seconds;     /* wall clock, 0: no limit (default 0) */
+	double min_gain;        /* a level brings something when its best
+				 * child beats the best so far by this
+				 * factor (default 1.02: 2%) */
+	int patience;           /* levels in a row that bring nothing before
+				 * the search stops (default 1) */
+	long min_parallel_work; /* as in pearl_agent_options (default
+				 * PEARL_AGENT_MIN_PARALLEL_WORK) */
+	/* The policy ranking the actions (kept); NULL: the compiled-in
+	 * one. */
+	const pearl_policy *policy;
+	pearl_search_progress_fn progress; /* NULL: none */
+	void *progress_user;
+};
+
+/* Fills `o` with the defaults above. */
+void pearl_search_options_init(struct pearl_search_options *o);
+
+/* Where a search stands (passed to the progress callback) and, at the
+ * end, what it did. */
+struct pearl_search_progress {
+	int level;             /* the level being measured (1-based) */
+	long measured;         /* candidates measured */
+	long memo_hits;        /* of which the memo answered */
+	long illegal;          /* proposals the dependences refused */
+	long failed;           /* candidates that timed out, failed to
+				* compile or run, or gave wrong outputs */
+	long wrong_outputs;    /* of which wrong outputs (Pearl bugs) */
+	double best_speedup;   /* over the unscheduled program; 1 at first */
+	const char *best_schedule; /* (__isl_keep, valid during the call) */
+	double base_seconds;   /* the unscheduled program's time */
+	double elapsed;        /* seconds since the search started */
+	double seconds_left;   /* of max_seconds; -1 without a limit */
+	const char *last_schedule; /* the candidate just measured */
+	double last_speedup;   /* its speedup, 0 unless OK */
+};
+
+struct pearl_search_result {
+	char *best_schedule;   /* malloc'd; "" when nothing beat the base */
+	double best_speedup;
+	double base_seconds;
+	int levels;            /* levels measured */
+	long measured, memo_hits, illegal, failed, wrong_outputs;
+	double seconds;
+	/* Why the search stopped: "no gain", "budget", "time", "depth",
+	 * "exhausted" (no state had a legal proposal left), "stopped" (by
+	 * the progress callback). Static string. */
+	const char *stop_reason;
+};
+
+/* Frees what `r` holds (not r itself). Accepts NULL. */
+void pearl_search_result_clear(struct pearl_search_result *r);
+
+/* Searches the best schedule of @kernel of `p` (kept) in `env` (kept).
+ * `o` (kept) may be NULL for the defaults. Fills *r (the caller clears it
+ * with pearl_search_result_clear, also on error). Returns 0, or -1 with
+ * the reason in err: the program cannot be modeled, its base does not
+ * run, the policy fails, or an error of the environment. */
+int pearl_search_run(pearl_env *env, pearl_env_program *p,
+		     const struct pearl_search_options *o,
+		     struct pearl_search_result *r, char *err,
+		     size_t err_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

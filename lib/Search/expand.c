@@ -1,0 +1,204 @@
+/* Proposals of the beam search: the children of a state (search_internal.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/action_space.h"
+#include "pearl/features.h"
+#include "search_internal.h"
+
+/* The heuristic's actions: the data-driven paper's rules, as pearl-eval's
+ * baseline applies them (T(L,L+1,32,32) for L = 0..3, P(0), P(1), U(4)),
+ * after the interchanges I(L,L+1), L = 0..3, which the compiled-in policy
+ * ranks low (it never interchanges) and without which loop orders such
+ * as matmul's j-k-i are out of reach. */
+static const int heuristic_ids[] = {0, 1, 2, 3, 14, 15, 16, 17, 12, 13, 51};
+#define N_HEURISTIC ((int)(sizeof(heuristic_ids) / sizeof(heuristic_ids[0])))
+
+void search_state_clear(struct search_state *s)
+{
+	pearl_sched_free(s->sched);
+	free(s->schedule);
+	s->sched = NULL;
+	s->schedule = NULL;
+}
+
+void search_states_clear(struct search_states *v)
+{
+	int i;
+
+	for (i = 0; i < v->n; ++i)
+		search_state_clear(&v->s[i]);
+	free(v->s);
+	v->s = NULL;
+	v->n = v->cap = 0;
+}
+
+int search_states_push(struct search_states *v, struct search_state *s)
+{
+	if (v->n == v->cap) {
+		int cap = v->cap ? 2 * v->cap : 16;
+		struct search_state *a = realloc(v->s, cap * sizeof(*a));
+
+		if (!a) {
+			search_state_clear(s);
+			return -1;
+		}
+		v->s = a;
+		v->cap = cap;
+	}
+	v->s[v->n++] = *s;
+	return 0;
+}
+
+/* Whether some state of `v` (kept) has the schedule text `schedule`. */
+static int has_schedule(const struct search_states *v, const char *schedule)
+{
+	int i;
+
+	for (i = 0; i < v->n; ++i)
+		if (strcmp(v->s[i].schedule, schedule) == 0)
+			return 1;
+	return 0;
+}
+
+/* The parent's schedule text followed by `skips` N and action `id`
+ * (malloc'd; NULL if memory is exhausted). */
+static char *child_text(const char *parent, int skips, int id)
+{
+	pearl_str out = PEARL_STR_INIT;
+	struct pearl_action a;
+	char token[64];
+	int i;
+
+	pearl_str_append(&out, parent);
+	for (i = 0; i < skips; ++i)
+		pearl_str_append(&out, *out.buf ? " N" : "N");
+	pearl_action_space_decode(id, &a);
+	pearl_action_format(&a, token, sizeof(token));
+	if (out.len)
+		pearl_str_append(&out, " ");
+	pearl_str_append(&out, token);
+	return pearl_str_take(&out);
+}
+
+/* The actions to propose on branch b of `sched` (kept) in `state` (kept):
+ * ids[] in rank order (the policy's top_k by logit among the actions the
+ * masks allow, then the heuristic's the masks allow and the policy did
+ * not rank). Returns their number, or -1 with a message in err. */
+static int proposals(pearl_sched *sched, int b,
+		     const struct pearl_branch_state *state,
+		     const pearl_policy *policy, int top_k, int *ids,
+		     char *err, size_t err_size)
+{
+	struct pearl_graph *g = pearl_graph_build(sched, b);
+	unsigned char mask[PEARL_ACTION_SPACE_SIZE];
+	float logits[PEARL_N_ACTIONS], value;
+	int n = 0, i, k;
+
+	if (!g || pearl_agent_mask(sched, b, state, g, mask) < 0) {
+		pearl_graph_free(g);
+		snprintf(err, err_size, "search: no graph or mask of branch "
+			 "%d: %s", b,
+			 pearl_ctx_last_error(pearl_program_get_ctx(
+			     pearl_sched_get_program(sched))));
+		return -1;
+	}
+	if (pearl_policy_eval(policy, g, logits, &value, err, err_size) < 0) {
+		pearl_graph_free(g);
+		return -1;
+	}
+	pearl_graph_free(g);
+	mask[PEARL_ACTION_NEXT] = 1;
+	for (k = 0; k < top_k; ++k) {
+		int best = -1;
+
+		for (i = 0; i < PEARL_ACTION_SPACE_SIZE; ++i)
+			if (!mask[i] && (best < 0 || logits[i] > logits[best]))
+				best = i;
+		if (best < 0)
+			break;
+		ids[n++] = best;
+		mask[best] = 1;
+	}
+	for (i = 0; i < N_HEURISTIC; ++i)
+		if (!mask[heuristic_ids[i]]) {
+			ids[n++] = heuristic_ids[i];
+			mask[heuristic_ids[i]] = 1;
+		}
+	return n;
+}
+
+/* Applies action `id` to branch b of a copy of the parent's schedule, and
+ * appends the child unless the dependences refuse it or `children`
+ * already holds its text (another parent's child). 0, or -1 with a message in err. */
+static int add_child(const struct search_state *parent, int b,
+		     const struct pearl_branch_state *state, int id,
+		     double prior, struct search_states *children,
+		     struct search_counts *counts, char *err, size_t err_size)
+{
+	struct search_state child = {0};
+	struct pearl_action a;
+	pearl_ctx *ctx;
+
+	child.schedule = child_text(parent->schedule, b - parent->branch, id);
+	child.sched = pearl_sched_copy(parent->sched);
+	if (!child.schedule || !child.sched) {
+		search_state_clear(&child);
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	if (has_schedule(children, child.schedule)) {
+		search_state_clear(&child);
+		return 0;
+	}
+	ctx = pearl_program_get_ctx(pearl_sched_get_program(child.sched));
+	pearl_action_space_decode(id, &a);
+	if (pearl_sched_apply(child.sched, b, &a) != pearl_stat_ok) {
+		pearl_ctx_clear_error(ctx);
+		counts->illegal++;
+		search_state_clear(&child);
+		return 0;
+	}
+	child.branch = b;
+	child.branch_state = *state;
+	pearl_branch_state_applied(&child.branch_state, id);
+	child.prior = prior;
+	if (search_states_push(children, &child) < 0) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int search_expand(const struct search_state *parent,
+		  const pearl_policy *policy,
+		  const struct pearl_search_options *o,
+		  struct search_states *children,
+		  struct search_counts *counts, char *err, size_t err_size)
+{
+	int n_branch = pearl_sched_n_branch(parent->sched), b;
+
+	for (b = parent->branch; b < n_branch && b <= parent->branch + 1;
+	     ++b) {
+		struct pearl_branch_state state = parent->branch_state;
+		int ids[PEARL_ACTION_SPACE_SIZE], n, i;
+
+		if (b != parent->branch) {
+			pearl_branch_state_init(&state);
+			state.min_parallel_work = o->min_parallel_work;
+		}
+		n = proposals(parent->sched, b, &state, policy, o->top_k, ids,
+			      err, err_size);
+		if (n < 0)
+			return -1;
+		for (i = 0; i < n; ++i) {
+			double prior = i + (b - parent->branch) * 0.5;
+
+			if (add_child(parent, b, &state, ids[i], prior,
+				      children, counts, err, err_size) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}

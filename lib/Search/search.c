@@ -1,0 +1,292 @@
+/* The measured beam search (pearl/search.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pearl/agent.h"
+#include "search_internal.h"
+
+void pearl_search_options_init(struct pearl_search_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->beam_width = 4;
+	o->top_k = 6;
+	o->max_depth = 10;
+	o->max_measurements = 200;
+	o->max_seconds = 0;
+	o->min_gain = 1.02;
+	o->patience = 1;
+	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
+}
+
+void pearl_search_result_clear(struct pearl_search_result *r)
+{
+	if (!r)
+		return;
+	free(r->best_schedule);
+	r->best_schedule = NULL;
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* One search: the options, the environment, the counters and the best
+ * schedule so far. */
+struct search {
+	const struct pearl_search_options *o;
+	pearl_env *env;
+	pearl_env_program *p;
+	const pearl_policy *policy;
+	struct pearl_search_progress progress;
+	struct search_counts counts;
+	char *best;       /* owned */
+	double start;
+	const char *stop; /* why the search stopped, NULL while it runs */
+};
+
+/* Whether the budget of `s` is spent; sets s->stop if so. */
+static int out_of_budget(struct search *s)
+{
+	if (s->progress.measured >= s->o->max_measurements)
+		s->stop = "budget";
+	else if (s->o->max_seconds > 0 &&
+		 now() - s->start >= s->o->max_seconds)
+		s->stop = "time";
+	return s->stop != NULL;
+}
+
+/* Refreshes the progress record of `s` and calls the callback, which may
+ * stop the search. */
+static void report(struct search *s, const char *schedule, double speedup)
+{
+	struct pearl_search_progress *pr = &s->progress;
+
+	pr->illegal = s->counts.illegal;
+	pr->best_schedule = s->best;
+	pr->elapsed = now() - s->start;
+	pr->seconds_left = s->o->max_seconds > 0
+			       ? s->o->max_seconds - pr->elapsed
+			       : -1;
+	pr->last_schedule = schedule;
+	pr->last_speedup = speedup;
+	if (s->o->progress && s->o->progress(s->o->progress_user, pr))
+		s->stop = "stopped";
+}
+
+/* Measures `child` in the environment: its speedup, or 0 when it is not
+ * OK (timed out, failed, wrong outputs). -1 on errors of the
+ * environment, with a message in err. */
+static int measure(struct search *s, struct search_state *child, char *err,
+		   size_t err_size)
+{
+	struct pearl_env_result res;
+
+	if (pearl_env_time(s->env, s->p, child->schedule, &res, err,
+			   err_size) < 0)
+		return -1;
+	s->progress.measured++;
+	s->progress.memo_hits += res.memo_hit;
+	child->speedup = res.status == PEARL_ENV_OK ? res.speedup : 0;
+	if (res.status == PEARL_ENV_ILLEGAL)
+		s->counts.illegal++;
+	else if (res.status != PEARL_ENV_OK)
+		s->progress.failed++;
+	if (res.status == PEARL_ENV_WRONG_OUTPUT)
+		s->progress.wrong_outputs++;
+	if (child->speedup > s->progress.best_speedup) {
+		char *best = strdup(child->schedule);
+
+		if (!best) {
+			snprintf(err, err_size, "search: out of memory");
+			return -1;
+		}
+		free(s->best);
+		s->best = best;
+		s->progress.best_speedup = child->speedup;
+	}
+	report(s, child->schedule, child->speedup);
+	return 0;
+}
+
+/* Orders children by prior, then by parent (their order of creation). */
+static int by_prior(const void *a, const void *b)
+{
+	const struct search_state *x = a, *y = b;
+
+	if (x->prior != y->prior)
+		return x->prior < y->prior ? -1 : 1;
+	return 0;
+}
+
+/* Orders measured states fastest first. */
+static int by_speed(const void *a, const void *b)
+{
+	const struct search_state *x = a, *y = b;
+
+	if (x->speedup != y->speedup)
+		return x->speedup > y->speedup ? -1 : 1;
+	return 0;
+}
+
+/* Keeps the beam_width fastest OK states among the first n_measured of
+ * `children` in `beam` (emptied first), and frees the rest. */
+static int next_beam(struct search *s, struct search_states *children,
+		     int n_measured, struct search_states *beam)
+{
+	int i;
+
+	search_states_clear(beam);
+	qsort(children->s, n_measured, sizeof(*children->s), by_speed);
+	for (i = 0; i < n_measured && i < s->o->beam_width; ++i) {
+		struct search_state *c = &children->s[i];
+
+		if (c->speedup <= 0)
+			break;
+		if (search_states_push(beam, c) < 0)
+			return -1;
+		memset(c, 0, sizeof(*c)); /* moved */
+	}
+	search_states_clear(children);
+	return 0;
+}
+
+/* One level: expands every state of `beam`, measures the children best
+ * prior first until the budget runs out, and makes the next beam.
+ * Returns the number of children measured, or -1 on errors. */
+static int run_level(struct search *s, struct search_states *beam,
+		     char *err, size_t err_size)
+{
+	struct search_states children = {0};
+	int i, measured = 0;
+
+	for (i = 0; i < beam->n; ++i)
+		if (search_expand(&beam->s[i], s->policy, s->o, &children,
+				  &s->counts, err, err_size) < 0)
+			goto error;
+	qsort(children.s, children.n, sizeof(*children.s), by_prior);
+	for (i = 0; i < children.n && !out_of_budget(s) && !s->stop; ++i) {
+		if (measure(s, &children.s[i], err, err_size) < 0)
+			goto error;
+		++measured;
+	}
+	if (next_beam(s, &children, measured, beam) < 0) {
+		snprintf(err, err_size, "search: out of memory");
+		goto error;
+	}
+	return measured;
+error:
+	search_states_clear(&children);
+	return -1;
+}
+
+/* The root state: the program's model, nothing applied. */
+static int root_state(pearl_env_program *p,
+		      const struct pearl_search_options *o,
+		      struct search_states *beam, char *err, size_t err_size)
+{
+	struct search_state root = {0};
+
+	root.sched = pearl_env_program_sched(p, err, err_size);
+	root.schedule = strdup("");
+	if (!root.sched || !root.schedule) {
+		if (root.sched && !root.schedule)
+			snprintf(err, err_size, "search: out of memory");
+		search_state_clear(&root);
+		return -1;
+	}
+	pearl_sched_set_explain(root.sched, 0);
+	pearl_branch_state_init(&root.branch_state);
+	root.branch_state.min_parallel_work = o->min_parallel_work;
+	root.speedup = 1;
+	return search_states_push(beam, &root);
+}
+
+/* The levels of the search, from the root in `beam`. */
+static int run_levels(struct search *s, struct search_states *beam,
+		      char *err, size_t err_size)
+{
+	int idle = 0;
+
+	while (!s->stop) {
+		double before = s->progress.best_speedup;
+		int n;
+
+		if (s->progress.level >= s->o->max_depth) {
+			s->stop = "depth";
+			break;
+		}
+		s->progress.level++;
+		n = run_level(s, beam, err, err_size);
+		if (n < 0)
+			return -1;
+		if (n == 0 && !s->stop)
+			s->stop = "exhausted";
+		if (s->progress.best_speedup > before * s->o->min_gain)
+			idle = 0;
+		else if (++idle >= s->o->patience && !s->stop)
+			s->stop = "no gain";
+		if (!s->stop && beam->n == 0)
+			s->stop = "exhausted";
+		if (!s->stop)
+			out_of_budget(s);
+	}
+	return 0;
+}
+
+int pearl_search_run(pearl_env *env, pearl_env_program *p,
+		     const struct pearl_search_options *o,
+		     struct pearl_search_result *r, char *err,
+		     size_t err_size)
+{
+	struct pearl_search_options defaults;
+	struct search s = {0};
+	struct search_states beam = {0};
+	struct pearl_env_result base;
+	pearl_policy *builtin = NULL;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (!o) {
+		pearl_search_options_init(&defaults);
+		o = &defaults;
+	}
+	s.o = o;
+	s.env = env;
+	s.p = p;
+	s.start = now();
+	s.policy = o->policy;
+	if (!s.policy)
+		s.policy = builtin = pearl_policy_load_builtin(err, err_size);
+	s.best = strdup("");
+	s.progress.best_speedup = 1;
+	if (!s.policy || !s.best)
+		goto out;
+	if (pearl_env_time(env, p, "", &base, err, err_size) < 0)
+		goto out;
+	s.progress.base_seconds = base.base_seconds;
+	if (root_state(p, o, &beam, err, err_size) < 0 ||
+	    run_levels(&s, &beam, err, err_size) < 0)
+		goto out;
+	rc = 0;
+out:
+	r->best_schedule = s.best;
+	r->best_speedup = s.progress.best_speedup;
+	r->base_seconds = s.progress.base_seconds;
+	r->levels = s.progress.level;
+	r->measured = s.progress.measured;
+	r->memo_hits = s.progress.memo_hits;
+	r->illegal = s.counts.illegal;
+	r->failed = s.progress.failed;
+	r->wrong_outputs = s.progress.wrong_outputs;
+	r->seconds = now() - s.start;
+	r->stop_reason = s.stop ? s.stop : "error";
+	search_states_clear(&beam);
+	pearl_policy_free(builtin);
+	return rc;
+}

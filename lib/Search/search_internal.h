@@ -1,0 +1,53 @@
+/* The states and proposals of the beam search (pearl/search.h). */
+#ifndef PEARL_SEARCH_INTERNAL_H
+#define PEARL_SEARCH_INTERNAL_H
+
+#include "pearl/agent.h"
+#include "pearl/search.h"
+#include "pearl/str.h"
+#include "pearl/transform.h"
+
+/* A schedule reached by the search: the actions applied to the program's
+ * model, in Pearl's notation, and the agent's memory of the branch in
+ * focus. */
+struct search_state {
+	pearl_sched *sched;     /* owned */
+	char *schedule;         /* owned; "" for the unscheduled program */
+	int branch;             /* the branch in focus */
+	struct pearl_branch_state branch_state;
+	double speedup;         /* measured (1 for the root) */
+	double prior;           /* the proposal's rank: lower first */
+};
+
+/* Frees what `s` holds (not s itself). */
+void search_state_clear(struct search_state *s);
+
+/* A growable array of states, owning them. */
+struct search_states {
+	struct search_state *s;
+	int n, cap;
+};
+
+void search_states_clear(struct search_states *v);
+/* Appends *s (taken: its contents now belong to v). 0, or -1 if memory is
+ * exhausted (then *s is cleared). */
+int search_states_push(struct search_states *v, struct search_state *s);
+
+/* Counters the expansion keeps. */
+struct search_counts {
+	long illegal;
+};
+
+/* Appends to `children` the legal children of `parent` (kept): the
+ * policy's top_k and the heuristic's actions on the parent's branch and
+ * on the next one, each applied to a copy of its schedule. A child whose
+ * schedule text `children` already holds is dropped. Its prior
+ * is the proposal's rank on its branch (0 is the policy's favourite; the
+ * next branch's proposals rank after the current one's). Returns 0, or -1
+ * with a message in err. */
+int search_expand(const struct search_state *parent,
+		  const pearl_policy *policy, const struct pearl_search_options *o,
+		  struct search_states *children,
+		  struct search_counts *counts, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,287 @@
+/*
+ * pearl-tune - finds the fastest schedule Pearl's actions can express for
+ * each program, by a measured beam search (include/pearl/search.h), and
+ * writes it to a schedule file the passes apply.
+ *
+ *   pearl-tune [options] program.mlir... [-o schedules.txt]
+ *
+ * Programs are MLIR modules in the benchmark kernel contract (@init,
+ * @kernel, `// outputs:`; test/bench/kernels/README.md): @kernel's region
+ * is tuned, on the inputs @init makes. (PARTIAL: ordinary modules, with
+ * inputs synthesized as pearl-exec does, are not tuned yet.)
+ *
+ * Progress goes to stderr: one line per measured candidate (level,
+ * candidates measured of the budget, the candidate's speedup, the best so
+ * far, time left), then one summary line per program. Exit status: 0 if
+ * every program was tuned, 1 if one could not be (it gets no entry), 2 on
+ * usage errors or errors of the environment.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/env.h"
+#include "pearl/file.h"
+#include "pearl/search.h"
+
+struct args {
+	struct pearl_env_options env;
+	struct pearl_search_options search;
+	const char *out;   /* schedule file; NULL: stdout */
+	const char *model; /* policy blob; NULL: the compiled-in one */
+	int quiet;
+	char **programs;
+	int n_programs;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pearl-tune [options] program.mlir... [-o FILE]\n"
+		"Finds the fastest schedule of each program's @kernel by a "
+		"measured beam search\nand writes a schedule file "
+		"(pearl-schedule's schedule-file=).\n"
+		"  -o, --output FILE    schedule file (default: stdout)\n"
+		"  --budget N           candidates measured per program "
+		"(default 200)\n"
+		"  --seconds S          wall-clock limit per program "
+		"(default: none)\n"
+		"  --beam W             states kept per level (default 4)\n"
+		"  --top-k K            policy actions per state and branch "
+		"(default 6)\n"
+		"  --depth D            actions per schedule (default 10)\n"
+		"  --patience P         levels without gain before stopping "
+		"(default 1)\n"
+		"  --min-gain G         gain a level must bring, a factor "
+		"(default 1.02)\n"
+		"  --min-parallel-work W  smallest parallel loop, innermost "
+		"iterations (default 16384)\n"
+		"  --model FILE         policy weights ranking the actions "
+		"(default: compiled-in)\n"
+		"  --memo FILE          the environment's memo database\n"
+		"  --machine M          machine fingerprint of the memo rows\n"
+		"  --runs N             timed runs per candidate, minimum "
+		"kept (default 3)\n"
+		"  --threads N          OpenMP threads (default 2)\n"
+		"  --quiet              no progress lines\n");
+}
+
+/* Parses a number in [min, max] into *v; 0, or -1 if it is not one. */
+static int parse_number(const char *s, double min, double max, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return end != s && !*end && *v >= min && *v <= max ? 0 : -1;
+}
+
+enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
+       OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
+       OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP };
+
+static const struct option options[] = {
+	{"output", required_argument, NULL, 'o'},
+	{"budget", required_argument, NULL, OPT_BUDGET},
+	{"seconds", required_argument, NULL, OPT_SECONDS},
+	{"beam", required_argument, NULL, OPT_BEAM},
+	{"top-k", required_argument, NULL, OPT_TOP_K},
+	{"depth", required_argument, NULL, OPT_DEPTH},
+	{"patience", required_argument, NULL, OPT_PATIENCE},
+	{"min-gain", required_argument, NULL, OPT_MIN_GAIN},
+	{"min-parallel-work", required_argument, NULL, OPT_MIN_PARALLEL},
+	{"model", required_argument, NULL, OPT_MODEL},
+	{"memo", required_argument, NULL, OPT_MEMO},
+	{"machine", required_argument, NULL, OPT_MACHINE},
+	{"runs", required_argument, NULL, OPT_RUNS},
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"quiet", no_argument, NULL, OPT_QUIET},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0}};
+
+/* The long name of option `c`. */
+static const char *option_name(int c)
+{
+	const struct option *o;
+
+	for (o = options; o->name; ++o)
+		if (o->val == c)
+			return o->name;
+	return "?";
+}
+
+/* Applies option `c` with argument `v` to `a`; 0, or -1 if v is bad. */
+static int apply_option(struct args *a, int c, const char *v)
+{
+	double x = 0;
+	int bad = 0;
+
+	switch (c) {
+	case 'o': a->out = v; return 0;
+	case OPT_MODEL: a->model = v; return 0;
+	case OPT_MEMO: a->env.memo_path = v; return 0;
+	case OPT_MACHINE: a->env.machine = v; return 0;
+	case OPT_QUIET: a->quiet = 1; return 0;
+	case OPT_BUDGET: bad = parse_number(v, 1, 1e9, &x);
+		a->search.max_measurements = (long)x; break;
+	case OPT_SECONDS: bad = parse_number(v, 0, 1e9, &x);
+		a->search.max_seconds = x; break;
+	case OPT_BEAM: bad = parse_number(v, 1, 1000, &x);
+		a->search.beam_width = (int)x; break;
+	case OPT_TOP_K: bad = parse_number(v, 0, 56, &x);
+		a->search.top_k = (int)x; break;
+	case OPT_DEPTH: bad = parse_number(v, 1, 64, &x);
+		a->search.max_depth = (int)x; break;
+	case OPT_PATIENCE: bad = parse_number(v, 1, 64, &x);
+		a->search.patience = (int)x; break;
+	case OPT_MIN_GAIN: bad = parse_number(v, 1, 100, &x);
+		a->search.min_gain = x; break;
+	case OPT_MIN_PARALLEL: bad = parse_number(v, 0, 1e15, &x);
+		a->search.min_parallel_work = (long)x; break;
+	case OPT_RUNS: bad = parse_number(v, 1, 1000, &x);
+		a->env.runs = (int)x; break;
+	case OPT_THREADS: bad = parse_number(v, 1, 1024, &x);
+		a->env.threads = (int)x; break;
+	default: return -1;
+	}
+	if (bad)
+		fprintf(stderr, "pearl-tune: bad value '%s' for --%s\n", v,
+			option_name(c));
+	return bad ? -1 : 0;
+}
+
+/* Fills *a from the command line; 0, 1 after --help, or -1 on errors. */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	pearl_env_options_init(&a->env);
+	pearl_search_options_init(&a->search);
+	while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+		if (c == OPT_HELP) {
+			usage(stdout);
+			return 1;
+		}
+		if (c == '?' || apply_option(a, c, optarg) < 0) {
+			usage(stderr);
+			return -1;
+		}
+	}
+	a->programs = argv + optind;
+	a->n_programs = argc - optind;
+	if (a->n_programs == 0) {
+		fprintf(stderr, "pearl-tune: no program given\n");
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The progress line of one measured candidate. */
+static int print_progress(void *user,
+			  const struct pearl_search_progress *pr)
+{
+	const struct args *a = user;
+	char left[32] = "";
+
+	if (a->quiet)
+		return 0;
+	if (pr->seconds_left >= 0)
+		snprintf(left, sizeof(left), ", %.0f s left",
+			 pr->seconds_left);
+	fprintf(stderr,
+		"  level %d  %ld/%ld measured  %6.3fx  best %6.3fx  "
+		"%.1f s%s  \"%s\"\n",
+		pr->level, pr->measured, a->search.max_measurements,
+		pr->last_speedup, pr->best_speedup, pr->elapsed, left,
+		pr->last_schedule);
+	return 0;
+}
+
+/* Tunes one program and writes its entry to `out`. 0, 1 if the program
+ * could not be tuned (a message on stderr), -1 on errors of the
+ * environment. */
+static int tune_program(pearl_env *env, const struct args *a,
+			const char *path, FILE *out)
+{
+	char err[512];
+	char *text = pearl_read_file(path, NULL);
+	pearl_env_program *p;
+	struct pearl_search_result r;
+	int rc;
+
+	if (!text) {
+		fprintf(stderr, "pearl-tune: cannot read %s\n", path);
+		return 1;
+	}
+	p = pearl_env_program_load(env, text, path, err, sizeof(err));
+	free(text);
+	if (!p) {
+		fprintf(stderr, "pearl-tune: %s: %s\n", path, err);
+		return 1;
+	}
+	fprintf(stderr, "pearl-tune: %s\n", path);
+	rc = pearl_search_run(env, p, &a->search, &r, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "pearl-tune: %s: %s\n", path, err);
+	else {
+		fprintf(stderr,
+			"pearl-tune: %s: best %.3fx over %.6f s \"%s\" "
+			"(%d levels, %ld measured, %ld from the memo, %ld "
+			"refused, %ld failed, %ld wrong outputs; %.1f s; "
+			"stopped: %s)\n",
+			path, r.best_speedup, r.base_seconds, r.best_schedule,
+			r.levels, r.measured, r.memo_hits, r.illegal,
+			r.failed, r.wrong_outputs, r.seconds, r.stop_reason);
+		fprintf(out, "kernel 0 * \"%s\"  # %s: %.3fx\n",
+			r.best_schedule, path, r.best_speedup);
+	}
+	pearl_search_result_clear(&r);
+	pearl_env_program_free(p);
+	return rc < 0 ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	pearl_env *env;
+	pearl_policy *policy = NULL;
+	FILE *out = stdout;
+	char err[512];
+	int i, failed = 0, rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc != 0)
+		return rc < 0 ? 2 : 0;
+	if (a.model) {
+		policy = pearl_policy_load_file(a.model, err, sizeof(err));
+		if (!policy) {
+			fprintf(stderr, "pearl-tune: %s: %s\n", a.model, err);
+			return 2;
+		}
+		a.search.policy = policy;
+	}
+	a.search.progress = print_progress;
+	a.search.progress_user = &a;
+	env = pearl_env_create(&a.env, err, sizeof(err));
+	if (!env) {
+		fprintf(stderr, "pearl-tune: %s\n", err);
+		pearl_policy_free(policy);
+		return 2;
+	}
+	if (a.out && !(out = fopen(a.out, "w"))) {
+		fprintf(stderr, "pearl-tune: cannot write %s\n", a.out);
+		pearl_env_free(env);
+		pearl_policy_free(policy);
+		return 2;
+	}
+	fprintf(out, "# pearl schedule file 1\n");
+	for (i = 0; i < a.n_programs; ++i)
+		failed |= tune_program(env, &a, a.programs[i], out);
+	if (out != stdout)
+		fclose(out);
+	pearl_env_free(env);
+	pearl_policy_free(policy);
+	return failed ? 1 : 0;
+}
