@@ -104,6 +104,16 @@ int pearl_policy_eval(const pearl_policy *policy,
 		      const struct pearl_graph *graph, float *logits,
 		      float *value, char *err, size_t err_size);
 
+/* The graph embedding the heads read: the pooled node states of every
+ * layer, concat(mean, max) per layer (pearl_policy_embedding_size floats:
+ * 2 * hidden * n_layers). Graphs the network sees alike embed close
+ * together; the search clusters candidates by it. Returns 0, or -1 with a
+ * message in err (the graph errors of pearl_policy_eval). */
+int pearl_policy_embedding_size(const pearl_policy *policy);
+int pearl_policy_embed(const pearl_policy *policy,
+		       const struct pearl_graph *graph, float *embedding,
+		       char *err, size_t err_size);
+
 /*
  * Incremental evaluation. A pearl_policy_cache keeps the intermediate
  * results of the last pass it served (the graph's features and edges, the

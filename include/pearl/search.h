@@ -46,6 +46,24 @@ extern "C" {
 
 struct pearl_search_progress;
 
+/* How the children of a level are chosen for measurement. */
+enum pearl_search_sampling {
+	/* all of them, best prior first, while the budget lasts */
+	pearl_search_plain,
+	/* adaptive sampling when the level has more children than the
+	 * budget left: see pearl_search_adaptive_always */
+	pearl_search_adaptive,
+	/* adaptive sampling on every level: the children are clustered by
+	 * k-means of the policy network's graph embedding of their schedule
+	 * (pearl_policy_embed), k at the knee of the loss curve (the RELEASE
+	 * paper); each cluster's representative, its member of best prior,
+	 * is measured; then beam_width more children, each the best-prior
+	 * unmeasured member of the cluster whose fastest measured member
+	 * is fastest. A level costs k + beam_width measurements instead of
+	 * one per child. */
+	pearl_search_adaptive_always
+};
+
 /* Called after every measured candidate; a nonzero return stops the
  * search (the best so far is kept). */
 typedef int (*pearl_search_progress_fn)(
@@ -65,6 +83,7 @@ struct pearl_search_options {
 				 * the search stops (default 1) */
 	long min_parallel_work; /* as in pearl_agent_options (default
 				 * PEARL_AGENT_MIN_PARALLEL_WORK) */
+	enum pearl_search_sampling sampling; /* default pearl_search_adaptive */
 	/* The policy ranking the actions (kept); NULL: the compiled-in
 	 * one. */
 	const pearl_policy *policy;
@@ -100,6 +119,9 @@ struct pearl_search_result {
 	double base_seconds;
 	int levels;            /* levels measured */
 	long measured, memo_hits, illegal, failed, wrong_outputs;
+	long skipped;          /* legal children never measured (adaptive
+				* sampling or the budget left them) */
+	long clustered_levels; /* levels adaptive sampling chose for */
 	double seconds;
 	/* Why the search stopped: "no gain", "budget", "time", "depth",
 	 * "exhausted" (no state had a legal proposal left), "stopped" (by

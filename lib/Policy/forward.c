@@ -183,45 +183,74 @@ int pearl_policy_check_outputs(const float *logits, int n, float value,
 	return 0;
 }
 
+/* The GATv2 layers on `graph` (kept, checked): after each, Linear(D -> d),
+ * SELU and pooling into s->pooled, which *s (allocated here) holds until
+ * the caller frees s->mem. 0, or -1 with a message in err. */
+static int run_layers(const pearl_policy *policy,
+		      const struct pearl_graph *graph, struct scratch *s,
+		      char *err, size_t err_size)
+{
+	const struct pearl_policy_config *cfg = &policy->cfg;
+	const struct pearl_policy_weights *w = &policy->w;
+	int n = graph->n_nodes, d = cfg->hidden, D = cfg->heads * d, l;
+
+	if (scratch_alloc(s, cfg, n, graph->n_edges) < 0)
+		return pearl_policy_error(err, err_size,
+					  "out of memory evaluating a graph of "
+					  "%d nodes", n);
+	pearl_nn_adjacency_build(&s->adj, graph);
+	for (l = 0; l < cfg->n_layers; ++l) {
+		const float *in = l == 0 ? graph->x : s->h;
+		int d_in = l == 0 ? cfg->n_features : d;
+
+		pearl_nn_gatv2(s->agg, in, d_in, &w->gat[l], cfg->heads, d,
+			       &s->adj, s->xl, s->xr, s->scores);
+		pearl_nn_linear(s->h, s->agg, w->gat[l].w_lin,
+				w->gat[l].b_lin, n, D, d);
+		pearl_nn_selu(s->h, (size_t)n * d);
+		pearl_nn_pool(s->pooled + (size_t)2 * d * l, s->h, n, d);
+	}
+	return 0;
+}
+
 int pearl_policy_eval(const pearl_policy *policy,
 		      const struct pearl_graph *graph, float *logits,
 		      float *value, char *err, size_t err_size)
 {
-	const struct pearl_policy_config *cfg;
-	const struct pearl_policy_weights *w;
 	struct scratch s;
-	int n, d, D, l;
 
 	if (!policy || !logits || !value)
 		return pearl_policy_error(err, err_size,
 					  "no policy or no output buffer");
-	cfg = &policy->cfg;
-	w = &policy->w;
-	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0)
+	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0 ||
+	    run_layers(policy, graph, &s, err, err_size) < 0)
 		return -1;
-	n = graph->n_nodes;
-	d = cfg->hidden;
-	D = cfg->heads * d;
-	if (scratch_alloc(&s, cfg, n, graph->n_edges) < 0)
-		return pearl_policy_error(err, err_size,
-					  "out of memory evaluating a graph of "
-					  "%d nodes", n);
-	pearl_nn_adjacency_build(&s.adj, graph);
-
-	/* GATv2 layers; after each, Linear(D -> d), SELU and pooling. */
-	for (l = 0; l < cfg->n_layers; ++l) {
-		const float *in = l == 0 ? graph->x : s.h;
-		int d_in = l == 0 ? cfg->n_features : d;
-
-		pearl_nn_gatv2(s.agg, in, d_in, &w->gat[l], cfg->heads, d,
-			       &s.adj, s.xl, s.xr, s.scores);
-		pearl_nn_linear(s.h, s.agg, w->gat[l].w_lin, w->gat[l].b_lin,
-				n, D, d);
-		pearl_nn_selu(s.h, (size_t)n * d);
-		pearl_nn_pool(s.pooled + (size_t)2 * d * l, s.h, n, d);
-	}
-	pearl_nn_readout(cfg, w, s.pooled, &s.act, logits, value);
+	pearl_nn_readout(&policy->cfg, &policy->w, s.pooled, &s.act, logits,
+			 value);
 	free(s.mem);
-	return pearl_policy_check_outputs(logits, cfg->n_actions, *value, err,
-					  err_size);
+	return pearl_policy_check_outputs(logits, policy->cfg.n_actions,
+					  *value, err, err_size);
+}
+
+int pearl_policy_embedding_size(const pearl_policy *policy)
+{
+	return 2 * policy->cfg.hidden * policy->cfg.n_layers;
+}
+
+int pearl_policy_embed(const pearl_policy *policy,
+		       const struct pearl_graph *graph, float *embedding,
+		       char *err, size_t err_size)
+{
+	struct scratch s;
+
+	if (!policy || !embedding)
+		return pearl_policy_error(err, err_size,
+					  "no policy or no output buffer");
+	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0 ||
+	    run_layers(policy, graph, &s, err, err_size) < 0)
+		return -1;
+	memcpy(embedding, s.pooled,
+	       pearl_policy_embedding_size(policy) * sizeof(float));
+	free(s.mem);
+	return 0;
 }

@@ -18,6 +18,7 @@ void pearl_search_options_init(struct pearl_search_options *o)
 	o->min_gain = 1.02;
 	o->patience = 1;
 	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
+	o->sampling = pearl_search_adaptive;
 }
 
 void pearl_search_result_clear(struct pearl_search_result *r)
@@ -45,6 +46,7 @@ struct search {
 	const pearl_policy *policy;
 	struct pearl_search_progress progress;
 	struct search_counts counts;
+	long clustered_levels;
 	char *best;       /* owned */
 	double start;
 	const char *stop; /* why the search stopped, NULL while it runs */
@@ -92,6 +94,7 @@ static int measure(struct search *s, struct search_state *child, char *err,
 		return -1;
 	s->progress.measured++;
 	s->progress.memo_hits += res.memo_hit;
+	child->measured = 1;
 	child->speedup = res.status == PEARL_ENV_OK ? res.speedup : 0;
 	if (res.status == PEARL_ENV_ILLEGAL)
 		s->counts.illegal++;
@@ -134,19 +137,22 @@ static int by_speed(const void *a, const void *b)
 	return 0;
 }
 
-/* Keeps the beam_width fastest OK states among the first n_measured of
- * `children` in `beam` (emptied first), and frees the rest. */
+/* Keeps the beam_width fastest OK states among the measured children in
+ * `beam` (emptied first), and frees the rest. */
 static int next_beam(struct search *s, struct search_states *children,
-		     int n_measured, struct search_states *beam)
+		     struct search_states *beam)
 {
 	int i;
 
 	search_states_clear(beam);
-	qsort(children->s, n_measured, sizeof(*children->s), by_speed);
-	for (i = 0; i < n_measured && i < s->o->beam_width; ++i) {
+	for (i = 0; i < children->n; ++i)
+		if (!children->s[i].measured)
+			children->s[i].speedup = 0;
+	qsort(children->s, children->n, sizeof(*children->s), by_speed);
+	for (i = 0; i < children->n && i < s->o->beam_width; ++i) {
 		struct search_state *c = &children->s[i];
 
-		if (c->speedup <= 0)
+		if (!c->measured || c->speedup <= 0)
 			break;
 		if (search_states_push(beam, c) < 0)
 			return -1;
@@ -156,30 +162,150 @@ static int next_beam(struct search *s, struct search_states *children,
 	return 0;
 }
 
-/* One level: expands every state of `beam`, measures the children best
- * prior first until the budget runs out, and makes the next beam.
- * Returns the number of children measured, or -1 on errors. */
+/* Measures the children in prior order while the budget lasts. */
+static int measure_all(struct search *s, struct search_states *children,
+		       char *err, size_t err_size)
+{
+	int i;
+
+	for (i = 0; i < children->n && !out_of_budget(s) && !s->stop; ++i)
+		if (measure(s, &children->s[i], err, err_size) < 0)
+			return -1;
+	return 0;
+}
+
+/* Measures the representative of every one of the k clusters of
+ * `children` (sorted by prior): its member of best prior. best[c]
+ * receives cluster c's speedup. */
+static int measure_representatives(struct search *s,
+				   struct search_states *children, int k,
+				   double *best, char *err, size_t err_size)
+{
+	char *done = calloc(k, 1);
+	int i, rc = 0;
+
+	if (!done) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	for (i = 0; i < children->n && !s->stop && !out_of_budget(s); ++i) {
+		struct search_state *c = &children->s[i];
+
+		if (done[c->cluster])
+			continue;
+		done[c->cluster] = 1;
+		rc = measure(s, c, err, err_size);
+		if (rc < 0)
+			break;
+		best[c->cluster] = c->speedup;
+	}
+	free(done);
+	return rc;
+}
+
+/* The unmeasured child of best prior in the cluster of highest best[]
+ * that has one, or NULL. */
+static struct search_state *focus_candidate(struct search_states *children,
+					    const double *best)
+{
+	struct search_state *pick = NULL;
+	int i;
+
+	for (i = 0; i < children->n; ++i) {
+		struct search_state *c = &children->s[i];
+
+		if (c->measured || best[c->cluster] <= 0)
+			continue;
+		if (!pick || best[c->cluster] > best[pick->cluster])
+			pick = c;
+	}
+	return pick;
+}
+
+/* Adaptive sampling of `children`, sorted by prior: clusters by their
+ * embedding, the representative of every cluster, then beam_width more
+ * children, each the best-prior unmeasured member of the cluster with
+ * the fastest measured member so far. */
+static int measure_adaptive(struct search *s, struct search_states *children,
+			    char *err, size_t err_size)
+{
+	long left = s->o->max_measurements - s->progress.measured;
+	int k, extra;
+	double *best;
+
+	k = search_cluster_children(s->policy, children,
+				    left < children->n ? (int)left
+						       : children->n,
+				    err, err_size);
+	if (k < 0)
+		return -1;
+	best = calloc(k, sizeof(double));
+	if (!best) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	s->clustered_levels++;
+	if (measure_representatives(s, children, k, best, err, err_size) < 0)
+		goto error;
+	for (extra = 0; extra < s->o->beam_width && !s->stop &&
+			!out_of_budget(s);
+	     ++extra) {
+		struct search_state *c = focus_candidate(children, best);
+
+		if (!c)
+			break;
+		if (measure(s, c, err, err_size) < 0)
+			goto error;
+		if (c->speedup > best[c->cluster])
+			best[c->cluster] = c->speedup;
+	}
+	free(best);
+	return 0;
+error:
+	free(best);
+	return -1;
+}
+
+/* Whether the children of this level are sampled adaptively. */
+static int adaptive_level(struct search *s, int n_children)
+{
+	long left = s->o->max_measurements - s->progress.measured;
+
+	if (n_children <= s->o->beam_width)
+		return 0;
+	return s->o->sampling == pearl_search_adaptive_always ||
+	       (s->o->sampling == pearl_search_adaptive && n_children > left);
+}
+
+/* One level: expands every state of `beam`, measures the children (all,
+ * best prior first, or adaptively sampled) while the budget lasts, and
+ * makes the next beam. Returns the number of children measured, or -1 on
+ * errors. */
 static int run_level(struct search *s, struct search_states *beam,
 		     char *err, size_t err_size)
 {
 	struct search_states children = {0};
-	int i, measured = 0;
+	long before = s->progress.measured;
+	int i, rc;
 
 	for (i = 0; i < beam->n; ++i)
 		if (search_expand(&beam->s[i], s->policy, s->o, &children,
 				  &s->counts, err, err_size) < 0)
 			goto error;
 	qsort(children.s, children.n, sizeof(*children.s), by_prior);
-	for (i = 0; i < children.n && !out_of_budget(s) && !s->stop; ++i) {
-		if (measure(s, &children.s[i], err, err_size) < 0)
-			goto error;
-		++measured;
-	}
-	if (next_beam(s, &children, measured, beam) < 0) {
+	if (adaptive_level(s, children.n))
+		rc = measure_adaptive(s, &children, err, err_size);
+	else
+		rc = measure_all(s, &children, err, err_size);
+	if (rc < 0)
+		goto error;
+	for (i = 0; i < children.n; ++i)
+		s->counts.skipped += !children.s[i].measured;
+	if (next_beam(s, &children, beam) < 0) {
 		snprintf(err, err_size, "search: out of memory");
 		goto error;
 	}
-	return measured;
+	return (int)(s->progress.measured - before);
 error:
 	search_states_clear(&children);
 	return -1;
@@ -284,6 +410,8 @@ out:
 	r->illegal = s.counts.illegal;
 	r->failed = s.progress.failed;
 	r->wrong_outputs = s.progress.wrong_outputs;
+	r->skipped = s.counts.skipped;
+	r->clustered_levels = s.clustered_levels;
 	r->seconds = now() - s.start;
 	r->stop_reason = s.stop ? s.stop : "error";
 	search_states_clear(&beam);

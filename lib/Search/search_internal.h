@@ -17,6 +17,8 @@ struct search_state {
 	struct pearl_branch_state branch_state;
 	double speedup;         /* measured (1 for the root) */
 	double prior;           /* the proposal's rank: lower first */
+	int measured;           /* measured in the environment */
+	int cluster;            /* adaptive sampling's cluster */
 };
 
 /* Frees what `s` holds (not s itself). */
@@ -36,6 +38,7 @@ int search_states_push(struct search_states *v, struct search_state *s);
 /* Counters the expansion keeps. */
 struct search_counts {
 	long illegal;
+	long skipped; /* legal children never measured */
 };
 
 /* Appends to `children` the legal children of `parent` (kept): the
@@ -49,5 +52,12 @@ int search_expand(const struct search_state *parent,
 		  const pearl_policy *policy, const struct pearl_search_options *o,
 		  struct search_states *children,
 		  struct search_counts *counts, char *err, size_t err_size);
+
+/* Clusters `children` (their `cluster` fields) by k-means of `policy`'s
+ * (kept) graph embedding of their schedules, at most max_k clusters.
+ * Returns the number of clusters, or -1 with a message in err. */
+int search_cluster_children(const pearl_policy *policy,
+			    struct search_states *children, int max_k,
+			    char *err, size_t err_size);
 
 #endif

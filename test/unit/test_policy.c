@@ -239,6 +239,50 @@ out:
 	pearl_graph_free(h);
 }
 
+/* The embedding: 2 * hidden * n_layers floats, finite, the same for the
+ * same graph (whatever the edges' direction and order), different for
+ * another; bad graphs are refused as by pearl_policy_eval. */
+static void test_embedding(void)
+{
+	pearl_policy *p = random_policy(7);
+	struct pearl_graph *g = make_tree(1.0f), *h = make_tree(0.5f);
+	float *e1 = NULL, *e2 = NULL, *e3 = NULL;
+	int n = 0;
+	char err[256];
+
+	CHECK(p && g && h);
+	if (!p || !g || !h)
+		goto out;
+	n = pearl_policy_embedding_size(p);
+	CHECK(n == 2 * 128 * 2);
+	e1 = calloc(n, sizeof(float));
+	e2 = calloc(n, sizeof(float));
+	e3 = calloc(n, sizeof(float));
+	CHECK(e1 && e2 && e3);
+	if (!e1 || !e2 || !e3)
+		goto out;
+	CHECK(pearl_policy_embed(p, g, e1, err, sizeof(err)) == 0);
+	CHECK(all_finite(e1, n));
+	CHECK(pearl_policy_embed(p, h, e3, err, sizeof(err)) == 0);
+	CHECK(memcmp(e1, e3, n * sizeof(float)) != 0);
+	g->src[0] = 2, g->dst[0] = 4;
+	g->src[2] = 3, g->dst[2] = 2;
+	g->src[3] = 1, g->dst[3] = 0;
+	CHECK(pearl_policy_embed(p, g, e2, err, sizeof(err)) == 0);
+	CHECK(!memcmp(e1, e2, n * sizeof(float)));
+	g->n_features = 3;
+	CHECK(pearl_policy_embed(p, g, e2, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "features") != NULL);
+	g->n_features = PEARL_GRAPH_N_FEATURES;
+out:
+	free(e1);
+	free(e2);
+	free(e3);
+	pearl_policy_free(p);
+	pearl_graph_free(g);
+	pearl_graph_free(h);
+}
+
 /* A tree of n nodes (node i > 0 is a child of (i - 1) / 3), features
  * pseudo-random and sparse as in make_tree. */
 static struct pearl_graph *make_wide_tree(int n)
@@ -644,6 +688,7 @@ int main(void)
 	test_small_config();
 	test_builtin();
 	test_deterministic();
+	test_embedding();
 	test_cached();
 	test_bad_graphs();
 	test_single_node();

@@ -55,6 +55,12 @@ static void usage(FILE *out)
 		"(default 1)\n"
 		"  --min-gain G         gain a level must bring, a factor "
 		"(default 1.02)\n"
+		"  --sampling plain|adaptive|always  which children of a "
+		"level are measured:\n"
+		"                       all; clusters' representatives when "
+		"the level has more\n"
+		"                       than the budget left (default); or "
+		"so on every level\n"
 		"  --min-parallel-work W  smallest parallel loop, innermost "
 		"iterations (default 16384)\n"
 		"  --model FILE         policy weights ranking the actions "
@@ -78,7 +84,8 @@ static int parse_number(const char *s, double min, double max, double *v)
 
 enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
        OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
-       OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP };
+       OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP,
+       OPT_SAMPLING };
 
 static const struct option options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -95,6 +102,7 @@ static const struct option options[] = {
 	{"machine", required_argument, NULL, OPT_MACHINE},
 	{"runs", required_argument, NULL, OPT_RUNS},
 	{"threads", required_argument, NULL, OPT_THREADS},
+	{"sampling", required_argument, NULL, OPT_SAMPLING},
 	{"quiet", no_argument, NULL, OPT_QUIET},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0}};
@@ -122,6 +130,16 @@ static int apply_option(struct args *a, int c, const char *v)
 	case OPT_MEMO: a->env.memo_path = v; return 0;
 	case OPT_MACHINE: a->env.machine = v; return 0;
 	case OPT_QUIET: a->quiet = 1; return 0;
+	case OPT_SAMPLING:
+		if (!strcmp(v, "plain"))
+			a->search.sampling = pearl_search_plain;
+		else if (!strcmp(v, "adaptive"))
+			a->search.sampling = pearl_search_adaptive;
+		else if (!strcmp(v, "always"))
+			a->search.sampling = pearl_search_adaptive_always;
+		else
+			bad = 1;
+		break;
 	case OPT_BUDGET: bad = parse_number(v, 1, 1e9, &x);
 		a->search.max_measurements = (long)x; break;
 	case OPT_SECONDS: bad = parse_number(v, 0, 1e9, &x);
@@ -229,11 +247,13 @@ static int tune_program(pearl_env *env, const struct args *a,
 		fprintf(stderr,
 			"pearl-tune: %s: best %.3fx over %.6f s \"%s\" "
 			"(%d levels, %ld measured, %ld from the memo, %ld "
-			"refused, %ld failed, %ld wrong outputs; %.1f s; "
-			"stopped: %s)\n",
+			"refused, %ld failed, %ld wrong outputs, %ld not "
+			"measured, %ld levels sampled; %.1f s; stopped: "
+			"%s)\n",
 			path, r.best_speedup, r.base_seconds, r.best_schedule,
 			r.levels, r.measured, r.memo_hits, r.illegal,
-			r.failed, r.wrong_outputs, r.seconds, r.stop_reason);
+			r.failed, r.wrong_outputs, r.skipped,
+			r.clustered_levels, r.seconds, r.stop_reason);
 		fprintf(out, "kernel 0 * \"%s\"  # %s: %.3fx\n",
 			r.best_schedule, path, r.best_speedup);
 	}
