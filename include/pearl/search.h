@@ -13,7 +13,10 @@
  * N), the policy's top_k actions by logit among those the masks allow, and
  * the heuristic's actions where the masks allow them: the interchanges of
  * adjacent loops, tilings of a pair of loops by 32x32, the outermost two
- * loops in parallel, unrolling of the innermost by 4. Each proposal is applied to a copy of the state's schedule;
+ * loops in parallel, unrolling of the innermost by 4; and, as one
+ * proposal each, the chains of interchanges that move one loop innermost
+ * (I(0,1) I(1,2) turns matmul's j-k-i into k-i-j: the first interchange
+ * alone is no faster and would not stay in the beam). Each proposal is applied to a copy of the state's schedule;
  * the dependences refuse some (counted, never measured). The legal
  * children of all states of a level are measured in the environment, best
  * prior first (the policy's rank, parents in turn): the memo first, then

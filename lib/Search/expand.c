@@ -62,9 +62,17 @@ static int has_schedule(const struct search_states *v, const char *schedule)
 	return 0;
 }
 
-/* The parent's schedule text followed by `skips` N and action `id`
- * (malloc'd; NULL if memory is exhausted). */
-static char *child_text(const char *parent, int skips, int id)
+/* A proposal: up to MAX_CHAIN actions applied in a row on one branch. */
+#define MAX_CHAIN 4
+struct proposal {
+	int ids[MAX_CHAIN];
+	int n;
+};
+
+/* The parent's schedule text followed by `skips` N and the actions of
+ * `prop` (malloc'd; NULL if memory is exhausted). */
+static char *child_text(const char *parent, int skips,
+			const struct proposal *prop)
 {
 	pearl_str out = PEARL_STR_INIT;
 	struct pearl_action a;
@@ -74,25 +82,52 @@ static char *child_text(const char *parent, int skips, int id)
 	pearl_str_append(&out, parent);
 	for (i = 0; i < skips; ++i)
 		pearl_str_append(&out, *out.buf ? " N" : "N");
-	pearl_action_space_decode(id, &a);
-	pearl_action_format(&a, token, sizeof(token));
-	if (out.len)
-		pearl_str_append(&out, " ");
-	pearl_str_append(&out, token);
+	for (i = 0; i < prop->n; ++i) {
+		pearl_action_space_decode(prop->ids[i], &a);
+		pearl_action_format(&a, token, sizeof(token));
+		if (out.len)
+			pearl_str_append(&out, " ");
+		pearl_str_append(&out, token);
+	}
 	return pearl_str_take(&out);
 }
 
-/* The actions to propose on branch b of `sched` (kept) in `state` (kept):
- * ids[] in rank order (the policy's top_k by logit among the actions the
- * masks allow, then the heuristic's the masks allow and the policy did
- * not rank). Returns their number, or -1 with a message in err. */
+/* Appends to props[*n] the interchange chains that move loop L of a branch
+ * of `depth` loops innermost, I(L,L+1) ... I(depth-2,depth-1), for every
+ * L that needs two interchanges or more and whose interchanges the mask
+ * allows: in one step, the loop orders that put the loop with contiguous
+ * accesses innermost (matmul j-k-i to k-i-j), whose first interchange
+ * alone is often no faster and would leave the beam. */
+static void add_interchange_chains(const unsigned char *mask, int depth,
+				   struct proposal *props, int *n)
+{
+	int L, l;
+
+	for (L = 0; L + 2 < depth && depth - 1 - L <= MAX_CHAIN; ++L) {
+		struct proposal p = {{0}, 0};
+
+		for (l = L; l + 1 < depth; ++l) {
+			if (l > 3 || mask[l]) /* I(l,l+1) is action l */
+				break;
+			p.ids[p.n++] = l;
+		}
+		if (l + 1 == depth)
+			props[(*n)++] = p;
+	}
+}
+
+/* The proposals on branch b of `sched` (kept) in `state` (kept), into
+ * props[] in rank order: the policy's top_k actions by logit among the
+ * actions the masks allow, then the heuristic's the masks allow and the
+ * policy did not rank, then the interchange chains. Returns their number,
+ * or -1 with a message in err. */
 static int proposals(pearl_sched *sched, int b,
 		     const struct pearl_branch_state *state,
-		     const pearl_policy *policy, int top_k, int *ids,
-		     char *err, size_t err_size)
+		     const pearl_policy *policy, int top_k,
+		     struct proposal *props, char *err, size_t err_size)
 {
 	struct pearl_graph *g = pearl_graph_build(sched, b);
-	unsigned char mask[PEARL_ACTION_SPACE_SIZE];
+	unsigned char mask[PEARL_ACTION_SPACE_SIZE], rules[PEARL_ACTION_SPACE_SIZE];
 	float logits[PEARL_N_ACTIONS], value;
 	int n = 0, i, k;
 
@@ -110,6 +145,7 @@ static int proposals(pearl_sched *sched, int b,
 	}
 	pearl_graph_free(g);
 	mask[PEARL_ACTION_NEXT] = 1;
+	memcpy(rules, mask, sizeof(rules));
 	for (k = 0; k < top_k; ++k) {
 		int best = -1;
 
@@ -118,30 +154,37 @@ static int proposals(pearl_sched *sched, int b,
 				best = i;
 		if (best < 0)
 			break;
-		ids[n++] = best;
+		props[n].ids[0] = best;
+		props[n++].n = 1;
 		mask[best] = 1;
 	}
 	for (i = 0; i < N_HEURISTIC; ++i)
 		if (!mask[heuristic_ids[i]]) {
-			ids[n++] = heuristic_ids[i];
+			props[n].ids[0] = heuristic_ids[i];
+			props[n++].n = 1;
 			mask[heuristic_ids[i]] = 1;
 		}
+	add_interchange_chains(rules, pearl_sched_branch_depth(sched, b),
+			       props, &n);
 	return n;
 }
 
-/* Applies action `id` to branch b of a copy of the parent's schedule, and
- * appends the child unless the dependences refuse it or `children`
- * already holds its text (another parent's child). 0, or -1 with a message in err. */
+/* Applies the actions of `prop` to branch b of a copy of the parent's
+ * schedule, and appends the child unless the dependences refuse one of
+ * them or `children` already holds its text (another parent's child).
+ * 0, or -1 with a message in err. */
 static int add_child(const struct search_state *parent, int b,
-		     const struct pearl_branch_state *state, int id,
-		     double prior, struct search_states *children,
+		     const struct pearl_branch_state *state,
+		     const struct proposal *prop, double prior,
+		     struct search_states *children,
 		     struct search_counts *counts, char *err, size_t err_size)
 {
 	struct search_state child = {0};
 	struct pearl_action a;
 	pearl_ctx *ctx;
+	int i;
 
-	child.schedule = child_text(parent->schedule, b - parent->branch, id);
+	child.schedule = child_text(parent->schedule, b - parent->branch, prop);
 	child.sched = pearl_sched_copy(parent->sched);
 	if (!child.schedule || !child.sched) {
 		search_state_clear(&child);
@@ -153,16 +196,18 @@ static int add_child(const struct search_state *parent, int b,
 		return 0;
 	}
 	ctx = pearl_program_get_ctx(pearl_sched_get_program(child.sched));
-	pearl_action_space_decode(id, &a);
-	if (pearl_sched_apply(child.sched, b, &a) != pearl_stat_ok) {
-		pearl_ctx_clear_error(ctx);
-		counts->illegal++;
-		search_state_clear(&child);
-		return 0;
+	child.branch_state = *state;
+	for (i = 0; i < prop->n; ++i) {
+		pearl_action_space_decode(prop->ids[i], &a);
+		if (pearl_sched_apply(child.sched, b, &a) != pearl_stat_ok) {
+			pearl_ctx_clear_error(ctx);
+			counts->illegal++;
+			search_state_clear(&child);
+			return 0;
+		}
+		pearl_branch_state_applied(&child.branch_state, prop->ids[i]);
 	}
 	child.branch = b;
-	child.branch_state = *state;
-	pearl_branch_state_applied(&child.branch_state, id);
 	child.prior = prior;
 	if (search_states_push(children, &child) < 0) {
 		snprintf(err, err_size, "search: out of memory");
@@ -182,20 +227,21 @@ int search_expand(const struct search_state *parent,
 	for (b = parent->branch; b < n_branch && b <= parent->branch + 1;
 	     ++b) {
 		struct pearl_branch_state state = parent->branch_state;
-		int ids[PEARL_ACTION_SPACE_SIZE], n, i;
+		struct proposal props[PEARL_ACTION_SPACE_SIZE + MAX_CHAIN];
+		int n, i;
 
 		if (b != parent->branch) {
 			pearl_branch_state_init(&state);
 			state.min_parallel_work = o->min_parallel_work;
 		}
-		n = proposals(parent->sched, b, &state, policy, o->top_k, ids,
-			      err, err_size);
+		n = proposals(parent->sched, b, &state, policy, o->top_k,
+			      props, err, err_size);
 		if (n < 0)
 			return -1;
 		for (i = 0; i < n; ++i) {
 			double prior = i + (b - parent->branch) * 0.5;
 
-			if (add_child(parent, b, &state, ids[i], prior,
+			if (add_child(parent, b, &state, &props[i], prior,
 				      children, counts, err, err_size) < 0)
 				return -1;
 		}
