@@ -11,11 +11,13 @@
  * what it does).
  *
  * The same region gives the same fingerprint through pearl-opt and through
- * the training environment (both build the model with pearl_mlir_extract).
- * Both compute it at the same point, right after the model is built and
- * before any analysis, and so should every caller whose value is compared
- * with theirs: a printout is of isl's inner form of a set, which isl may
- * rewrite in place while it computes with it.
+ * the training environment (both build the model with pearl_mlir_extract;
+ * pearl-env --fingerprint prints the environment's value). isl prints its
+ * inner form of a set, not a canonical one, so values compare only between
+ * models built by the same code: a C kernel through the clang plugin and
+ * its MLIR twin have different fingerprints. As a precaution both passes
+ * and the environment compute it at the same point, right after the model
+ * is built and before any analysis works with its sets.
  */
 #ifndef PEARL_FINGERPRINT_H
 #define PEARL_FINGERPRINT_H
