@@ -55,7 +55,7 @@ pearl_stat pearl_program_fingerprint(pearl_program *prog, uint64_t *fp)
 
 	if (!sched)
 		return pearl_ctx_error(pearl_program_get_ctx(prog),
-				       "fingerprint: the model has no schedule");
+				       "fingerprint: no schedule");
 	for (i = 0; i < pearl_program_n_stmt(prog); ++i)
 		h = hash_stmt(h, prog, i, &failed);
 	h = hash_take(h, isl_schedule_to_str(sched), &failed);

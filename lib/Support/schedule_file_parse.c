@@ -74,7 +74,8 @@ static int check_header(struct line *l)
 	if ((size_t)(e - l->p) == n &&
 	    !memcmp(l->p, PEARL_SCHEDULE_FILE_HEADER, n))
 		return 0;
-	if ((size_t)(e - l->p) > prefix && !memcmp(l->p, VERSION_PREFIX, prefix))
+	if ((size_t)(e - l->p) > prefix &&
+	    !memcmp(l->p, VERSION_PREFIX, prefix))
 		return line_error(l, "unsupported schedule file version '%.*s' "
 				  "(this Pearl reads version 1)",
 				  (int)(e - l->p - prefix), l->p + prefix);
@@ -200,7 +201,8 @@ static int parse_entry(pearl_schedule_file *file, struct line *l)
 			line_error(l, "duplicate entry for @%s region %d "
 				   "(first at line %d)", function, e.region,
 				   dup->line);
-		else if (pearl_schedule_file_add(file, &e, msg, sizeof(msg)) < 0)
+		else if (pearl_schedule_file_add(file, &e, msg,
+						 sizeof(msg)) < 0)
 			line_error(l, "%s", msg);
 		else
 			r = 0;

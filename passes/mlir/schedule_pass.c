@@ -248,9 +248,11 @@ static void plan_from_options(struct plan *plan,
 /* Says at `loc` what the schedule file gives region `index` of `fn`, of
  * fingerprint `fp`: the schedule of `entry` if it fits the region, else
  * why the policy decides (or, with agent=none, nothing does). */
-static void remark_file(MlirLocation loc, const struct pearl_mlir_options *opts,
-			const char *fn, int index, uint64_t fp,
-			const struct pearl_schedule_entry *entry, int use_policy)
+static void remark_file(MlirLocation loc,
+			const struct pearl_mlir_options *opts, const char *fn,
+			int index, uint64_t fp,
+			const struct pearl_schedule_entry *entry,
+			int use_policy)
 {
 	const char *then = use_policy ? "the policy decides"
 				      : "left as it is (agent=none)";
@@ -271,10 +273,10 @@ static void remark_file(MlirLocation loc, const struct pearl_mlir_options *opts,
 				 entry->line);
 	else if (entry) {
 		pearl_fingerprint_format(entry->fingerprint, want);
-		pearl_str_printf(&msg, "pearl-schedule: schedule file entry for "
-				 "@%s region %d (line %d) is for fingerprint "
-				 "%s, the region's is %s: the code changed "
-				 "since it was tuned; %s", fn, index,
+		pearl_str_printf(&msg, "pearl-schedule: schedule file entry "
+				 "for @%s region %d (line %d) is for "
+				 "fingerprint %s, the region's is %s: the code "
+				 "changed since it was tuned; %s", fn, index,
 				 entry->line, want, have, then);
 	} else
 		pearl_str_printf(&msg, "pearl-schedule: schedule file has no "
@@ -289,9 +291,9 @@ static void remark_file(MlirLocation loc, const struct pearl_mlir_options *opts,
 /* The plan of region `index` of the function `fn`, whose model has the
  * fingerprint `fp`: from the schedule file if one was given (saying so at
  * `loc`), else from the options. */
-static void plan_region(struct plan *plan, const struct pearl_mlir_options *opts,
-			const char *fn, int index, uint64_t fp,
-			MlirLocation loc)
+static void plan_region(struct plan *plan,
+			const struct pearl_mlir_options *opts, const char *fn,
+			int index, uint64_t fp, MlirLocation loc)
 {
 	const struct pearl_schedule_entry *entry;
 
