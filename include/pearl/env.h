@@ -115,6 +115,12 @@ const char *pearl_env_program_name(const pearl_env_program *p);
  * The sched refers to the model p owns: p must outlive it. */
 pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
 				     size_t err_size);
+/* The fingerprint of the same model (pearl/fingerprint.h): 16 hex digits,
+ * the value pearl-schedule computes for @kernel's region and schedule
+ * files record (__isl_keep, lives as long as p). NULL with a message if
+ * @kernel cannot be modeled. */
+const char *pearl_env_program_fingerprint(pearl_env_program *p, char *err,
+					  size_t err_size);
 
 enum pearl_env_status {
 	PEARL_ENV_OK,

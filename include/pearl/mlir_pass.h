@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "pearl/policy.h"
+#include "pearl/schedule_file.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,15 @@ struct pearl_mlir_options {
 	 * would need it are left unchanged with a warning. */
 	const pearl_policy *policy;
 	const char *policy_error;
+	/* The schedule file (schedule-file=; NULL path without the option).
+	 * A region with an entry whose fingerprint fits is scheduled by it
+	 * (never by the policy); others as without the file. `schedule_file`
+	 * is kept and shared by every thread; NULL when it could not be
+	 * loaded: then `schedule_file_error` says why, and every region keeps
+	 * its code, with a warning. */
+	const char *schedule_file_path;
+	const pearl_schedule_file *schedule_file;
+	const char *schedule_file_error;
 };
 
 /* Models every region of `func` (kept). Regions that cannot be modeled get

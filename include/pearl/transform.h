@@ -30,6 +30,7 @@
 
 #include "pearl/deps.h"
 #include "pearl/program.h"
+#include "pearl/schedule_file.h"
 #include "pearl/str.h"
 
 #ifdef __cplusplus
@@ -184,6 +185,20 @@ int pearl_actions_parse(pearl_ctx *ctx, const char *text,
  * a malloc'd string (caller frees; "" if there is no such part), or NULL
  * if memory is exhausted. */
 char *pearl_schedule_part(const char *schedule, int index);
+
+/* Checks that every schedule of `file` (kept; read from `name`) is Pearl's
+ * notation. pearl_stat_error with the first that is not in err, as
+ * "name:line: @function region r: <the parser's reason>". */
+pearl_stat pearl_schedule_file_check(__isl_keep const pearl_schedule_file *file,
+				     const char *name, char *err,
+				     size_t err_size);
+
+/* Reads the schedule file at `path` and checks it (what both passes do
+ * with their schedule-file option). Returns the file (__isl_give), or NULL
+ * with the reason in err, naming the file and the line. */
+__isl_give pearl_schedule_file *pearl_schedule_file_load(const char *path,
+							 char *err,
+							 size_t err_size);
 
 #ifdef __cplusplus
 }

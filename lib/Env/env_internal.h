@@ -60,6 +60,7 @@ struct pearl_env_program {
 	pearl_ctx *ctx;                 /* owned */
 	pearl_program *prog;            /* owned */
 	pearl_deps *deps;               /* owned */
+	char fingerprint[17];           /* of prog, as pearl-schedule's */
 	char model_error[256];
 	/* The base (unscheduled) measurement, once known. */
 	int base_known;

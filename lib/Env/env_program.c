@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "env_internal.h"
+#include "pearl/fingerprint.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/transform.h"
 
@@ -238,6 +239,7 @@ int env_program_model(pearl_env_program *p)
 	MlirOperation kernel;
 	pearl_mlir_region *regions = NULL;
 	MlirLocation where;
+	uint64_t fp = 0;
 	int n;
 
 	if (p->model_tried)
@@ -268,8 +270,10 @@ int env_program_model(pearl_env_program *p)
 	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
 	where = mlirOperationGetLocation(regions[0].first);
 	p->prog = pearl_mlir_extract(p->ctx, kernel, &regions[0], &where);
-	if (p->prog)
+	/* Where pearl-schedule computes it: before any analysis. */
+	if (p->prog && pearl_program_fingerprint(p->prog, &fp) == 0)
 		p->deps = pearl_deps_compute(p->prog);
+	pearl_fingerprint_format(fp, p->fingerprint);
 	free(regions);
 	if (!p->deps) {
 		snprintf(p->model_error, sizeof(p->model_error),
@@ -279,6 +283,16 @@ int env_program_model(pearl_env_program *p)
 		return -1;
 	}
 	return 0;
+}
+
+const char *pearl_env_program_fingerprint(pearl_env_program *p, char *err,
+					  size_t err_size)
+{
+	if (env_program_model(p) < 0) {
+		env_err(err, err_size, "%s: %s", p->name, p->model_error);
+		return NULL;
+	}
+	return p->fingerprint;
 }
 
 pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,

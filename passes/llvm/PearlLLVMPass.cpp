@@ -48,6 +48,7 @@
 #include "decide.h"
 #include "pearl/agent.h"
 #include "pearl/deps.h"
+#include "pearl/fingerprint.h"
 #include "pearl/print.h"
 #include "pearl/transform.h"
 #include "scop_model.h"
@@ -70,6 +71,12 @@ cl::opt<std::string> PearlSchedule(
     "pearl-schedule", cl::init(""),
     cl::desc("Pearl: explicit schedule in Pearl's notation instead of the "
              "policy; ';' separates the Scops of a function"));
+cl::opt<std::string> PearlScheduleFile(
+    "pearl-schedule-file", cl::init(""),
+    cl::desc("Pearl: schedule file (written by pearl-tune, or by hand): one "
+             "schedule per (function, Scop), applied where the Scop's model "
+             "has the entry's fingerprint; the policy decides for the "
+             "others"));
 cl::opt<std::string> PearlOnlyFunc(
     "pearl-only-func", cl::init(""),
     cl::desc("Pearl: schedule only the function with this name"));
@@ -126,6 +133,27 @@ const LoadedPolicy &getPolicy() {
   return Loaded;
 }
 
+// The schedule file, loaded once per process (clang runs one module at a
+// time), or why it could not be loaded.
+struct LoadedScheduleFile {
+  pearl_schedule_file *File = nullptr;
+  std::string Error;
+  ~LoadedScheduleFile() { pearl_schedule_file_free(File); }
+};
+
+const LoadedScheduleFile &getScheduleFile() {
+  static LoadedScheduleFile Loaded = [] {
+    LoadedScheduleFile L;
+    char Err[1024] = "";
+    L.File = pearl_schedule_file_load(PearlScheduleFile.c_str(), Err,
+                                      sizeof(Err));
+    if (!L.File)
+      L.Error = Err;
+    return L;
+  }();
+  return Loaded;
+}
+
 // 1 if `Text` holds nothing but white space.
 bool isBlank(const std::string &Text) {
   for (char C : Text)
@@ -140,12 +168,31 @@ int schedulePartCount() {
                                          PearlSchedule.end(), ';'));
 }
 
+// What is wrong with the schedule file option: blank, given with
+// -pearl-schedule, or a file that cannot be read or is malformed. Empty if
+// nothing is (or the option is not given).
+std::string scheduleFileError() {
+  if (PearlScheduleFile.getNumOccurrences() && isBlank(PearlScheduleFile))
+    return "-pearl-schedule-file is blank: give the path of a schedule file";
+  if (PearlScheduleFile.empty())
+    return "";
+  if (!PearlSchedule.empty())
+    return "-pearl-schedule and -pearl-schedule-file exclude each other: "
+           "give the schedules either on the command line or in the file";
+  if (!getScheduleFile().File)
+    return "schedule file: " + getScheduleFile().Error;
+  return "";
+}
+
 // What is wrong with the plugin's options, checked once per process: an
-// explicit schedule that is blank or does not parse, negative numbers (the
-// option parser refuses numbers beyond an int's range).
+// explicit schedule that is blank or does not parse, a schedule file that
+// cannot be used, negative numbers (the option parser refuses numbers
+// beyond an int's range).
 // Empty if nothing is.
 const std::string &optionError() {
   static const std::string Error = []() -> std::string {
+    if (std::string Why = scheduleFileError(); !Why.empty())
+      return Why;
     if (PearlMaxBranchSteps < 0)
       return "-pearl-max-branch-steps=" +
              std::to_string(PearlMaxBranchSteps) +
@@ -286,14 +333,33 @@ Where whereOf(const Region &R, LoopInfo &LI) {
   return {DebugLoc(), R.getEntry()};
 }
 
-// Appends one line to the -pearl-report file.
-void report(StringRef Fn, int Index, StringRef Outcome, StringRef Text) {
+// Appends one line to the -pearl-report file; `Origin` (if not empty) is
+// a fifth column saying what the schedule file did for the Scop.
+void report(StringRef Fn, int Index, StringRef Outcome, StringRef Text,
+            StringRef Origin = "") {
   if (PearlReport.empty())
     return;
   std::error_code EC;
   raw_fd_ostream OS(PearlReport, EC, sys::fs::OF_Append | sys::fs::OF_Text);
-  if (!EC)
-    OS << Fn << "\t" << Index << "\t" << Outcome << "\t" << Text << "\n";
+  if (EC)
+    return;
+  OS << Fn << "\t" << Index << "\t" << Outcome << "\t" << Text;
+  if (!Origin.empty())
+    OS << "\t" << Origin;
+  OS << "\n";
+}
+
+// What the schedule file gives one Scop.
+struct FileChoice {
+  const pearl_schedule_entry *Entry = nullptr; // fits the Scop; else the
+                                               // policy decides
+  std::string Origin;                          // for -pearl-report
+};
+
+std::string hex(uint64_t FP) {
+  char Buf[PEARL_FINGERPRINT_SIZE];
+  pearl_fingerprint_format(FP, Buf);
+  return Buf;
 }
 
 // Which loops under our parallel marks Polly will run in parallel. Polly's
@@ -426,6 +492,53 @@ public:
              << Msg.str();
     });
   }
+  void analysis(const Where &W, const Twine &Msg) {
+    ORE->emit([&] {
+      return OptimizationRemarkAnalysis(PassName, "ScheduleFile", W.Loc, W.BB)
+             << Msg.str();
+    });
+  }
+
+  // Looks Scop `Index` of the function, whose model has the fingerprint
+  // `FP`, up in the schedule file. A region without an entry gets an
+  // analysis remark, one whose entry was tuned for another model a missed
+  // remark naming both fingerprints: the policy decides for both.
+  FileChoice chooseFromFile(const Where &W, int Index, uint64_t FP) {
+    FileChoice C;
+    const pearl_schedule_entry *E = pearl_schedule_file_find(
+        getScheduleFile().File, F.getName().str().c_str(), Index);
+    if (E && pearl_schedule_entry_fits(E, FP)) {
+      C.Entry = E;
+      C.Origin = "schedule-file:" + std::to_string(E->line);
+    } else if (E) {
+      missed(W, "pearl-schedule: schedule file entry for @" + F.getName() +
+                    " Scop " + Twine(Index) + " (line " + Twine(E->line) +
+                    ") is for fingerprint " + hex(E->fingerprint) +
+                    ", the Scop's is " + hex(FP) +
+                    ": the code changed since it was tuned; the policy "
+                    "decides");
+      C.Origin = "policy:fingerprint-changed";
+    } else {
+      analysis(W, "pearl-schedule: schedule file has no entry for @" +
+                      F.getName() + " Scop " + Twine(Index) +
+                      ": the policy decides");
+      C.Origin = "policy:no-entry";
+    }
+    return C;
+  }
+
+  // -pearl-print-model's text of Scop `Index`: the model, its dependences
+  // and its fingerprint.
+  void printModel(pearl_program *Prog, int Index, uint64_t FP) {
+    pearl_deps *Deps = pearl_deps_compute(Prog);
+    char *Text = Deps ? pearl_program_to_str(Prog, Deps) : nullptr;
+    if (Text)
+      outs() << "scop @" << F.getName() << " " << Index << ":\n"
+             << Text << "  fingerprint: " << hex(FP) << "\n";
+    outs().flush();
+    std::free(Text);
+    pearl_deps_free(Deps);
+  }
 
   // Loops outside every Scop: say why Polly could not take them.
   void reportUndetected(ScopDetection &SD, RegionInfo &RI) {
@@ -493,9 +606,10 @@ public:
   // was generated.
   bool runOnScop(Scop &S, RegionInfo &RI, int Index) {
     Where W = whereOf(S.getRegion(), *LI);
+    std::string Origin; // of the schedule, with a schedule file
     auto Unchanged = [&](const std::string &Why) {
       missed(W, "pearl-schedule: loop nest left unchanged: " + Why);
-      report(F.getName(), Index, "unchanged", Why);
+      report(F.getName(), Index, "unchanged", Why, Origin);
       return false;
     };
 
@@ -525,12 +639,26 @@ public:
     if (!Prog)
       return Unchanged(Why);
     isl::union_pw_multi_aff ToModelOwner = isl::manage(ToModel);
+    // The fingerprint before any analysis (see pearl/fingerprint.h).
+    uint64_t FP = 0;
+    if ((!PearlScheduleFile.empty() || PearlPrintModel) &&
+        pearl_program_fingerprint(Prog, &FP) != pearl_stat_ok) {
+      pearl_program_free(Prog);
+      return Unchanged(pearl_ctx_last_error(Ctx));
+    }
+    FileChoice FromFile;
+    if (!PearlScheduleFile.empty())
+      FromFile = chooseFromFile(W, Index, FP);
+    Origin = FromFile.Origin;
 
-    // With -pearl-schedule the policy is never asked: a Scop without
-    // actions of its own keeps its code (as in the MLIR pass).
-    const bool Explicit = !PearlSchedule.empty();
+    // With -pearl-schedule, or a schedule file entry that fits, the
+    // policy is never asked: a Scop without actions of its own keeps its
+    // code (as in the MLIR pass).
+    const bool Explicit = !PearlSchedule.empty() || FromFile.Entry;
     const LoadedPolicy &Policy = getPolicy();
-    char *Part = pearl_schedule_part(PearlSchedule.c_str(), Index);
+    char *Part = FromFile.Entry
+                     ? strdup(FromFile.Entry->schedule)
+                     : pearl_schedule_part(PearlSchedule.c_str(), Index);
     struct pearl_llvm_request Req = {Part, Policy.Policy, PearlMaxBranchSteps,
                                      PearlMinParallelWork,
                                      PearlMaxOperations};
@@ -539,6 +667,8 @@ public:
     pearl_stat St = pearl_stat_error;
     if (!Part)
       Why = "out of memory";
+    else if (FromFile.Entry && isBlank(Part))
+      return keepForFile(Prog, Part, Index, FP, W, FromFile);
     else if (Explicit && isBlank(Part))
       Why = "-pearl-schedule has no actions for Scop " +
             std::to_string(Index) + " of this function";
@@ -546,15 +676,8 @@ public:
       Why = "cannot load the policy: " + Policy.Error;
     else if ((St = pearl_llvm_decide(Prog, &Req, &D)) != pearl_stat_ok)
       Why = pearl_ctx_last_error(Ctx);
-    if (St == pearl_stat_ok && PearlPrintModel) {
-      pearl_deps *Deps = pearl_deps_compute(Prog);
-      char *Text = Deps ? pearl_program_to_str(Prog, Deps) : nullptr;
-      if (Text)
-        outs() << "scop @" << F.getName() << " " << Index << ":\n" << Text;
-      outs().flush();
-      std::free(Text);
-      pearl_deps_free(Deps);
-    }
+    if (St == pearl_stat_ok && PearlPrintModel)
+      printModel(Prog, Index, FP);
     free(Part);
     pearl_program_free(Prog);
     if (St != pearl_stat_ok) {
@@ -563,7 +686,7 @@ public:
     }
     if (D.refused) {
       missed(W, D.refused);
-      report(F.getName(), Index, "refused", D.refused);
+      report(F.getName(), Index, "refused", D.refused, Origin);
     }
     if (!D.schedule) {
       // Nothing applied: the Scop keeps clang's code.
@@ -574,11 +697,15 @@ public:
       if (!Kept)
         return Unchanged(Msg);
       passed(W, Msg);
-      report(F.getName(), Index, "kept", "");
+      report(F.getName(), Index, "kept", "", Origin);
       return false;
     }
 
     std::string Remark = D.remark, Actions = D.actions;
+    if (FromFile.Entry)
+      Remark = "pearl-schedule: schedule file '" + PearlScheduleFile +
+               "' line " + std::to_string(FromFile.Entry->line) +
+               ": applied \"" + Actions + "\"";
     isl::schedule Sched = isl::manage(isl_schedule_pullback_union_pw_multi_aff(
         pearl_llvm_mark_parallel(D.schedule, ParallelMark),
         ToModelOwner.copy()));
@@ -613,8 +740,49 @@ public:
     if (!runCodeGeneration(S, RI, *Ast))
       return Unchanged("Polly's code generation declined the Scop");
     passed(W, Remark);
-    report(F.getName(), Index, "scheduled", Actions);
+    report(F.getName(), Index, "scheduled", Actions, Origin);
     return true;
+  }
+
+  // A Scop the schedule file gives the empty schedule: it keeps clang's
+  // code (the policy is not asked). Frees `Prog` and `Part`.
+  bool keepForFile(pearl_program *Prog, char *Part, int Index, uint64_t FP,
+                   const Where &W, const FileChoice &FromFile) {
+    if (PearlPrintModel)
+      printModel(Prog, Index, FP);
+    pearl_program_free(Prog);
+    free(Part);
+    passed(W, "pearl-schedule: loop nest kept as it is: schedule file '" +
+                  PearlScheduleFile + "' line " +
+                  Twine(FromFile.Entry->line) +
+                  " gives it the empty schedule");
+    report(F.getName(), Index, "kept", "", FromFile.Origin);
+    return false;
+  }
+
+  // Schedule file entries for Scops of this function past its last one
+  // are not used: say so, as a warning (as for -pearl-schedule's parts).
+  void warnUnusedEntries(int NScops) {
+    const pearl_schedule_file *File =
+        PearlScheduleFile.empty() ? nullptr : getScheduleFile().File;
+    if (!File || NScops == 0)
+      return;
+    std::string Unused;
+    for (int I = 0, N = pearl_schedule_file_n_entry(File); I < N; ++I) {
+      const pearl_schedule_entry *E = pearl_schedule_file_get_entry(File, I);
+      if (E->region >= NScops && F.getName() == E->function)
+        Unused += (Unused.empty() ? "" : ", ") + std::to_string(E->region) +
+                  " (line " + std::to_string(E->line) + ")";
+    }
+    if (Unused.empty())
+      return;
+    F.getContext().diagnose(DiagnosticInfoGeneric(
+        "pearl: schedule file '" + PearlScheduleFile +
+            "' has entries for Scop " + Unused + " but function " +
+            F.getName() + " has " + std::to_string(NScops) + " Scop" +
+            (NScops > 1 ? "s" : "") +
+            " (numbered from 0): those entries are not used",
+        DS_Warning));
   }
 
   bool run() {
@@ -663,6 +831,7 @@ public:
         }
       }
       warnUnusedParts(Index);
+      warnUnusedEntries(Index);
       PollyProcessUnprofitable = SavedUnprofitable;
     }
     // Nothing generated: undo the entry-block split of code preparation,

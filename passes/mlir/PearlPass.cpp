@@ -26,6 +26,7 @@
 #include "pearl/agent.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
+#include "pearl/transform.h"
 
 #include <algorithm>
 #include <climits>
@@ -63,13 +64,34 @@ std::shared_ptr<const LoadedPolicy> loadPolicy(const std::string &path) {
   return loaded;
 }
 
+// A schedule file loaded for one run of the pass, or why it could not be.
+// Loaded when the pass is initialized (so that a file rewritten between two
+// runs in one process is read again) and shared by the copies of the pass
+// that run on other threads.
+struct LoadedScheduleFile {
+  pearl_schedule_file *file = nullptr;
+  std::string error;
+  ~LoadedScheduleFile() { pearl_schedule_file_free(file); }
+};
+
+std::shared_ptr<const LoadedScheduleFile>
+loadScheduleFile(const std::string &path) {
+  auto loaded = std::make_shared<LoadedScheduleFile>();
+  char err[1024] = "";
+  loaded->file = pearl_schedule_file_load(path.c_str(), err, sizeof(err));
+  if (!loaded->file)
+    loaded->error = err;
+  return loaded;
+}
+
 struct PearlSchedulePass
     : public mlir::PassWrapper<PearlSchedulePass,
                                mlir::OperationPass<mlir::func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PearlSchedulePass)
 
   PearlSchedulePass() = default;
-  PearlSchedulePass(const PearlSchedulePass &other) : PassWrapper(other) {}
+  PearlSchedulePass(const PearlSchedulePass &other)
+      : PassWrapper(other), loadedScheduleFile(other.loadedScheduleFile) {}
 
   llvm::StringRef getArgument() const final { return "pearl-schedule"; }
   // The code generator hints loops with #llvm.loop_annotation attributes.
@@ -100,6 +122,13 @@ struct PearlSchedulePass
       llvm::cl::desc("Explicit schedule in Pearl's notation, e.g. "
                      "\"I(0,1) T(0,1,32,32) P(0) U(4)\"; N moves to the next "
                      "branch, ';' to the next region of the function"),
+      llvm::cl::init("")};
+  Option<std::string> scheduleFile{
+      *this, "schedule-file",
+      llvm::cl::desc("Schedule file (written by pearl-tune, or by hand): "
+                     "one schedule per (function, region), applied where "
+                     "the region's fingerprint fits; other regions are "
+                     "scheduled by the policy"),
       llvm::cl::init("")};
   Option<bool> regenerate{
       *this, "regenerate",
@@ -168,6 +197,23 @@ struct PearlSchedulePass
           "pearl-schedule: schedule= is empty: an explicit schedule needs "
           "at least one action (leave the option out to schedule with the "
           "policy, or use agent=none to model only)");
+    if (scheduleFile.hasValue() &&
+        llvm::StringRef(scheduleFile).trim().empty())
+      return errorHandler(
+          "pearl-schedule: schedule-file= is empty: give the path of a "
+          "schedule file");
+    if (schedule.hasValue() && scheduleFile.hasValue())
+      return errorHandler(
+          "pearl-schedule: schedule= and schedule-file= exclude each other: "
+          "give the schedules either on the command line or in the file");
+    return mlir::success();
+  }
+
+  // Reads the schedule file once per run of the pass manager.
+  mlir::LogicalResult initialize(mlir::MLIRContext *) override {
+    loadedScheduleFile = nullptr;
+    if (scheduleFile.hasValue())
+      loadedScheduleFile = loadScheduleFile(scheduleFile.getValue());
     return mlir::success();
   }
 
@@ -186,6 +232,14 @@ struct PearlSchedulePass
     opts.min_parallel_work = static_cast<long>(minParallelWork);
     opts.policy = nullptr;
     opts.policy_error = nullptr;
+    opts.schedule_file_path = nullptr;
+    opts.schedule_file = nullptr;
+    opts.schedule_file_error = nullptr;
+    if (loadedScheduleFile) {
+      opts.schedule_file_path = scheduleFile.getValue().c_str();
+      opts.schedule_file = loadedScheduleFile->file;
+      opts.schedule_file_error = loadedScheduleFile->error.c_str();
+    }
     if (schedule.getValue().empty() && agent != pearl_mlir_agent_none) {
       policy = loadPolicy(model.getValue());
       opts.policy = policy->policy;
@@ -195,6 +249,9 @@ struct PearlSchedulePass
                                    &opts) != 0)
       signalPassFailure();
   }
+
+private:
+  std::shared_ptr<const LoadedScheduleFile> loadedScheduleFile;
 };
 } // namespace
 

@@ -4,9 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mlir-c/BuiltinAttributes.h>
+
 #include "pearl/agent.h"
 #include "pearl/deps.h"
 #include "pearl/features.h"
+#include "pearl/fingerprint.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/mlir_linalg.h"
@@ -223,44 +226,160 @@ static void print_schedule(pearl_program *prog, pearl_sched *sched,
 	free(ast);
 }
 
-/* Models region `index` of `func`, prints what was asked, and schedules
- * it (with the explicit schedule, or else with the policy); on failure the
- * region is reported and left alone. Returns 1 if the region was rewritten,
- * 0 if it was left as it was. */
-static int model_region(pearl_ctx *ctx, MlirOperation func,
+/* How a region is to be scheduled. */
+struct plan {
+	char *text;             /* explicit actions, "" if none; NULL: out of
+				 * memory */
+	int use_policy;         /* the policy decides (text is "") */
+	const char *file_error; /* the schedule file is unusable: the region
+				 * is modeled (and printed) only */
+};
+
+/* The plan of region `index` from schedule= and agent=. */
+static void plan_from_options(struct plan *plan,
+			      const struct pearl_mlir_options *opts, int index)
+{
+	int explicit = opts->schedule && *opts->schedule;
+
+	plan->text = pearl_schedule_part(opts->schedule, index);
+	plan->use_policy = !explicit && opts->agent != pearl_mlir_agent_none;
+}
+
+/* Says at `loc` what the schedule file gives region `index` of `fn`, of
+ * fingerprint `fp`: the schedule of `entry` if it fits the region, else
+ * why the policy decides (or, with agent=none, nothing does). */
+static void remark_file(MlirLocation loc,
+			const struct pearl_mlir_options *opts, const char *fn,
+			int index, uint64_t fp,
+			const struct pearl_schedule_entry *entry,
+			int use_policy)
+{
+	const char *then = use_policy ? "the policy decides"
+				      : "left as it is (agent=none)";
+	char have[PEARL_FINGERPRINT_SIZE], want[PEARL_FINGERPRINT_SIZE];
+	pearl_str msg = PEARL_STR_INIT;
+	char *text;
+
+	pearl_fingerprint_format(fp, have);
+	if (entry && pearl_schedule_entry_fits(entry, fp) && *entry->schedule)
+		pearl_str_printf(&msg, "pearl-schedule: schedule \"%s\" from "
+				 "schedule file '%s' line %d",
+				 entry->schedule, opts->schedule_file_path,
+				 entry->line);
+	else if (entry && pearl_schedule_entry_fits(entry, fp))
+		pearl_str_printf(&msg, "pearl-schedule: loop nest kept as it "
+				 "is: schedule file '%s' line %d gives it the "
+				 "empty schedule", opts->schedule_file_path,
+				 entry->line);
+	else if (entry) {
+		pearl_fingerprint_format(entry->fingerprint, want);
+		pearl_str_printf(&msg, "pearl-schedule: schedule file entry "
+				 "for @%s region %d (line %d) is for "
+				 "fingerprint %s, the region's is %s: the code "
+				 "changed since it was tuned; %s", fn, index,
+				 entry->line, want, have, then);
+	} else
+		pearl_str_printf(&msg, "pearl-schedule: schedule file has no "
+				 "entry for @%s region %d: %s", fn, index,
+				 then);
+	text = pearl_str_take(&msg);
+	if (text)
+		pearl_mlir_emit_remark(loc, text);
+	free(text);
+}
+
+/* The plan of region `index` of the function `fn`, whose model has the
+ * fingerprint `fp`: from the schedule file if one was given (saying so at
+ * `loc`), else from the options. */
+static void plan_region(struct plan *plan,
+			const struct pearl_mlir_options *opts, const char *fn,
+			int index, uint64_t fp, MlirLocation loc)
+{
+	const struct pearl_schedule_entry *entry;
+
+	if (!opts->schedule_file_path) {
+		plan_from_options(plan, opts, index);
+		return;
+	}
+	if (!opts->schedule_file) {
+		plan->file_error = opts->schedule_file_error;
+		plan->text = strdup("");
+		return;
+	}
+	entry = pearl_schedule_file_find(opts->schedule_file, fn, index);
+	if (entry && pearl_schedule_entry_fits(entry, fp)) {
+		plan->text = strdup(entry->schedule);
+	} else {
+		plan->text = strdup("");
+		plan->use_policy = opts->agent != pearl_mlir_agent_none;
+	}
+	remark_file(loc, opts, fn, index, fp, entry, plan->use_policy);
+}
+
+/* The model as print-model prints it: pearl_program_to_str's text and
+ * the fingerprint (malloc'd; NULL on error, with the reason in the
+ * program's context). */
+static char *model_text(pearl_program *prog, pearl_deps *deps, uint64_t fp)
+{
+	char hex[PEARL_FINGERPRINT_SIZE];
+	pearl_str out = PEARL_STR_INIT;
+
+	pearl_str_append_take(&out, pearl_program_to_str(prog, deps));
+	pearl_fingerprint_format(fp, hex);
+	pearl_str_printf(&out, "  fingerprint: %s\n", hex);
+	return pearl_str_take(&out);
+}
+
+/* Models region `index` of `func` (named `fn`), prints what was asked, and
+ * schedules it (with the schedule file's or the explicit schedule, or else
+ * with the policy); on failure the region is reported and left alone.
+ * Returns 1 if the region was rewritten, 0 if it was left as it was. */
+static int model_region(pearl_ctx *ctx, MlirOperation func, const char *fn,
 			 const pearl_mlir_region *region, int index,
 			 const struct pearl_mlir_options *opts)
 {
-	MlirLocation where = mlirOperationGetLocation(region->first);
-	char *sched_text = pearl_schedule_part(opts->schedule, index);
-	int explicit = opts->schedule && *opts->schedule;
-	int use_policy = !explicit && opts->agent != pearl_mlir_agent_none;
-	int scheduling = sched_text && (*sched_text || opts->print_schedule ||
-					opts->regenerate || opts->print_graph ||
-					use_policy);
+	MlirLocation start = mlirOperationGetLocation(region->first);
+	MlirLocation where = start;
+	struct plan plan = { NULL, 0, NULL };
 	pearl_program *prog;
 	pearl_deps *deps = NULL;
 	pearl_sched *sched = NULL;
 	isl_ast_node *tree = NULL;
+	uint64_t fp = 0;
 	char *text = NULL;
-	int ok, applied = 0, rewritten = 0, policy_failed = 0;
+	int ok, scheduling, applied = 0, rewritten = 0, policy_failed = 0;
 
 	pearl_ctx_clear_error(ctx);
 	pearl_ctx_set_max_operations(ctx, opts->isl_max_operations);
 	prog = pearl_mlir_extract(ctx, func, region, &where);
-	if (prog)
+	/* The fingerprint before any analysis (see pearl/fingerprint.h). */
+	ok = prog && (!(opts->print_model || opts->schedule_file_path) ||
+		      pearl_program_fingerprint(prog, &fp) == pearl_stat_ok);
+	if (ok)
 		deps = pearl_deps_compute(prog);
 	if (deps && opts->print_model)
-		text = pearl_program_to_str(prog, deps);
-	ok = deps && (!opts->print_model || text) && sched_text;
+		text = model_text(prog, deps, fp);
+	if (deps)
+		plan_region(&plan, opts, fn, index, fp, start);
+	ok = deps && (!opts->print_model || text) && plan.text;
+	scheduling = ok && (*plan.text || opts->print_schedule ||
+			    opts->regenerate || opts->print_graph ||
+			    plan.use_policy);
 	if (ok && scheduling) {
 		sched = pearl_sched_alloc(prog, deps);
 		ok = sched != NULL;
 	}
-	if (ok && *sched_text) {
-		applied = apply_schedule(ctx, sched, sched_text, where);
+	if (ok && plan.file_error) {
+		/* An unusable schedule file: model and print only. */
+		char msg[1200];
+
+		snprintf(msg, sizeof(msg), "pearl-schedule: loop nest left "
+			 "unchanged: schedule file: %s", plan.file_error);
+		pearl_mlir_emit_warning(where, msg);
+	} else if (ok && *plan.text) {
+		applied = apply_schedule(ctx, sched, plan.text, where);
 		ok = applied >= 0;
-	} else if (ok && use_policy && !opts->policy) {
+	} else if (ok && plan.use_policy && !opts->policy) {
 		/* No policy: say why once per region, model and print only. */
 		char msg[640];
 
@@ -268,7 +387,7 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 			 "unchanged: cannot load the policy: %s",
 			 opts->policy_error ? opts->policy_error : "unknown");
 		pearl_mlir_emit_warning(where, msg);
-	} else if (ok && use_policy) {
+	} else if (ok && plan.use_policy) {
 		applied = apply_policy(ctx, sched, opts, where, &policy_failed);
 		ok = applied >= 0;
 	}
@@ -297,23 +416,25 @@ static int model_region(pearl_ctx *ctx, MlirOperation func,
 	if (!ok) {
 		/* An exhausted quota is the region's size, not an operation. */
 		if (pearl_ctx_quota_exceeded(ctx))
-			where = mlirOperationGetLocation(region->first);
+			where = start;
 		if (policy_failed)
 			warn_skip(where, pearl_ctx_last_error(ctx));
 		else
-			remark_skip(where, sched_text ? pearl_ctx_last_error(ctx)
-						      : "out of memory", NULL);
+			remark_skip(where, deps && !plan.text
+					       ? "out of memory"
+					       : pearl_ctx_last_error(ctx),
+				    NULL);
 	} else {
 		if (text)
 			print_out(text);
 		if (sched && opts->print_schedule)
-			print_schedule(prog, sched, sched_text, index);
+			print_schedule(prog, sched, plan.text, index);
 		if (sched && opts->print_graph)
 			print_graph(prog, sched, index);
 	}
 	isl_ast_node_free(tree);
 	free(text);
-	free(sched_text);
+	free(plan.text);
 	pearl_sched_free(sched);
 	pearl_deps_free(deps);
 	pearl_program_free(prog);
@@ -368,6 +489,56 @@ static void warn_extra_parts(MlirOperation func, const char *schedule, int n)
 	free(text);
 }
 
+/* Warns at `func` (named `fn`) of the schedule file's entries for its
+ * regions from `n` on: regions the function does not have. */
+static void warn_unused_entries(MlirOperation func, const char *fn,
+				const struct pearl_mlir_options *opts, int n)
+{
+	const pearl_schedule_file *file = opts->schedule_file;
+	pearl_str list = PEARL_STR_INIT, msg = PEARL_STR_INIT;
+	int i, unused = 0;
+	char *text;
+
+	for (i = 0; file && i < pearl_schedule_file_n_entry(file); ++i) {
+		const struct pearl_schedule_entry *e =
+		    pearl_schedule_file_get_entry(file, i);
+
+		if (e->region >= n && !strcmp(e->function, fn))
+			pearl_str_printf(&list, "%s%d (line %d)",
+					 unused++ ? ", " : "", e->region,
+					 e->line);
+	}
+	text = pearl_str_take(&list);
+	if (unused && text) {
+		pearl_str_printf(&msg, "pearl-schedule: schedule file entr%s "
+				 "for @%s region%s %s %s not used: the "
+				 "function has %d region%s (numbered from 0)",
+				 unused > 1 ? "ies" : "y", fn,
+				 unused > 1 ? "s" : "", text,
+				 unused > 1 ? "are" : "is", n,
+				 n == 1 ? "" : "s");
+		free(text);
+		text = pearl_str_take(&msg);
+		if (text)
+			pearl_mlir_emit_warning(mlirOperationGetLocation(func),
+						text);
+	}
+	free(text);
+}
+
+/* The symbol name of `func` (malloc'd; "" if it has none), NULL if memory
+ * is exhausted. */
+static char *func_name(MlirOperation func)
+{
+	MlirAttribute sym = mlirOperationGetAttributeByName(
+	    func, mlirStringRefCreateFromCString("sym_name"));
+	MlirStringRef s = mlirStringRefCreateFromCString("");
+
+	if (!mlirAttributeIsNull(sym) && mlirAttributeIsAString(sym))
+		s = mlirStringAttrGetValue(sym);
+	return strndup(s.data, s.length);
+}
+
 int pearl_mlir_run_on_function(MlirOperation func,
 			       const struct pearl_mlir_options *opts)
 {
@@ -375,6 +546,7 @@ int pearl_mlir_run_on_function(MlirOperation func,
 	pearl_mlir_linalg *lin;
 	pearl_ctx *ctx;
 	int *rewritten;
+	char *fn;
 	int i, n;
 
 	/* linalg ops become affine nests first (put back unless rewritten). */
@@ -392,18 +564,23 @@ int pearl_mlir_run_on_function(MlirOperation func,
 	pearl_mlir_linalg_assign(lin, regions, n);
 	ctx = pearl_ctx_alloc();
 	rewritten = calloc(n, sizeof(*rewritten));
-	if (!ctx || !rewritten) {
+	fn = func_name(func);
+	if (!ctx || !rewritten || !fn) {
 		pearl_mlir_linalg_settle(lin, NULL);
 		pearl_ctx_free(ctx);
 		free(rewritten);
 		free(regions);
+		free(fn);
 		return -1;
 	}
+	warn_unused_entries(func, fn, opts, n);
 	for (i = 0; i < n; ++i)
-		rewritten[i] = model_region(ctx, func, &regions[i], i, opts);
+		rewritten[i] = model_region(ctx, func, fn, &regions[i], i,
+					    opts);
 	pearl_mlir_linalg_settle(lin, rewritten);
 	pearl_ctx_free(ctx);
 	free(rewritten);
 	free(regions);
+	free(fn);
 	return 0;
 }

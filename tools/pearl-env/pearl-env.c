@@ -14,7 +14,10 @@
  * With --agent greedy|sample, the schedules are the compiled-in policy's
  * choices instead (--episodes K sampled episodes, seeds --seed S, S+1, ...),
  * found on the program's model (pearl_env_program_sched) as a trainer
- * would. --stats prints the environment's counters at the end. Exit status: 0 if
+ * would. --fingerprint prints instead, per program, "NAME FINGERPRINT":
+ * the fingerprint of @kernel's model, the value pearl-schedule prints with
+ * print-model and schedule files record. --stats prints the environment's
+ * counters at the end. Exit status: 0 if
  * every query was answered (whatever its status), 1 if a program does not
  * load or its base does not run, 2 on a usage error or an error of the
  * environment (e.g. the memo file is not an SQLite database).
@@ -55,6 +58,8 @@ static void usage(FILE *out)
 		"1)\n"
 		"  --seed S            seed of the first sampled episode "
 		"(default 1)\n"
+		"  --fingerprint       print each program's model "
+		"fingerprint, time nothing\n"
 		"  --stats             print the counters at the end\n"
 		"  --summary           print what the memo database holds\n"
 		"  --verbose           progress on stderr\n");
@@ -138,7 +143,7 @@ struct args {
 	int n_schedules;
 	const char **files;
 	int n_files;
-	int stats, summary;
+	int stats, summary, fingerprint;
 	int agent;      /* 0 none, 1 greedy, 2 sample */
 	int episodes;
 	unsigned long seed;
@@ -176,6 +181,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->stats = 1, takes = 0;
 		} else if (!strcmp(o, "--summary")) {
 			a->summary = 1, takes = 0;
+		} else if (!strcmp(o, "--fingerprint")) {
+			a->fingerprint = 1, takes = 0;
 		} else if (!strcmp(o, "--verbose")) {
 			a->opts.verbose = 1, takes = 0;
 		} else if (o[0] != '-' || !o[1]) {
@@ -226,6 +233,11 @@ static int parse_args(int argc, char **argv, struct args *a)
 		fprintf(stderr, "pearl-env: no program\n");
 		return -1;
 	}
+	if (a->fingerprint && (a->agent || a->n_schedules)) {
+		fprintf(stderr, "pearl-env: --fingerprint times nothing: no "
+			"--agent or --schedule\n");
+		return -1;
+	}
 	if (a->agent && a->n_schedules) {
 		fprintf(stderr, "pearl-env: --agent and --schedule exclude "
 			"each other\n");
@@ -273,8 +285,23 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 	return text;
 }
 
-/* Loads and times one program; 0, 1 (the program is unusable) or 2 (an
- * error of the environment). */
+/* Prints "NAME FINGERPRINT" for p and frees it; 0, or 1 if p cannot be
+ * modeled. */
+static int print_fingerprint(pearl_env_program *p, const char *name)
+{
+	char err[1024] = "";
+	const char *fp = pearl_env_program_fingerprint(p, err, sizeof(err));
+
+	if (fp)
+		printf("%s %s\n", name, fp);
+	else
+		fprintf(stderr, "pearl-env: %s\n", err);
+	pearl_env_program_free(p);
+	return fp ? 0 : 1;
+}
+
+/* Loads and times one program (or prints its fingerprint); 0, 1 (the
+ * program is unusable) or 2 (an error of the environment). */
 static int run_program(pearl_env *env, const char *path,
 		       const struct args *a)
 {
@@ -296,6 +323,8 @@ static int run_program(pearl_env *env, const char *path,
 		fprintf(stderr, "pearl-env: %s\n", err);
 		return 1;
 	}
+	if (a->fingerprint)
+		return print_fingerprint(p, name);
 	for (i = 0; i < (a->agent ? a->episodes : a->n_schedules); ++i) {
 		char *chosen = NULL;
 		const char *sched = a->schedules[i];

@@ -1,0 +1,218 @@
+/* Reading, writing and appending schedule files on disk (see
+ * pearl/schedule_file.h). */
+#include "pearl/schedule_file.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pearl_stat fail(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static pearl_stat fail(char *err, size_t err_size, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && err_size) {
+		va_start(ap, fmt);
+		vsnprintf(err, err_size, fmt, ap);
+		va_end(ap);
+	}
+	return pearl_stat_error;
+}
+
+/* The whole contents of `f` (malloc'd, NUL-terminated) with its length in
+ * *len, or NULL with errno set. */
+static char *slurp(FILE *f, size_t *len)
+{
+	size_t cap = 4096, n;
+	char *buf = malloc(cap + 1), *grown;
+
+	*len = 0;
+	while (buf && (n = fread(buf + *len, 1, cap - *len, f)) > 0) {
+		*len += n;
+		if (*len < cap)
+			continue;
+		cap *= 2;
+		grown = realloc(buf, cap + 1);
+		if (!grown)
+			free(buf);
+		buf = grown;
+	}
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (ferror(f)) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
+/* The text of the file at `path` (malloc'd), or NULL with errno set (a
+ * file with a NUL byte is no text: EILSEQ). */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text;
+	size_t len;
+
+	if (!f)
+		return NULL;
+	text = slurp(f, &len);
+	fclose(f);
+	if (text && strlen(text) != len) {
+		free(text);
+		errno = EILSEQ;
+		return NULL;
+	}
+	return text;
+}
+
+/* Reports why `path` cannot be read. */
+static void read_error(const char *path, char *err, size_t err_size)
+{
+	fail(err, err_size, "cannot read '%s': %s", path,
+	     errno == EILSEQ ? "it has a NUL byte (not a text file)"
+			     : strerror(errno));
+}
+
+pearl_schedule_file *pearl_schedule_file_read(const char *path, char *err,
+					      size_t err_size)
+{
+	pearl_schedule_file *file;
+	char *text = read_text(path);
+
+	if (!text) {
+		read_error(path, err, err_size);
+		return NULL;
+	}
+	file = pearl_schedule_file_parse(text, path, err, err_size);
+	free(text);
+	return file;
+}
+
+/* Writes `text` to a new file at `path`. */
+static pearl_stat write_text(const char *path, const char *text, char *err,
+			     size_t err_size)
+{
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (!f)
+		return fail(err, err_size, "cannot write '%s': %s", path,
+			    strerror(errno));
+	bad = fputs(text, f) < 0;
+	bad |= fclose(f) != 0;
+	if (bad)
+		return fail(err, err_size, "cannot write '%s': %s", path,
+			    strerror(errno));
+	return pearl_stat_ok;
+}
+
+pearl_stat pearl_schedule_file_write(const pearl_schedule_file *file,
+				     const char *path, char *err,
+				     size_t err_size)
+{
+	char *text = pearl_schedule_file_to_str(file), *tmp;
+	size_t n = strlen(path) + sizeof(".tmp");
+	pearl_stat st;
+
+	tmp = malloc(n);
+	if (!text || !tmp) {
+		free(text);
+		free(tmp);
+		return fail(err, err_size, "out of memory");
+	}
+	snprintf(tmp, n, "%s.tmp", path);
+	st = write_text(tmp, text, err, err_size);
+	if (st == pearl_stat_ok && rename(tmp, path) != 0) {
+		st = fail(err, err_size, "cannot write '%s': %s", path,
+			  strerror(errno));
+		remove(tmp);
+	}
+	free(text);
+	free(tmp);
+	return st;
+}
+
+/* Appends `head` (if not NULL; with a newline first if `old` does not end
+ * in one) and `line` to the file at `path`. */
+static pearl_stat append_text(const char *path, const char *old,
+			      const char *head, const char *line, char *err,
+			      size_t err_size)
+{
+	FILE *f = fopen(path, "a");
+	size_t n = strlen(old);
+	int bad = 0;
+
+	if (!f)
+		return fail(err, err_size, "cannot write '%s': %s", path,
+			    strerror(errno));
+	if (n && old[n - 1] != '\n')
+		bad |= fputc('\n', f) == EOF;
+	if (head)
+		bad |= fputs(head, f) < 0;
+	bad |= fputs(line, f) < 0;
+	bad |= fclose(f) != 0;
+	if (bad)
+		return fail(err, err_size, "cannot write '%s': %s", path,
+			    strerror(errno));
+	return pearl_stat_ok;
+}
+
+/* The parsed file at `path`; an empty file if it does not exist or is
+ * empty (*fresh set); NULL with err if it cannot be read or parsed. Its
+ * text goes to *text (malloc'd; "" for a fresh file). */
+static pearl_schedule_file *read_for_append(const char *path, char **text,
+					    int *fresh, char *err,
+					    size_t err_size)
+{
+	pearl_schedule_file *file;
+
+	*text = read_text(path);
+	if (!*text && errno != ENOENT) {
+		read_error(path, err, err_size);
+		return NULL;
+	}
+	*fresh = !*text || !**text;
+	if (!*fresh)
+		return pearl_schedule_file_parse(*text, path, err, err_size);
+	free(*text);
+	*text = strdup("");
+	file = pearl_schedule_file_alloc();
+	if (!file || !*text) {
+		fail(err, err_size, "out of memory");
+		return pearl_schedule_file_free(file);
+	}
+	return file;
+}
+
+pearl_stat pearl_schedule_file_append(const char *path,
+				      const struct pearl_schedule_entry *entry,
+				      char *err, size_t err_size)
+{
+	static const char head[] = PEARL_SCHEDULE_FILE_HEADER "\n"
+				   PEARL_SCHEDULE_FILE_COLUMNS "\n";
+	char *text = NULL, *line = NULL;
+	pearl_schedule_file *file;
+	pearl_stat st = pearl_stat_error;
+	int fresh = 0;
+
+	file = read_for_append(path, &text, &fresh, err, err_size);
+	if (file && pearl_schedule_file_add(file, entry, err, err_size) == 0) {
+		line = pearl_schedule_entry_to_str(entry);
+		st = line ? append_text(path, text, fresh ? head : NULL, line,
+					err, err_size)
+			  : fail(err, err_size, "out of memory");
+	}
+	free(line);
+	free(text);
+	pearl_schedule_file_free(file);
+	return st;
+}
