@@ -1,6 +1,7 @@
 /* Reading, writing and appending schedule files on disk (see
  * pearl/schedule_file.h). */
 #include "pearl/schedule_file.h"
+#include "pearl/file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -23,49 +24,13 @@ static pearl_stat fail(char *err, size_t err_size, const char *fmt, ...)
 	return pearl_stat_error;
 }
 
-/* The whole contents of `f` (malloc'd, NUL-terminated) with its length in
- * *len, or NULL with errno set. */
-static char *slurp(FILE *f, size_t *len)
-{
-	size_t cap = 4096, n;
-	char *buf = malloc(cap + 1), *grown;
-
-	*len = 0;
-	while (buf && (n = fread(buf + *len, 1, cap - *len, f)) > 0) {
-		*len += n;
-		if (*len < cap)
-			continue;
-		cap *= 2;
-		grown = realloc(buf, cap + 1);
-		if (!grown)
-			free(buf);
-		buf = grown;
-	}
-	if (!buf) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (ferror(f)) {
-		free(buf);
-		errno = EIO;
-		return NULL;
-	}
-	buf[*len] = '\0';
-	return buf;
-}
-
 /* The text of the file at `path` (malloc'd), or NULL with errno set (a
  * file with a NUL byte is no text: EILSEQ). */
 static char *read_text(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *text;
 	size_t len;
+	char *text = pearl_read_file(path, &len);
 
-	if (!f)
-		return NULL;
-	text = slurp(f, &len);
-	fclose(f);
 	if (text && strlen(text) != len) {
 		free(text);
 		errno = EILSEQ;

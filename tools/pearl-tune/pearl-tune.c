@@ -23,6 +23,7 @@
 
 #include "pearl/env.h"
 #include "pearl/file.h"
+#include "pearl/schedule_file.h"
 #include "pearl/search.h"
 
 struct args {
@@ -217,11 +218,34 @@ static int print_progress(void *user,
 	return 0;
 }
 
-/* Tunes one program and writes its entry to `out`. 0, 1 if the program
+/* Adds the entry of region `region` of `function`, modeled as `p`
+ * (kept), to `file`: `schedule` under the model's fingerprint. 0, or -1
+ * with a message on stderr. */
+static int add_entry(pearl_schedule_file *file, const char *function,
+		     int region, pearl_env_program *p, const char *schedule)
+{
+	struct pearl_schedule_entry entry = {function, region, 0, 0,
+					     schedule, 0};
+	const char *fp;
+	char err[512];
+
+	fp = pearl_env_program_fingerprint(p, err, sizeof(err));
+	if (fp)
+		entry.fingerprint = strtoull(fp, NULL, 16);
+	if (!fp || pearl_schedule_file_add(file, &entry, err, sizeof(err)) !=
+		       pearl_stat_ok) {
+		fprintf(stderr, "pearl-tune: %s: %s\n",
+			pearl_env_program_name(p), err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Tunes one program and adds its entry to `file`. 0, 1 if the program
  * could not be tuned (a message on stderr), -1 on errors of the
  * environment. */
 static int tune_program(pearl_env *env, const struct args *a,
-			const char *path, FILE *out)
+			const char *path, pearl_schedule_file *file)
 {
 	char err[512];
 	char *text = pearl_read_file(path, NULL);
@@ -254,12 +278,35 @@ static int tune_program(pearl_env *env, const struct args *a,
 			r.levels, r.measured, r.memo_hits, r.illegal,
 			r.failed, r.wrong_outputs, r.skipped,
 			r.clustered_levels, r.seconds, r.stop_reason);
-		fprintf(out, "kernel 0 * \"%s\"  # %s: %.3fx\n",
-			r.best_schedule, path, r.best_speedup);
+		if (add_entry(file, "kernel", 0, p, r.best_schedule) < 0)
+			rc = -1;
 	}
 	pearl_search_result_clear(&r);
 	pearl_env_program_free(p);
 	return rc < 0 ? 1 : 0;
+}
+
+/* Writes `file` (kept) to `path`, or to stdout when path is NULL. 0, or
+ * -1 with a message on stderr. */
+static int write_file(const pearl_schedule_file *file, const char *path)
+{
+	char err[512], *text;
+
+	if (path) {
+		if (pearl_schedule_file_write(file, path, err, sizeof(err)) ==
+		    pearl_stat_ok)
+			return 0;
+		fprintf(stderr, "pearl-tune: %s\n", err);
+		return -1;
+	}
+	text = pearl_schedule_file_to_str(file);
+	if (!text) {
+		fprintf(stderr, "pearl-tune: out of memory\n");
+		return -1;
+	}
+	fputs(text, stdout);
+	free(text);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -267,7 +314,7 @@ int main(int argc, char **argv)
 	struct args a;
 	pearl_env *env;
 	pearl_policy *policy = NULL;
-	FILE *out = stdout;
+	pearl_schedule_file *file;
 	char err[512];
 	int i, failed = 0, rc;
 
@@ -285,22 +332,19 @@ int main(int argc, char **argv)
 	a.search.progress = print_progress;
 	a.search.progress_user = &a;
 	env = pearl_env_create(&a.env, err, sizeof(err));
-	if (!env) {
-		fprintf(stderr, "pearl-tune: %s\n", err);
-		pearl_policy_free(policy);
-		return 2;
-	}
-	if (a.out && !(out = fopen(a.out, "w"))) {
-		fprintf(stderr, "pearl-tune: cannot write %s\n", a.out);
+	file = pearl_schedule_file_alloc();
+	if (!env || !file) {
+		fprintf(stderr, "pearl-tune: %s\n",
+			env ? "out of memory" : err);
 		pearl_env_free(env);
 		pearl_policy_free(policy);
 		return 2;
 	}
-	fprintf(out, "# pearl schedule file 1\n");
 	for (i = 0; i < a.n_programs; ++i)
-		failed |= tune_program(env, &a, a.programs[i], out);
-	if (out != stdout)
-		fclose(out);
+		failed |= tune_program(env, &a, a.programs[i], file);
+	if (write_file(file, a.out) < 0)
+		failed = 1;
+	pearl_schedule_file_free(file);
 	pearl_env_free(env);
 	pearl_policy_free(policy);
 	return failed ? 1 : 0;
