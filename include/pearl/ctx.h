@@ -69,6 +69,12 @@ double pearl_ctx_get_time_limit(pearl_ctx *ctx);
 pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Writes a printf-style message into err (err_size bytes, NUL-terminated
+ * when err_size > 0; err may be NULL), the error buffer of functions that
+ * have no context; returns pearl_stat_error. */
+pearl_stat pearl_error_printf(char *err, size_t err_size, const char *fmt,
+			      ...) __attribute__((format(printf, 3, 4)));
+
 /* Records "what: isl error: <isl's message>" (or, when the operations quota
  * ran out, "isl operations quota exceeded in what")
  * and resets isl's error state; returns pearl_stat_error. */

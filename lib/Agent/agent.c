@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "pearl/agent.h"
+#include "pearl/clock.h"
 #include "pearl/features.h"
 #include "pearl/random.h"
 
@@ -224,14 +225,6 @@ static int add_step(struct pearl_agent_trace *trace,
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Reports a decision to the options' observer, if any. */
 static pearl_stat observe(const struct pearl_agent_options *opts,
 			  pearl_ctx *ctx, const struct pearl_graph *graph,
@@ -256,7 +249,7 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 			 struct pearl_agent_trace *trace,
 			 struct pearl_graph **graph, struct pearl_agent_step *step)
 {
-	double t0 = now(), t1, t2;
+	double t0 = pearl_now(), t1, t2;
 	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
 	float logits[PEARL_ACTION_SPACE_SIZE];
 	unsigned char mask[PEARL_ACTION_SPACE_SIZE];
@@ -272,14 +265,14 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 		*graph = pearl_graph_build(sched, b);
 	if (!*graph)
 		return pearl_stat_error;
-	t1 = now();
+	t1 = pearl_now();
 	trace->seconds_graph += t1 - t0;
 	if (pearl_policy_eval_cached(policy, cache, *graph, logits,
 				     &step->value, err, sizeof(err)) < 0) {
 		trace->policy_failed = 1;
 		return pearl_ctx_error(ctx, "policy: %s", err);
 	}
-	t2 = now();
+	t2 = pearl_now();
 	trace->seconds_policy += t2 - t1;
 	if (pearl_agent_mask(sched, b, state, *graph, mask) < 0)
 		return pearl_stat_error;
@@ -300,9 +293,9 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 		pearl_action_space_decode(id, &a);
 		state->tried[id] = 1;
 		mask[id] = 1;
-		t0 = now();
+		t0 = pearl_now();
 		ok = pearl_sched_apply(sched, b, &a) == pearl_stat_ok;
-		trace->seconds_legality += now() - t0;
+		trace->seconds_legality += pearl_now() - t0;
 		if (ok)
 			break;
 		pearl_ctx_clear_error(ctx);
@@ -320,7 +313,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 			   const struct pearl_agent_options *opts,
 			   struct pearl_agent_trace *trace)
 {
-	double start = now();
+	double start = pearl_now();
 	uint64_t rng = opts->seed;
 	struct pearl_graph *graph = NULL;
 	pearl_policy_cache *cache;
@@ -373,7 +366,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	pearl_graph_free(graph);
 	pearl_policy_cache_free(cache);
 	pearl_sched_set_explain(sched, explain);
-	trace->seconds = now() - start;
+	trace->seconds = pearl_now() - start;
 	return stat;
 }
 

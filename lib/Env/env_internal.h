@@ -12,6 +12,7 @@
 
 #include "exec_args.h"
 #include "exec_jit.h"
+#include "pearl/clock.h"
 #include "pearl/ctx.h"
 #include "pearl/deps.h"
 #include "pearl/env.h"
@@ -135,8 +136,6 @@ struct env_run_result {
  * the environment (res->message says why). */
 int env_run(const struct env_run_request *req, struct env_run_result *res);
 
-/* Seconds on the monotonic clock. */
-double env_now(void);
 
 /* snprintf into err if it has room. */
 void env_err(char *err, size_t err_size, const char *fmt, ...)

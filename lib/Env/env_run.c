@@ -29,14 +29,7 @@
 #include <unistd.h>
 
 #include "env_internal.h"
-
-double env_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "pearl/clock.h"
 
 void env_err(char *err, size_t err_size, const char *fmt, ...)
 {
@@ -116,14 +109,14 @@ static void child(const struct env_run_request *req, int fd)
 		/* warm-up runs: a count, then a time, at most WARMUP_MAX_RUNS */
 		r.timed = i >= req->warmup &&
 			  (warm >= req->warmup_seconds || i >= WARMUP_MAX_RUNS);
-		t0 = env_now();
+		t0 = pearl_now();
 		req->init(exec_frame_packed(frame));
-		t1 = env_now();
+		t1 = pearl_now();
 		r.init = t1 - t0;
 		c0 = cpu_seconds();
-		t0 = env_now();
+		t0 = pearl_now();
 		req->kernel(exec_frame_packed(frame));
-		t1 = env_now();
+		t1 = pearl_now();
 		c1 = cpu_seconds();
 		r.kind = rec_run;
 		r.index = i;
@@ -157,13 +150,13 @@ static int read_rec(int fd, struct rec *r, double timeout)
 {
 	char *p = (char *)r;
 	size_t got = 0;
-	double deadline = env_now() + timeout;
+	double deadline = pearl_now() + timeout;
 	struct pollfd pfd;
 	ssize_t n;
 	int ms, ret;
 
 	while (got < sizeof(*r)) {
-		double left = deadline - env_now();
+		double left = deadline - pearl_now();
 
 		if (left <= 0)
 			return -2;

@@ -190,7 +190,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	struct env_run_request req;
 	struct exec_module *mod;
 	struct exec_err e = {{0}};
-	double t0 = env_now();
+	double t0 = pearl_now();
 	int ret, ok;
 
 	memset(out, 0, sizeof(*out));
@@ -209,7 +209,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 			exec_fail(&e, "no C interface of @init or @kernel "
 				  "after compilation");
 	}
-	env->stats.seconds_compile += env_now() - t0;
+	env->stats.seconds_compile += pearl_now() - t0;
 	if (!ok) {
 		out->status = env_run_crash;
 		env_err(out->message, sizeof(out->message), "%s%s%s", e.msg,
@@ -227,9 +227,9 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	req.limit = limit;
 	req.init_allowance = init_allowance;
 	req.test_corrupt = corrupt;
-	t0 = env_now();
+	t0 = pearl_now();
 	ret = env_run(&req, out);
-	env->stats.seconds_run += env_now() - t0;
+	env->stats.seconds_run += pearl_now() - t0;
 	env->stats.executions += out->executions;
 	exec_module_free(mod);
 	return ret;
@@ -238,7 +238,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 static int memo_get(pearl_env *env, pearl_env_program *p, const char *sched,
 		    struct env_memo_row *row, char *err, size_t err_size)
 {
-	double t0 = env_now();
+	double t0 = pearl_now();
 	int found;
 
 	if (!env->memo)
@@ -248,7 +248,7 @@ static int memo_get(pearl_env *env, pearl_env_program *p, const char *sched,
 	if (found == 0)
 		found = env_memo_get(env->memo, p->hash, sched,
 				     ENV_ANY_MACHINE, row, err, err_size);
-	env->stats.seconds_memo += env_now() - t0;
+	env->stats.seconds_memo += pearl_now() - t0;
 	return found;
 }
 
@@ -256,14 +256,14 @@ static int memo_put(pearl_env *env, pearl_env_program *p, const char *sched,
 		    const char *machine, const struct env_memo_row *row,
 		    char *err, size_t err_size)
 {
-	double t0 = env_now();
+	double t0 = pearl_now();
 	int ret;
 
 	if (!env->memo)
 		return 0;
 	ret = env_memo_put(env->memo, p->hash, p->name, sched, machine, row,
 			   err, err_size);
-	env->stats.seconds_memo += env_now() - t0;
+	env->stats.seconds_memo += pearl_now() - t0;
 	return ret;
 }
 
@@ -367,13 +367,13 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 {
 	struct env_run_result run;
 	MlirModule module;
-	double t0 = env_now(), limit;
+	double t0 = pearl_now(), limit;
 	int same = 0;
 
 	memset(row, 0, sizeof(*row));
 	module = generate(p, acts, n, &same, row->message,
 			  sizeof(row->message));
-	env->stats.seconds_schedule += env_now() - t0;
+	env->stats.seconds_schedule += pearl_now() - t0;
 	if (mlirModuleIsNull(module)) {
 		row->status = PEARL_ENV_FAILED;
 		*any_machine = 1;
@@ -482,10 +482,10 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 		ret = 0;
 		goto counted;
 	}
-	t0 = env_now();
+	t0 = pearl_now();
 	memset(&row, 0, sizeof(row));
 	legal = check_legal(p, acts, n, row.message, sizeof(row.message));
-	env->stats.seconds_schedule += env_now() - t0;
+	env->stats.seconds_schedule += pearl_now() - t0;
 	if (legal <= 0) {
 		/* Illegal, or @kernel cannot be modeled: either way no
 		 * schedule applies, on any machine. The base time is reported

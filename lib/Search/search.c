@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "pearl/agent.h"
+#include "pearl/clock.h"
 #include "search_internal.h"
 
 void pearl_search_options_init(struct pearl_search_options *o)
@@ -29,14 +30,6 @@ void pearl_search_result_clear(struct pearl_search_result *r)
 	r->best_schedule = NULL;
 }
 
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* One search: the options, the environment, the counters and the best
  * schedule so far. */
 struct search {
@@ -58,7 +51,7 @@ static int out_of_budget(struct search *s)
 	if (s->progress.measured >= s->o->max_measurements)
 		s->stop = "budget";
 	else if (s->o->max_seconds > 0 &&
-		 now() - s->start >= s->o->max_seconds)
+		 pearl_now() - s->start >= s->o->max_seconds)
 		s->stop = "time";
 	return s->stop != NULL;
 }
@@ -71,7 +64,7 @@ static void report(struct search *s, const char *schedule, double speedup)
 
 	pr->illegal = s->counts.illegal;
 	pr->best_schedule = s->best;
-	pr->elapsed = now() - s->start;
+	pr->elapsed = pearl_now() - s->start;
 	pr->seconds_left = s->o->max_seconds > 0
 			       ? s->o->max_seconds - pr->elapsed
 			       : -1;
@@ -385,7 +378,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 	s.o = o;
 	s.env = env;
 	s.p = p;
-	s.start = now();
+	s.start = pearl_now();
 	s.policy = o->policy;
 	if (!s.policy)
 		s.policy = builtin = pearl_policy_load_builtin(err, err_size);
@@ -412,7 +405,7 @@ out:
 	r->wrong_outputs = s.progress.wrong_outputs;
 	r->skipped = s.counts.skipped;
 	r->clustered_levels = s.clustered_levels;
-	r->seconds = now() - s.start;
+	r->seconds = pearl_now() - s.start;
 	r->stop_reason = s.stop ? s.stop : "error";
 	search_states_clear(&beam);
 	pearl_policy_free(builtin);

@@ -16,21 +16,6 @@ struct pearl_schedule_file {
 	int cap;
 };
 
-static pearl_stat fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static pearl_stat fail(char *err, size_t err_size, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && err_size) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	return pearl_stat_error;
-}
-
 pearl_schedule_file *pearl_schedule_file_alloc(void)
 {
 	return calloc(1, sizeof(pearl_schedule_file));
@@ -142,24 +127,24 @@ pearl_stat pearl_schedule_file_add(pearl_schedule_file *file,
 	int dup;
 
 	if (why)
-		return fail(err, err_size, "schedule file entry for @%s region "
+		return pearl_error_printf(err, err_size, "schedule file entry for @%s region "
 			    "%d: %s", entry->function ? entry->function : "",
 			    entry->region, why);
 	dup = find(file, entry->function, entry->region);
 	if (dup >= 0)
-		return fail(err, err_size, "the schedule file already has an "
+		return pearl_error_printf(err, err_size, "the schedule file already has an "
 			    "entry for @%s region %d (line %d)",
 			    entry->function, entry->region,
 			    file->entries[dup].line);
 	if (grow(file) < 0)
-		return fail(err, err_size, "out of memory");
+		return pearl_error_printf(err, err_size, "out of memory");
 	e = &file->entries[file->n];
 	*e = *entry;
 	e->function = strdup(entry->function);
 	e->schedule = strdup(entry->schedule);
 	if (!e->function || !e->schedule) {
 		clear_entry(e);
-		return fail(err, err_size, "out of memory");
+		return pearl_error_printf(err, err_size, "out of memory");
 	}
 	file->n++;
 	return pearl_stat_ok;

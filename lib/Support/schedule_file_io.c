@@ -9,21 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pearl_stat fail(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static pearl_stat fail(char *err, size_t err_size, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && err_size) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	return pearl_stat_error;
-}
-
 /* The text of the file at `path` (malloc'd), or NULL with errno set (a
  * file with a NUL byte is no text: EILSEQ). */
 static char *read_text(const char *path)
@@ -42,7 +27,7 @@ static char *read_text(const char *path)
 /* Reports why `path` cannot be read. */
 static void read_error(const char *path, char *err, size_t err_size)
 {
-	fail(err, err_size, "cannot read '%s': %s", path,
+	pearl_error_printf(err, err_size, "cannot read '%s': %s", path,
 	     errno == EILSEQ ? "it has a NUL byte (not a text file)"
 			     : strerror(errno));
 }
@@ -70,12 +55,12 @@ static pearl_stat write_text(const char *path, const char *text, char *err,
 	int bad;
 
 	if (!f)
-		return fail(err, err_size, "cannot write '%s': %s", path,
+		return pearl_error_printf(err, err_size, "cannot write '%s': %s", path,
 			    strerror(errno));
 	bad = fputs(text, f) < 0;
 	bad |= fclose(f) != 0;
 	if (bad)
-		return fail(err, err_size, "cannot write '%s': %s", path,
+		return pearl_error_printf(err, err_size, "cannot write '%s': %s", path,
 			    strerror(errno));
 	return pearl_stat_ok;
 }
@@ -92,12 +77,12 @@ pearl_stat pearl_schedule_file_write(const pearl_schedule_file *file,
 	if (!text || !tmp) {
 		free(text);
 		free(tmp);
-		return fail(err, err_size, "out of memory");
+		return pearl_error_printf(err, err_size, "out of memory");
 	}
 	snprintf(tmp, n, "%s.tmp", path);
 	st = write_text(tmp, text, err, err_size);
 	if (st == pearl_stat_ok && rename(tmp, path) != 0) {
-		st = fail(err, err_size, "cannot write '%s': %s", path,
+		st = pearl_error_printf(err, err_size, "cannot write '%s': %s", path,
 			  strerror(errno));
 		remove(tmp);
 	}
@@ -117,7 +102,7 @@ static pearl_stat append_text(const char *path, const char *old,
 	int bad = 0;
 
 	if (!f)
-		return fail(err, err_size, "cannot write '%s': %s", path,
+		return pearl_error_printf(err, err_size, "cannot write '%s': %s", path,
 			    strerror(errno));
 	if (n && old[n - 1] != '\n')
 		bad |= fputc('\n', f) == EOF;
@@ -126,7 +111,7 @@ static pearl_stat append_text(const char *path, const char *old,
 	bad |= fputs(line, f) < 0;
 	bad |= fclose(f) != 0;
 	if (bad)
-		return fail(err, err_size, "cannot write '%s': %s", path,
+		return pearl_error_printf(err, err_size, "cannot write '%s': %s", path,
 			    strerror(errno));
 	return pearl_stat_ok;
 }
@@ -152,7 +137,7 @@ static pearl_schedule_file *read_for_append(const char *path, char **text,
 	*text = strdup("");
 	file = pearl_schedule_file_alloc();
 	if (!file || !*text) {
-		fail(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return pearl_schedule_file_free(file);
 	}
 	return file;
@@ -174,7 +159,7 @@ pearl_stat pearl_schedule_file_append(const char *path,
 		line = pearl_schedule_entry_to_str(entry);
 		st = line ? append_text(path, text, fresh ? head : NULL, line,
 					err, err_size)
-			  : fail(err, err_size, "out of memory");
+			  : pearl_error_printf(err, err_size, "out of memory");
 	}
 	free(line);
 	free(text);

@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 
 #include "pearl/agent.h"
+#include "pearl/file.h"
 #include "pearl/env.h"
 #include "pearl/policy.h"
 
@@ -63,42 +64,6 @@ static void usage(FILE *out)
 		"  --stats             print the counters at the end\n"
 		"  --summary           print what the memo database holds\n"
 		"  --verbose           progress on stderr\n");
-}
-
-/* Reads a whole file (malloc'd, NUL-terminated), or NULL with errno. */
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, *grown;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			grown = realloc(buf, cap + 1);
-			if (!grown) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = grown;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
 }
 
 /* The file name without directories and extension, for messages. */
@@ -308,7 +273,7 @@ static int run_program(pearl_env *env, const char *path,
 	struct pearl_env_result res;
 	pearl_env_program *p;
 	char name[256], err[1024] = "";
-	char *text = read_file(path);
+	char *text = pearl_read_file(path, NULL);
 	int i, st, ret = 0;
 
 	if (!text) {

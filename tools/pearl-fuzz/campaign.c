@@ -74,14 +74,6 @@ void fuzz_options_init(struct fuzz_options *o)
 	o->progress_seconds = 10.0;
 }
 
-double campaign_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 volatile sig_atomic_t campaign_interrupted;
 
 static void on_interrupt(int sig)
@@ -292,7 +284,7 @@ int campaign_run_pair(struct campaign *c, uint64_t seed, const char *schedule,
 static void progress(struct campaign *c, int force)
 {
 	const struct fuzz_counts *k = c->counts;
-	double t = campaign_now(), elapsed = t - c->t0;
+	double t = pearl_now(), elapsed = t - c->t0;
 
 	if (c->o->progress_seconds <= 0 ||
 	    (!force && t - c->last_progress < c->o->progress_seconds))
@@ -354,7 +346,7 @@ static int should_stop(struct campaign *c)
 	const struct fuzz_options *o = c->o;
 
 	return campaign_interrupted || (o->pairs > 0 && c->counts->legal >= o->pairs) ||
-	       (o->seconds > 0 && campaign_now() - c->t0 >= o->seconds);
+	       (o->seconds > 0 && pearl_now() - c->t0 >= o->seconds);
 }
 
 /* Whether another program may start. */
@@ -410,11 +402,11 @@ static int fuzz_program(struct campaign *c, uint64_t seed)
 	}
 	for (i = 0; st == load_ok && i < list.n && !should_stop(c) && !ret;
 	     ++i) {
-		double t0 = campaign_now();
+		double t0 = pearl_now();
 
 		ret = campaign_run_pair(c, seed, list.s[i], c->o->hang_seconds, &out);
 		if (!ret)
-			ret = account(c, seed, list.s[i], campaign_now() - t0, &out);
+			ret = account(c, seed, list.s[i], pearl_now() - t0, &out);
 	}
 	strings_clear(&list);
 	return ret;
@@ -499,7 +491,7 @@ int fuzz_campaign_run(const struct fuzz_options *o, FILE *summary,
 	c.counts = counts;
 	c.err = err;
 	c.err_size = err_size;
-	c.t0 = c.last_progress = campaign_now();
+	c.t0 = c.last_progress = pearl_now();
 	if (open_outputs(&c) < 0 ||
 	    fuzz_worker_init(&c.w, o->driver, &o->cfg, err, err_size) < 0) {
 		if (c.log)
@@ -521,7 +513,7 @@ int fuzz_campaign_run(const struct fuzz_options *o, FILE *summary,
 		fprintf(stderr, "pearl-fuzz: at the end, %s\n", end);
 		counts->by_class[fuzz_error]++;
 	}
-	counts->seconds = campaign_now() - c.t0;
+	counts->seconds = pearl_now() - c.t0;
 	progress(&c, 1);
 	if (summary)
 		print_summary(&c, summary);

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pearl/clock.h"
+
 #include "fuzz.h"
 
 /* A failure kept as a reproducer. */
@@ -47,8 +49,6 @@ struct campaign {
 /* Set by SIGINT and SIGTERM: the campaign stops after the pair it runs. */
 extern volatile sig_atomic_t campaign_interrupted;
 
-/* Seconds on the monotonic clock. */
-double campaign_now(void);
 
 /* Runs (seed, schedule) in the worker, loading the program first if the
  * worker does not hold it; a worker silent for `timeout` seconds hangs.

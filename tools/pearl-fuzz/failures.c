@@ -101,7 +101,7 @@ static struct tested *find_tested(struct min_ctx *m, const char *schedule)
  * minimization's time (and at least 10 s). */
 static double test_timeout(struct min_ctx *m)
 {
-	double left = m->deadline - campaign_now();
+	double left = m->deadline - pearl_now();
 
 	if (m->cls == fuzz_hang || left > m->c->o->hang_seconds)
 		return m->c->o->hang_seconds;
@@ -160,7 +160,7 @@ static int still_fails(const struct pearl_action *acts, int n, void *user)
 	if (!schedule)
 		return -1;
 	t = find_tested(m, schedule);
-	if (!t && campaign_now() < m->deadline && !campaign_interrupted)
+	if (!t && pearl_now() < m->deadline && !campaign_interrupted)
 		t = test_candidate(m, schedule);
 	free(schedule);
 	if (!t)
@@ -223,7 +223,7 @@ static int minimize_failure(struct campaign *c, int idx)
 	m.seed = f->seed;
 	m.cls = f->cls;
 	m.key = f->key;
-	m.deadline = campaign_now() + c->o->minimize_seconds;
+	m.deadline = pearl_now() + c->o->minimize_seconds;
 	m.last_message = f->message;
 	c->minimizing = f->id;
 	if (fuzz_minimize(acts, n, still_fails, &m, c->o->minimize_tests,

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "pearl/clock.h"
 
 /* Bytes of the worker's output kept in a crash's message. */
 #define LOG_TAIL 1500
@@ -32,14 +33,6 @@
 #define LOG_MAX (8L << 20)
 /* Seconds a worker has to exit once its input ended. */
 #define EXIT_GRACE 10.0
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Writes all of buf; 0, or -1. */
 static int write_all(int fd, const char *buf, size_t len)
@@ -336,7 +329,7 @@ static int grow(struct fuzz_worker *w)
 
 int fuzz_worker_read(struct fuzz_worker *w, double timeout, char **line)
 {
-	double deadline = now() + timeout;
+	double deadline = pearl_now() + timeout;
 	struct pollfd pfd;
 	char *nl;
 	ssize_t n;
@@ -351,9 +344,9 @@ int fuzz_worker_read(struct fuzz_worker *w, double timeout, char **line)
 			*line = w->buf;
 			return 1;
 		}
-		if (now() >= deadline)
+		if (pearl_now() >= deadline)
 			return -2;
-		ms = (int)((deadline - now()) * 1000.0) + 1;
+		ms = (int)((deadline - pearl_now()) * 1000.0) + 1;
 		pfd.fd = w->from_fd;
 		pfd.events = POLLIN;
 		pfd.revents = 0;
@@ -377,7 +370,7 @@ int fuzz_worker_read(struct fuzz_worker *w, double timeout, char **line)
  * process group stays reserved); 1 if it ended. */
 static int wait_end(pid_t pid, double seconds)
 {
-	double until = now() + seconds;
+	double until = pearl_now() + seconds;
 	struct timespec pause = { 0, 10 * 1000 * 1000 };
 	siginfo_t info;
 
@@ -387,7 +380,7 @@ static int wait_end(pid_t pid, double seconds)
 			   WEXITED | WNOHANG | WNOWAIT) == 0 &&
 		    info.si_pid == pid)
 			return 1;
-		if (now() >= until)
+		if (pearl_now() >= until)
 			return 0;
 		nanosleep(&pause, NULL);
 	}

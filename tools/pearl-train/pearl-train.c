@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "baselines.h"
+#include "pearl/clock.h"
 #include "episode.h"
 #include "pearl/imitation.h"
 #include "teacher.h"
@@ -78,14 +79,6 @@ struct state {
 	int pretrained;
 	double seconds; /* training wall time so far */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void usage(FILE *f)
 {
@@ -357,7 +350,7 @@ static int pretrain(pearl_env *env, struct program_set *set,
 	float *targets = calloc(set->n, sizeof(*targets));
 	struct pearl_adam_config acfg = pearl_adam_default_config();
 	pearl_adam *adam = NULL;
-	double mean = 0, var = 0, sd, t0 = now();
+	double mean = 0, var = 0, sd, t0 = pearl_now();
 	char *csv_path = path_in(dir, "pretrain.csv");
 	FILE *csv = NULL;
 	size_t n_params;
@@ -456,7 +449,7 @@ static int pretrain(pearl_env *env, struct program_set *set,
 				"seconds, mean %.2f sd %.2f; %d + %d "
 				"programs) %.0fs\n",
 				epoch, o->pretrain_epochs, mse, val, mean, sd,
-				n - n_val, n_val, now() - t0);
+				n - n_val, n_val, pearl_now() - t0);
 	}
 	if (n_val) {
 		memcpy(params, best, n_params * sizeof(*best));
@@ -656,7 +649,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 	pearl_adam *adam = NULL;
 	float *params, *best = NULL;
 	size_t n_params;
-	double t0 = now(), best_val = INFINITY;
+	double t0 = pearl_now(), best_val = INFINITY;
 	int i, epoch, rc = -1, best_epoch = 0;
 	int by_source[N_SOURCES] = {0};
 
@@ -716,7 +709,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 				i + 1, set->n, by_source[0], by_source[1],
 				by_source[2], by_source[3], by_source[4],
 				train.n_steps,
-				val.n_steps, now() - t0);
+				val.n_steps, pearl_now() - t0);
 	}
 	if (train.n_steps == 0) {
 		snprintf(err, err_size, "imitation: no decisions to learn");
@@ -764,7 +757,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 				"%.4f, accuracy %.3f; held-out loss %.4f, "
 				"accuracy %.3f; %.0fs\n",
 				epoch, o->imitate_epochs, loss, acc, vloss,
-				vacc, now() - t0);
+				vacc, pearl_now() - t0);
 	}
 	if (val.n_steps > 0) {
 		memcpy(params, best, n_params * sizeof(*best));
@@ -840,7 +833,7 @@ static int train(pearl_env *env, struct program_set *set,
 		struct iteration_stats it;
 		struct pearl_ppo_stats ps;
 		struct pearl_ppo_config cfg = o->ppo;
-		double t0 = now(), frac;
+		double t0 = pearl_now(), frac;
 
 		memset(&it, 0, sizeof(it));
 		pearl_ppo_batch_init(&batch, PEARL_N_ACTIONS);
@@ -889,9 +882,9 @@ static int train(pearl_env *env, struct program_set *set,
 		st->iteration++;
 		st->steps += batch.n_steps;
 		st->episodes += it.episodes;
-		st->seconds += now() - t0;
+		st->seconds += pearl_now() - t0;
 		{
-			double dt = now() - t0;
+			double dt = pearl_now() - t0;
 			double mr = it.reward / it.episodes;
 			double ms = it.log4_speedup / it.episodes;
 			double hit = it.queries ? (double)it.memo_hits /

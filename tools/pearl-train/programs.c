@@ -5,6 +5,7 @@
 
 #include "gen.h"
 #include "programs.h"
+#include "pearl/file.h"
 
 /* Loads text as a program and checks that it can be modeled; 1 if added,
  * 0 if skipped, -1 if out of memory. */
@@ -68,27 +69,6 @@ int program_set_add_generated(struct program_set *set, pearl_env *env,
 	return 0;
 }
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long size;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc(size + 1))) {
-		if (fread(buf, 1, size, f) != (size_t)size) {
-			free(buf);
-			buf = NULL;
-		} else {
-			buf[size] = 0;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 int program_set_add_files(struct program_set *set, pearl_env *env,
 			  char *const *paths, int n, int verbose, char *err,
 			  size_t err_size)
@@ -98,7 +78,7 @@ int program_set_add_files(struct program_set *set, pearl_env *env,
 	for (i = 0; i < n; ++i) {
 		char name[256], *dot;
 		const char *base = strrchr(paths[i], '/');
-		char *text = read_file(paths[i]);
+		char *text = pearl_read_file(paths[i], NULL);
 
 		if (!text) {
 			snprintf(err, err_size, "cannot read %s", paths[i]);
