@@ -451,6 +451,17 @@ static int count_parts(const char *schedule)
 	return n;
 }
 
+/* Emits the message built in `msg` (taken: it is reset) as a warning at
+ * `func`. */
+static void warn_taking(MlirOperation func, pearl_str *msg)
+{
+	char *text = pearl_str_take(msg);
+
+	if (text)
+		pearl_mlir_emit_warning(mlirOperationGetLocation(func), text);
+	free(text);
+}
+
 /* Warns at `func` of the non-blank parts of `schedule` from part `n` on:
  * parts for regions the function does not have. */
 static void warn_extra_parts(MlirOperation func, const char *schedule, int n)
@@ -480,11 +491,7 @@ static void warn_extra_parts(MlirOperation func, const char *schedule, int n)
 				 "are separated by ';', one per region, from "
 				 "0)", extra > 1 ? "s" : "", text, n,
 				 n == 1 ? "" : "s");
-		free(text);
-		text = pearl_str_take(&msg);
-		if (text)
-			pearl_mlir_emit_warning(mlirOperationGetLocation(func),
-						text);
+		warn_taking(func, &msg);
 	}
 	free(text);
 }
@@ -517,11 +524,7 @@ static void warn_unused_entries(MlirOperation func, const char *fn,
 				 unused > 1 ? "s" : "", text,
 				 unused > 1 ? "are" : "is", n,
 				 n == 1 ? "" : "s");
-		free(text);
-		text = pearl_str_take(&msg);
-		if (text)
-			pearl_mlir_emit_warning(mlirOperationGetLocation(func),
-						text);
+		warn_taking(func, &msg);
 	}
 	free(text);
 }
