@@ -62,8 +62,12 @@ int pearl_mlir_run_on_function(MlirOperation func,
 void pearl_mlir_emit_remark(MlirLocation loc, const char *msg);
 void pearl_mlir_emit_warning(MlirLocation loc, const char *msg);
 
-/* Registers pearl-schedule with MLIR's pass registry (C++ shim). */
+/* Registers pearl-schedule, pearl-lower-affine and the pipeline
+ * pearl-lower with MLIR's pass registry (C++ shims). */
 void pearl_mlir_register_passes(void);
+/* Registers pearl-lower-affine and pearl-lower only (passes/mlir/
+ * LowerPass.cpp). */
+void pearl_mlir_register_lower_passes(void);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /* Parse, lower, JIT-compile and call one MLIR module. */
 #include "exec_jit.h"
+#include "pearl/mlir_loop_hints.h"
 
 #include <mlir-c/AffineMap.h>
 #include <mlir-c/BuiltinAttributes.h>
@@ -424,68 +425,6 @@ static int check_lowered(struct exec_module *mod, struct exec_err *err)
 	return -1;
 }
 
-/* The loops of a module in walk order (affine.for and scf.for: lower-affine
- * replaces each affine.for by one scf.for in its place and adds no other
- * scf.for) and their `loop_annotation` attributes (null if none). */
-struct loop_hints {
-	MlirAttribute *hint;	/* owned array */
-	size_t n, cap;
-	int failed;		/* out of memory */
-};
-
-static MlirWalkResult collect_hint(MlirOperation op, void *user)
-{
-	struct loop_hints *h = user;
-	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-	MlirAttribute *grown;
-
-	if (!ref_is(name, "affine.for") && !ref_is(name, "scf.for"))
-		return MlirWalkResultAdvance;
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 64;
-		grown = realloc(h->hint, h->cap * sizeof(*grown));
-		if (!grown) {
-			h->failed = 1;
-			return MlirWalkResultInterrupt;
-		}
-		h->hint = grown;
-	}
-	h->hint[h->n++] = mlirOperationGetDiscardableAttributeByName(
-	    op, mlirStringRefCreateFromCString("loop_annotation"));
-	return MlirWalkResultAdvance;
-}
-
-/* Sets the hints collected before lower-affine on the scf.for loops, in
- * the same walk order; i counts the loops seen. */
-struct hint_cursor {
-	const struct loop_hints *h;
-	size_t i;
-};
-
-static MlirWalkResult apply_hint(MlirOperation op, void *user)
-{
-	struct hint_cursor *c = user;
-	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-
-	if (!ref_is(name, "scf.for"))
-		return MlirWalkResultAdvance;
-	if (c->i < c->h->n && !mlirAttributeIsNull(c->h->hint[c->i]))
-		mlirOperationSetDiscardableAttributeByName(
-		    op, mlirStringRefCreateFromCString("loop_annotation"),
-		    c->h->hint[c->i]);
-	c->i++;
-	return MlirWalkResultAdvance;
-}
-
-static MlirWalkResult count_loops(MlirOperation op, void *user)
-{
-	MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-
-	if (ref_is(name, "affine.for") || ref_is(name, "scf.for"))
-		++*(size_t *)user;
-	return MlirWalkResultAdvance;
-}
-
 /* Runs `pipeline` on the module. */
 static int run_pipeline(struct exec_module *mod, const char *pipeline,
 			struct exec_err *err)
@@ -514,20 +453,15 @@ static int run_pipeline(struct exec_module *mod, const char *pipeline,
 static int lower(struct exec_module *mod, struct exec_err *err)
 {
 	MlirOperation top = mlirModuleGetOperation(mod->module);
-	struct loop_hints h = { NULL, 0, 0, 0 };
-	struct hint_cursor c = { &h, 0 };
-	size_t after = 0;
+	pearl_loop_hints *hints = pearl_loop_hints_collect(top);
 	int ret;
 
-	mlirOperationWalk(top, collect_hint, &h, MlirWalkPreOrder);
+	if (!hints)
+		return exec_fail(err, "out of memory");
 	ret = run_pipeline(mod, exec_pipeline_affine, err);
-	if (ret == 0 && !h.failed) {
-		mlirOperationWalk(top, count_loops, &after, MlirWalkPreOrder);
-		if (after == h.n)
-			mlirOperationWalk(top, apply_hint, &c,
-					  MlirWalkPreOrder);
-	}
-	free(h.hint);
+	if (ret == 0)
+		pearl_loop_hints_apply(top, hints);
+	pearl_loop_hints_free(hints);
 	if (ret == 0)
 		ret = run_pipeline(mod, exec_pipeline_rest, err);
 	if (ret == 0)

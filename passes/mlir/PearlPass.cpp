@@ -499,4 +499,5 @@ extern "C" void pearl_mlir_emit_warning(MlirLocation loc, const char *msg) {
 
 extern "C" void pearl_mlir_register_passes(void) {
   mlir::PassRegistration<PearlSchedulePass>();
+  pearl_mlir_register_lower_passes();
 }

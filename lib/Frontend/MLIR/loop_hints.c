@@ -1,0 +1,106 @@
+/* Loop hints carried over lower-affine (pearl/mlir_loop_hints.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pearl/mlir_loop_hints.h"
+
+#define HINT_NAME "loop_annotation"
+
+struct pearl_loop_hints {
+	MlirAttribute *hint; /* owned array; null attributes for no hint */
+	size_t n, cap;
+	int failed;          /* out of memory */
+};
+
+static int is_op(MlirOperation op, const char *name)
+{
+	MlirStringRef ref = mlirIdentifierStr(mlirOperationGetName(op));
+
+	return ref.length == strlen(name) &&
+	       memcmp(ref.data, name, ref.length) == 0;
+}
+
+static int is_loop(MlirOperation op)
+{
+	return is_op(op, "affine.for") || is_op(op, "scf.for");
+}
+
+static MlirWalkResult collect(MlirOperation op, void *user)
+{
+	pearl_loop_hints *h = user;
+	MlirAttribute *grown;
+
+	if (!is_loop(op))
+		return MlirWalkResultAdvance;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 64;
+		grown = realloc(h->hint, h->cap * sizeof(*grown));
+		if (!grown) {
+			h->failed = 1;
+			return MlirWalkResultInterrupt;
+		}
+		h->hint = grown;
+	}
+	h->hint[h->n++] = mlirOperationGetDiscardableAttributeByName(
+	    op, mlirStringRefCreateFromCString(HINT_NAME));
+	return MlirWalkResultAdvance;
+}
+
+pearl_loop_hints *pearl_loop_hints_collect(MlirOperation top)
+{
+	pearl_loop_hints *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	mlirOperationWalk(top, collect, h, MlirWalkPreOrder);
+	if (h->failed)
+		return pearl_loop_hints_free(h);
+	return h;
+}
+
+static MlirWalkResult count(MlirOperation op, void *user)
+{
+	if (is_loop(op))
+		++*(size_t *)user;
+	return MlirWalkResultAdvance;
+}
+
+/* Where the walk of pearl_loop_hints_apply stands. */
+struct cursor {
+	const pearl_loop_hints *h;
+	size_t i; /* scf.for loops seen */
+};
+
+static MlirWalkResult apply(MlirOperation op, void *user)
+{
+	struct cursor *c = user;
+
+	if (!is_op(op, "scf.for"))
+		return MlirWalkResultAdvance;
+	if (c->i < c->h->n && !mlirAttributeIsNull(c->h->hint[c->i]))
+		mlirOperationSetDiscardableAttributeByName(
+		    op, mlirStringRefCreateFromCString(HINT_NAME),
+		    c->h->hint[c->i]);
+	c->i++;
+	return MlirWalkResultAdvance;
+}
+
+int pearl_loop_hints_apply(MlirOperation top, const pearl_loop_hints *h)
+{
+	struct cursor c = {h, 0};
+	size_t loops = 0;
+
+	mlirOperationWalk(top, count, &loops, MlirWalkPreOrder);
+	if (!h || loops != h->n)
+		return 0;
+	mlirOperationWalk(top, apply, &c, MlirWalkPreOrder);
+	return 1;
+}
+
+pearl_loop_hints *pearl_loop_hints_free(pearl_loop_hints *h)
+{
+	if (h)
+		free(h->hint);
+	free(h);
+	return NULL;
+}
