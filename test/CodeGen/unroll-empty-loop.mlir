@@ -31,10 +31,12 @@
 // 3 - (x + 1) >= 1, x = 3 * c0 - c2 + 8 * ceildiv(-c0, 4)) guards the
 // versions unrolled with a cleanup loop.
 // IR:      [[RUNS:#set[0-9]*]] = affine_set<(d0, d1) : (d0 * 3 - d1 + ((-d0) ceildiv 4) * 8 + 10 >= 0, d0 * -3 + d1 - ((-d0) ceildiv 4) * 8 + 1 >= 0)>
-// IR:      } else {
+// (The versions' condition stays inside the guard: it is hoisted only out
+// of a loop that holds nothing else, see unroll-hoist-growth.mlir.)
 // IR:      affine.if [[RUNS]](%{{.*}}, %{{.*}}) {
-// IR-NEXT:   affine.if #set{{[0-9]+}}(%{{.*}}, %{{.*}}) {
-// IR-NEXT:     affine.for %{{.*}} = 0 to #map{{[0-9]+}}(%{{.*}}, %{{.*}}) step 3 {
+// IR:        } else {
+// IR-NEXT:     affine.if #set{{[0-9]+}}(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) {
+// IR-NEXT:       affine.for %{{.*}} = #map{{[0-9]+}}(%{{.*}}, %{{.*}}) to #map{{[0-9]+}}(%{{.*}}, %{{.*}}) step 3 {
 
 // SAME: pearl-exec: outputs identical
 
