@@ -81,7 +81,7 @@ static char *child_text(const char *parent, int skips,
 
 	pearl_str_append(&out, parent);
 	for (i = 0; i < skips; ++i)
-		pearl_str_append(&out, *out.buf ? " N" : "N");
+		pearl_str_append(&out, out.len ? " N" : "N");
 	for (i = 0; i < prop->n; ++i) {
 		pearl_action_space_decode(prop->ids[i], &a);
 		pearl_action_format(&a, token, sizeof(token));
