@@ -23,6 +23,21 @@
  * to the unscheduled program's (WRONG_OUTPUT otherwise, a Pearl bug,
  * reported on stderr).
  *
+ * Ordinary modules (extension): a module outside the kernel contract is
+ * used function by function. A TARGET is a (function, region) of it: one
+ * loop region, found and numbered as pearl-schedule finds and numbers the
+ * function's regions (linalg ops expanded first), of a public function
+ * with a body whose arguments pearl-exec can make (memrefs of f32, f64,
+ * i8..i64 with `?` dimensions, index, f32, f64, i32, i64 scalars). Its
+ * inputs are made as pearl-exec makes them: every `?` dimension and every
+ * index argument is `size`, the buffers get pearl-exec's deterministic
+ * values; every run starts from a fresh copy of them. The function itself
+ * is timed; every memref argument (and a scalar result) is an output. A
+ * schedule applies to the target's region only: the function's other
+ * regions keep their code. pearl_env_targets_find lists the targets of a
+ * module, pearl_env_target_load loads one; everything else (queries,
+ * model, fingerprint, memo) works on a target as on @kernel.
+ *
  * Memoization: one SQLite row per (program hash, normalized schedule,
  * machine fingerprint) holds legality, status, time and output hash, plus
  * the program's name. A query answered from the database compiles and runs
@@ -45,6 +60,7 @@
 #define PEARL_ENV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pearl/transform.h"
 
@@ -108,7 +124,8 @@ const char *pearl_env_program_hash(const pearl_env_program *p);
 const char *pearl_env_program_name(const pearl_env_program *p);
 
 /* The program's model for the agent: a fresh pearl_sched of @kernel's
- * (single) region (__isl_give, the caller frees it with pearl_sched_free),
+ * (single) region, or of a target's region (__isl_give, the caller frees
+ * it with pearl_sched_free),
  * built exactly as pearl-schedule builds it, so that the trainer can run
  * the agent on it and produce a schedule string. NULL with a message if
  * @kernel cannot be modeled (then the program is useless for training).
@@ -116,11 +133,69 @@ const char *pearl_env_program_name(const pearl_env_program *p);
 pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
 				     size_t err_size);
 /* The fingerprint of the same model (pearl/fingerprint.h): 16 hex digits,
- * the value pearl-schedule computes for @kernel's region and schedule
+ * the value pearl-schedule computes for @kernel's (or the target's)
+ * region and schedule
  * files record (__isl_keep, lives as long as p). NULL with a message if
  * @kernel cannot be modeled. */
 const char *pearl_env_program_fingerprint(pearl_env_program *p, char *err,
 					  size_t err_size);
+
+/* --- Ordinary modules (extension; see the header comment). --- */
+
+/* 1 if `text` (kept) has the form of the kernel contract: a `// outputs:`
+ * header and func.func @init and @kernel with bodies (whether they fit it
+ * is pearl_env_program_load's to check); 0 if not, -1 with the reason in
+ * err if the module does not parse. */
+int pearl_env_kernel_contract(pearl_env *env, const char *text, char *err,
+			      size_t err_size);
+
+/* The targets of a module: its public functions with bodies, in module
+ * order, and each one's loop regions, each modeled as pearl-schedule
+ * models it. */
+typedef struct pearl_env_targets pearl_env_targets;
+
+/* Finds the targets of the module `text` (kept; `name` for messages).
+ * Returns them (__isl_give; free with pearl_env_targets_free), or NULL
+ * with the reason in err if the module does not parse. */
+pearl_env_targets *pearl_env_targets_find(pearl_env *env, const char *text,
+					  const char *name, char *err,
+					  size_t err_size);
+/* Accepts NULL; returns NULL. */
+pearl_env_targets *pearl_env_targets_free(pearl_env_targets *t);
+/* The number of public functions with bodies. */
+int pearl_env_targets_n_functions(const pearl_env_targets *t);
+/* The name of function f, without '@' (__isl_keep, lives as long as t). */
+const char *pearl_env_targets_function(const pearl_env_targets *t, int f);
+/* The number of loop regions of function f, numbered from 0 as the pass
+ * numbers them (0 if the function cannot be called: see why_not). */
+int pearl_env_targets_n_regions(const pearl_env_targets *t, int f);
+/* NULL if region r of function f is a target; else why it is not (a
+ * region Pearl cannot model). With r = -1: NULL if the function can be
+ * called on synthesized inputs and has a loop region, else why not (an
+ * argument pearl-exec cannot make, no loop nest Pearl can model: the
+ * first reason a nest was left). __isl_keep, lives as long as t. */
+const char *pearl_env_targets_why_not(const pearl_env_targets *t, int f,
+				      int r);
+
+/* Loads the target (function, region) of the module `text` (kept; `name`
+ * for messages and the memo DB), run with `size` for every `?` dimension
+ * and index argument (size >= 0). The program hash is the module's hash
+ * continued with "@function#region size=N", so that targets and sizes
+ * are told apart. Returns a new program (__isl_give; free with
+ * pearl_env_program_free before the environment), or NULL with the reason
+ * in err: the module does not parse, there is no such function, its
+ * arguments cannot be made, it has no such region or the region cannot be
+ * modeled. */
+pearl_env_program *pearl_env_target_load(pearl_env *env, const char *text,
+					 const char *name,
+					 const char *function, int region,
+					 int64_t size, char *err,
+					 size_t err_size);
+/* The function a program times, without '@': "kernel" for a program of
+ * the kernel contract (__isl_keep, lives as long as p). */
+const char *pearl_env_program_function(const pearl_env_program *p);
+/* The index of the program's region in its function (0 for @kernel). */
+int pearl_env_program_region(const pearl_env_program *p);
 
 enum pearl_env_status {
 	PEARL_ENV_OK,
@@ -150,13 +225,15 @@ struct pearl_env_result {
 	double cpu_seconds;
 };
 
-/* Applies `schedule` to @kernel (legality checked by Pearl's transform API:
+/* Applies `schedule` to @kernel (a target: to its region of its function;
+ * legality checked by Pearl's transform API:
  * an action the dependences forbid makes the whole schedule ILLEGAL - no
  * partial application), generates code, lowers, JIT-compiles, runs @init
  * then @kernel (warm-up + runs, each run on freshly @init-ed buffers, only
  * @kernel timed), checks that the outputs are bit-identical to the
  * unscheduled program's (WRONG_OUTPUT otherwise: a Pearl bug, reported
- * loudly on stderr), and fills *res. The base time is measured first (once
+ * loudly on stderr), and fills *res. A target runs its function instead,
+ * each run on a fresh copy of pearl-exec's inputs. The base time is measured first (once
  * per program, memoized too). Memoized in SQLite keyed by (program hash,
  * normalized schedule string, machine fingerprint): legality, status, time,
  * output hash. Returns 0 (the outcome, good or bad, is in *res), or -1 only

@@ -1,7 +1,8 @@
 /*
  * env_internal.h - what the files of the environment (lib/Env) share: the
- * environment and program structs, the memo database (env_memo.c) and the
- * forked runner (env_run.c).
+ * environment and program structs, the programs' shared parts
+ * (env_program.c), the memo database (env_memo.c) and the forked runner
+ * (env_run.c).
  */
 #ifndef PEARL_ENV_INTERNAL_H
 #define PEARL_ENV_INTERNAL_H
@@ -16,6 +17,7 @@
 #include "pearl/ctx.h"
 #include "pearl/deps.h"
 #include "pearl/env.h"
+#include "pearl/mlir_frontend.h"
 #include "pearl/program.h"
 
 /* isl operations allowed per model of @kernel (the pass's default). */
@@ -47,13 +49,24 @@ struct pearl_env {
 /* Records an MLIR error (the diagnostic handler); clears it. */
 void env_diag_clear(pearl_env *env);
 
+/* A program: @kernel of a module in the kernel contract (function NULL,
+ * env_program.c), or a target of an ordinary module (env_target.c): region
+ * `region` of `function`, run on inputs made as pearl-exec makes them. */
 struct pearl_env_program {
 	pearl_env *env;                 /* borrowed */
 	char *name;                     /* owned */
 	char hash[17];
-	MlirModule module;              /* owned; never modified */
-	struct exec_sig sig;            /* of @kernel (== @init's) */
-	int *outputs;                   /* owned; argument indices */
+	MlirModule module;              /* owned; never modified after loading
+					 * (a target's linalg ops are expanded
+					 * at load, as the pass expands them) */
+	char *function;                 /* owned; NULL: the kernel contract */
+	int region;                     /* in function (0 for @kernel) */
+	int64_t size;                   /* `?` dimensions and index arguments
+					 * of a target (0 for @kernel) */
+	struct exec_sig sig;            /* of the timed function (@kernel's
+					 * == @init's) */
+	int *outputs;                   /* owned; argument indices (a target:
+					 * every memref argument) */
 	int n_outputs;
 	/* The model of @kernel for pearl_env_program_sched, built on first
 	 * use (model_tried); NULL with model_error if it cannot be built. */
@@ -71,6 +84,29 @@ struct pearl_env_program {
 	uint64_t base_hash;             /* of the outputs */
 };
 
+/* A new program named `name` (NULL: "program") with `text` (kept)
+ * parsed into env's context (__isl_give), counted in env->n_programs;
+ * NULL with the reason in err. The caller fills the rest. */
+pearl_env_program *env_program_alloc(pearl_env *env, const char *text,
+				     const char *name, char *err,
+				     size_t err_size);
+/* The program hash (16 hex digits into out): FNV-1a over the lines of
+ * `text` (kept) with comments, leading and trailing white space and blank
+ * lines dropped, each ended by a newline, then over the line `extra` if it
+ * is not NULL (a target's "@f#r size=N"). */
+void env_program_hash(const char *text, const char *extra, char out[17]);
+/* The name of the function p times: "kernel" or the target's. */
+const char *env_program_function(const pearl_env_program *p);
+/* The regions of p's function in `module` (p's module or a copy of it),
+ * found as the pass finds them, into *regions (the caller frees it) and
+ * the function into *func; nests that cannot be modeled go to skip.
+ * Returns their number (-1 if out of memory); p's region is regions[
+ * p->region] if env_program_has_region(p, n). */
+int env_program_regions(const pearl_env_program *p, MlirModule module,
+			MlirOperation *func, pearl_mlir_region **regions,
+			pearl_mlir_skip_fn skip, void *user);
+/* 1 if a function with n regions has p's: @kernel needs exactly one. */
+int env_program_has_region(const pearl_env_program *p, int n);
 /* Builds p's model (once). Returns 0, or -1 with p->model_error set. */
 int env_program_model(pearl_env_program *p);
 
@@ -103,10 +139,16 @@ int env_memo_put(struct env_memo *m, const char *program, const char *name,
 /* --- env_run.c: timed runs in a forked child. --- */
 
 struct env_run_request {
-	exec_packed_fn init, kernel;
+	exec_packed_fn init, kernel; /* init NULL: the inputs are made as
+				      * pearl-exec makes them (exec_frame_init
+				      * with `size`) and copied in before
+				      * every run */
 	const struct exec_sig *sig;
+	int64_t size;         /* `?` dimensions and index arguments */
 	const int *outputs;
 	int n_outputs;
+	int hash_all;         /* hash every memref argument and the result,
+			       * not only the outputs */
 	int warmup, runs;
 	double warmup_seconds; /* warm-up runs until @kernel took this long */
 	int threads;

@@ -1,5 +1,6 @@
 /* Programs of the environment: loading a module in the kernel contract,
- * its hash, its outputs, and its model for the agent. */
+ * its hash, its outputs, and its model for the agent (the parts shared
+ * with the targets of ordinary modules, env_target.c, too). */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,10 +42,7 @@ static const char *code_end(const char *p, const char *end)
 	return end;
 }
 
-/* The program hash: FNV-1a over the lines of `text` with comments, leading
- * and trailing white space and blank lines dropped, each line ended by a
- * newline. */
-static void program_hash(const char *text, char out[17])
+void env_program_hash(const char *text, const char *extra, char out[17])
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	const char *line = text, *eol, *b, *e;
@@ -64,6 +62,10 @@ static void program_hash(const char *text, char out[17])
 			h = fnv(h, "\n", 1);
 		}
 		line = *eol ? eol + 1 : eol;
+	}
+	if (extra) {
+		h = fnv(h, extra, strlen(extra));
+		h = fnv(h, "\n", 1);
 	}
 	snprintf(out, 17, "%016" PRIx64, h);
 }
@@ -168,9 +170,9 @@ static int check_signature(pearl_env_program *p, char *err, size_t err_size)
 	return 0;
 }
 
-pearl_env_program *pearl_env_program_load(pearl_env *env, const char *text,
-					  const char *name, char *err,
-					  size_t err_size)
+pearl_env_program *env_program_alloc(pearl_env *env, const char *text,
+				     const char *name, char *err,
+				     size_t err_size)
 {
 	pearl_env_program *p;
 
@@ -182,7 +184,6 @@ pearl_env_program *pearl_env_program_load(pearl_env *env, const char *text,
 	}
 	p->env = env;
 	env->n_programs++;
-	program_hash(text, p->hash);
 	env_diag_clear(env);
 	p->module = mlirModuleCreateParse(env->mctx,
 					  mlirStringRefCreateFromCString(text));
@@ -191,6 +192,19 @@ pearl_env_program *pearl_env_program_load(pearl_env *env, const char *text,
 			p->name, env->diag[0] ? env->diag : "(no message)");
 		return pearl_env_program_free(p);
 	}
+	return p;
+}
+
+pearl_env_program *pearl_env_program_load(pearl_env *env, const char *text,
+					  const char *name, char *err,
+					  size_t err_size)
+{
+	pearl_env_program *p;
+
+	p = env_program_alloc(env, text, name, err, err_size);
+	if (!p)
+		return NULL;
+	env_program_hash(text, NULL, p->hash);
 	if (check_signature(p, err, err_size) < 0 ||
 	    parse_outputs(p, text, err, err_size) < 0)
 		return pearl_env_program_free(p);
@@ -208,6 +222,7 @@ pearl_env_program *pearl_env_program_free(pearl_env_program *p)
 		mlirModuleDestroy(p->module);
 	exec_sig_clear(&p->sig);
 	free(p->outputs);
+	free(p->function);
 	free(p->name);
 	p->env->n_programs--;
 	free(p);
@@ -234,9 +249,49 @@ static void note_skip(MlirLocation loc, const char *reason, void *user)
 		snprintf(msg, 256, "%s", reason);
 }
 
+const char *env_program_function(const pearl_env_program *p)
+{
+	return p->function ? p->function : "kernel";
+}
+
+int env_program_regions(const pearl_env_program *p, MlirModule module,
+			MlirOperation *func, pearl_mlir_region **regions,
+			pearl_mlir_skip_fn skip, void *user)
+{
+	*regions = NULL;
+	*func = exec_find_func(module, env_program_function(p));
+	if (mlirOperationIsNull(*func))
+		return 0;
+	return pearl_mlir_find_regions(*func, regions, skip, user);
+}
+
+int env_program_has_region(const pearl_env_program *p, int n)
+{
+	return p->function ? p->region < n : n == 1;
+}
+
+/* Records in p->model_error why p's function has no region p->region
+ * (n regions found; `why`, the first nest skipped, may be empty). */
+static void no_region(pearl_env_program *p, int n, const char *why)
+{
+	char first[160] = "";
+
+	memcpy(first, why, strnlen(why, sizeof(first) - 1));
+	if (p->function)
+		snprintf(p->model_error, sizeof(p->model_error),
+			 "@%s has %d loop region%s (no region %d)"
+			 "%s%s", p->function, n < 0 ? 0 : n, n == 1 ? "" : "s",
+			 p->region, first[0] ? ": " : "", first);
+	else
+		snprintf(p->model_error, sizeof(p->model_error),
+			 "@kernel has %d modeled loop regions (the environment "
+			 "needs exactly one)%s%s", n < 0 ? 0 : n,
+			 first[0] ? ": " : "", first);
+}
+
 int env_program_model(pearl_env_program *p)
 {
-	MlirOperation kernel;
+	MlirOperation func;
 	pearl_mlir_region *regions = NULL;
 	MlirLocation where;
 	uint64_t fp = 0;
@@ -252,33 +307,33 @@ int env_program_model(pearl_env_program *p)
 			 "out of memory");
 		return -1;
 	}
-	kernel = exec_find_func(p->module, "kernel");
-	n = pearl_mlir_find_regions(kernel, &regions, note_skip,
-				    p->model_error);
-	if (n != 1) {
-		char why[160] = "";
-
-		memcpy(why, p->model_error, sizeof(why) - 1);
-		snprintf(p->model_error, sizeof(p->model_error),
-			 "@kernel has %d modeled loop regions (the environment "
-			 "needs exactly one)%s%s", n < 0 ? 0 : n,
-			 why[0] ? ": " : "", why);
+	n = env_program_regions(p, p->module, &func, &regions, note_skip,
+				p->model_error);
+	if (!env_program_has_region(p, n)) {
+		no_region(p, n, p->model_error);
 		free(regions);
 		return -1;
 	}
 	p->model_error[0] = '\0';
 	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
-	where = mlirOperationGetLocation(regions[0].first);
-	p->prog = pearl_mlir_extract(p->ctx, kernel, &regions[0], &where);
+	where = mlirOperationGetLocation(regions[p->region].first);
+	p->prog = pearl_mlir_extract(p->ctx, func, &regions[p->region],
+				     &where);
 	/* Where pearl-schedule computes it: before any analysis. */
 	if (p->prog && pearl_program_fingerprint(p->prog, &fp) == 0)
 		p->deps = pearl_deps_compute(p->prog);
 	pearl_fingerprint_format(fp, p->fingerprint);
 	free(regions);
 	if (!p->deps) {
-		snprintf(p->model_error, sizeof(p->model_error),
-			 "@kernel cannot be modeled: %s",
-			 pearl_ctx_last_error(p->ctx));
+		if (p->function)
+			snprintf(p->model_error, sizeof(p->model_error),
+				 "@%s region %d cannot be modeled: %s",
+				 p->function, p->region,
+				 pearl_ctx_last_error(p->ctx));
+		else
+			snprintf(p->model_error, sizeof(p->model_error),
+				 "@kernel cannot be modeled: %s",
+				 pearl_ctx_last_error(p->ctx));
 		p->prog = pearl_program_free(p->prog);
 		return -1;
 	}

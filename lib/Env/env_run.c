@@ -3,7 +3,9 @@
  * The parent has compiled the module; fork() gives the child the compiled
  * code. The child allocates the argument frame, then for every run (warm-up
  * runs first: at least `warmup`, and more until @kernel has run for
- * `warmup_seconds` in all) calls @init on it and times @kernel alone, and
+ * `warmup_seconds` in all) calls @init on it (or, for a target of an
+ * ordinary module, copies in the inputs pearl-exec makes, made once in the
+ * child) and times @kernel (the target's function) alone, and
  * writes one record per run to a pipe, and a last record with the outputs'
  * hash. The
  * parent waits for each record with a deadline (the run limit plus an
@@ -85,11 +87,34 @@ static void write_rec(int fd, const struct rec *r)
  * microseconds would otherwise need thousands). */
 #define WARMUP_MAX_RUNS 1000
 
+/* The arguments of the runs: *frame, and without @init the pristine
+ * inputs *inputs (pearl-exec's) copied into it before every run. Reports
+ * a failure to the parent and exits. */
+static void child_frames(const struct env_run_request *req, int fd,
+			 struct exec_frame **frame, struct exec_frame **inputs)
+{
+	struct exec_err err;
+	struct rec r;
+
+	*frame = exec_frame_alloc(req->sig, req->size, &err);
+	*inputs = NULL;
+	if (*frame && !req->init) {
+		*inputs = exec_frame_alloc(req->sig, req->size, &err);
+		if (*inputs)
+			exec_frame_init(*inputs, req->size);
+	}
+	if (*frame && (req->init || *inputs))
+		return;
+	memset(&r, 0, sizeof(r));
+	r.kind = rec_error;
+	write_rec(fd, &r);
+	_exit(2);
+}
+
 /* The child: never returns. */
 static void child(const struct env_run_request *req, int fd)
 {
-	struct exec_err err;
-	struct exec_frame *frame;
+	struct exec_frame *frame, *inputs;
 	struct rec r;
 	char threads[32];
 	double t0, t1, c0, c1, warm = 0;
@@ -97,20 +122,17 @@ static void child(const struct env_run_request *req, int fd)
 
 	snprintf(threads, sizeof(threads), "%d", req->threads);
 	setenv("OMP_NUM_THREADS", threads, 1);
-	frame = exec_frame_alloc(req->sig, 0, &err);
-	if (!frame) {
-		memset(&r, 0, sizeof(r));
-		r.kind = rec_error;
-		write_rec(fd, &r);
-		_exit(2);
-	}
+	child_frames(req, fd, &frame, &inputs);
 	for (i = 0; timed < req->runs; ++i) {
 		memset(&r, 0, sizeof(r));
 		/* warm-up runs: a count, then a time, at most WARMUP_MAX_RUNS */
 		r.timed = i >= req->warmup &&
 			  (warm >= req->warmup_seconds || i >= WARMUP_MAX_RUNS);
 		t0 = pearl_now();
-		req->init(exec_frame_packed(frame));
+		if (req->init)
+			req->init(exec_frame_packed(frame));
+		else
+			exec_frame_copy(frame, inputs);
 		t1 = pearl_now();
 		r.init = t1 - t0;
 		c0 = cpu_seconds();
@@ -137,7 +159,9 @@ static void child(const struct env_run_request *req, int fd)
 		exec_frame_flip_bit(frame, req->outputs[0]);
 	memset(&r, 0, sizeof(r));
 	r.kind = rec_done;
-	r.hash = exec_frame_hash(frame, req->outputs, req->n_outputs);
+	r.hash = req->hash_all ? exec_frame_hash(frame, NULL, 0)
+			       : exec_frame_hash(frame, req->outputs,
+						 req->n_outputs);
 	write_rec(fd, &r);
 	/* No exit handlers, no flushing of the parent's stdio buffers, no
 	 * leak check of the parent's heap: the child only computed. */

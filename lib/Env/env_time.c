@@ -1,4 +1,6 @@
-/* pearl_env_time: one query of the environment.
+/* pearl_env_time: one query of the environment, on @kernel or on a
+ * target of an ordinary module (the program says which function and
+ * region).
  *
  *   memo lookup (program, schedule, machine), then (program, schedule,
  *   any machine)
@@ -107,18 +109,19 @@ static int check_legal(pearl_env_program *p, const struct pearl_action *acts,
 	return legal;
 }
 
-/* A copy of p's module with the (legal) schedule applied to @kernel, or a
- * null module with the reason in msg. *same is set to 1 if the schedule
- * keeps the code (pearl_sched_keeps_code): the copy is then p's module
- * unchanged. */
+/* A copy of p's module with the (legal) schedule applied to p's region
+ * (@kernel's, or a target's: the function's other regions are left as
+ * they are), or a null module with the reason in msg. *same is set to 1
+ * if the schedule keeps the code (pearl_sched_keeps_code): the copy is
+ * then p's module unchanged. */
 static MlirModule generate(pearl_env_program *p,
 			   const struct pearl_action *acts, int n, int *same,
 			   char *msg, size_t size)
 {
 	MlirOperation copy = mlirOperationClone(mlirModuleGetOperation(p->module));
 	MlirModule module = mlirModuleFromOperation(copy);
-	MlirOperation kernel = exec_find_func(module, "kernel");
-	pearl_mlir_region *regions = NULL;
+	MlirOperation func;
+	pearl_mlir_region *regions = NULL, *region;
 	pearl_program *prog = NULL;
 	pearl_deps *deps = NULL;
 	pearl_sched *sched = NULL;
@@ -127,15 +130,17 @@ static MlirModule generate(pearl_env_program *p,
 	char skip[256] = "";
 	int ok = 0, nr;
 
-	nr = pearl_mlir_find_regions(kernel, &regions, NULL, skip);
-	if (nr != 1) {
-		env_err(msg, size, "the copy of @kernel has %d regions", nr);
+	nr = env_program_regions(p, module, &func, &regions, NULL, skip);
+	if (!env_program_has_region(p, nr)) {
+		env_err(msg, size, "the copy of @%s has %d regions",
+			env_program_function(p), nr);
 		goto done;
 	}
+	region = &regions[p->region];
 	pearl_ctx_clear_error(p->ctx);
 	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
-	where = mlirOperationGetLocation(regions[0].first);
-	prog = pearl_mlir_extract(p->ctx, kernel, &regions[0], &where);
+	where = mlirOperationGetLocation(region->first);
+	prog = pearl_mlir_extract(p->ctx, func, region, &where);
 	if (prog)
 		deps = pearl_deps_compute(prog);
 	if (deps)
@@ -159,7 +164,7 @@ static MlirModule generate(pearl_env_program *p,
 	}
 	tree = pearl_sched_build_ast(sched);
 	if (!tree ||
-	    pearl_mlir_codegen(p->ctx, &regions[0], prog, tree) !=
+	    pearl_mlir_codegen(p->ctx, region, prog, tree) !=
 		pearl_stat_ok) {
 		env_err(msg, size, "code generation: %s",
 			pearl_ctx_last_error(p->ctx));
@@ -179,6 +184,44 @@ done:
 	return module;
 }
 
+/* Wraps `module` (__isl_take) for p, lowers and JIT-compiles it: @kernel
+ * and @init, or the target's function. Fills req->init (NULL for a
+ * target) and req->kernel. Returns the module, or NULL with the reason
+ * in msg (a compile failure: the run is a crash). */
+static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
+				   MlirModule module,
+				   struct env_run_request *req, char *msg,
+				   size_t size)
+{
+	const char *entry = env_program_function(p);
+	struct exec_module *mod;
+	struct exec_err e = {{0}};
+	int ok;
+
+	env_diag_clear(env);
+	mod = exec_module_wrap(env->mctx, module, p->name, entry, &e);
+	ok = mod && (p->function || exec_module_export(mod, "init", &e) == 0);
+	if (ok) {
+		env->stats.compilations++;
+		ok = exec_module_compile(mod, &e) == 0;
+	}
+	if (ok) {
+		req->init = p->function ? NULL : exec_module_lookup(mod, "init");
+		req->kernel = exec_module_lookup(mod, entry);
+		ok = (p->function || req->init) && req->kernel;
+		if (!ok)
+			exec_fail(&e, "no C interface of %s@%s after "
+				  "compilation", p->function ? "" : "@init or ",
+				  entry);
+	}
+	if (ok)
+		return mod;
+	env_err(msg, size, "%s%s%s", e.msg, env->diag[0] ? ": " : "",
+		env->diag);
+	exec_module_free(mod);
+	return NULL;
+}
+
 /* Lowers, JIT-compiles and runs `module` (__isl_take) with run limit
  * `limit`. Returns 0 with *out filled (a compile failure is a crash with
  * its message), or -1 on an error of the environment. */
@@ -189,37 +232,23 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 {
 	struct env_run_request req;
 	struct exec_module *mod;
-	struct exec_err e = {{0}};
 	double t0 = pearl_now();
-	int ret, ok;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	env_diag_clear(env);
-	mod = exec_module_wrap(env->mctx, module, p->name, "kernel", &e);
-	ok = mod && exec_module_export(mod, "init", &e) == 0;
-	if (ok) {
-		env->stats.compilations++;
-		ok = exec_module_compile(mod, &e) == 0;
-	}
-	if (ok) {
-		req.init = exec_module_lookup(mod, "init");
-		req.kernel = exec_module_lookup(mod, "kernel");
-		ok = req.init && req.kernel;
-		if (!ok)
-			exec_fail(&e, "no C interface of @init or @kernel "
-				  "after compilation");
-	}
+	memset(&req, 0, sizeof(req));
+	mod = compile(env, p, module, &req, out->message,
+		      sizeof(out->message));
 	env->stats.seconds_compile += pearl_now() - t0;
-	if (!ok) {
+	if (!mod) {
 		out->status = env_run_crash;
-		env_err(out->message, sizeof(out->message), "%s%s%s", e.msg,
-			env->diag[0] ? ": " : "", env->diag);
-		exec_module_free(mod);
 		return 0;
 	}
 	req.sig = &p->sig;
+	req.size = p->size;
 	req.outputs = p->outputs;
 	req.n_outputs = p->n_outputs;
+	req.hash_all = p->function != NULL;
 	req.warmup = env->opts.warmup;
 	req.warmup_seconds = env->opts.warmup_seconds;
 	req.runs = env->opts.runs;

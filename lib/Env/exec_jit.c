@@ -117,6 +117,11 @@ static int is_public(MlirOperation op)
 	       ref_is(mlirStringAttrGetValue(vis), "public");
 }
 
+int exec_func_is_public(MlirOperation op)
+{
+	return is_defined_func(op) && is_public(op);
+}
+
 /* The entry: the function named `name`, or the first public one. */
 MlirOperation exec_find_func(MlirModule module, const char *name)
 {

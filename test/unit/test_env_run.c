@@ -2,8 +2,9 @@
  * standing in for JIT-compiled @init/@kernel: a normal run (times, the
  * outputs' hash, the number of runs), a run over the limit (the child says
  * so), a hang (the parent kills the child at the deadline and goes on), a
- * crash (reported, the parent survives), and memo rows written and read
- * back, with a non-database file refused with a clear message. */
+ * crash (reported, the parent survives), runs without @init on the inputs
+ * pearl-exec makes (a target of an ordinary module), and memo rows written
+ * and read back, with a non-database file refused with a clear message. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,44 @@ static void check_runner(void)
 		fprintf(stderr, "last message: %s\n", res.message);
 }
 
+/* Without @init (a target of an ordinary module): pearl-exec's inputs,
+ * with `size` for the `?` dimension, copied in before every run: the
+ * outputs are the kernel's on exec_frame_init's values, however many runs
+ * there were, and depend on the size. */
+static void check_synthesized(void)
+{
+	int64_t shape[1] = { -1 };
+	struct exec_type arg = { 1, exec_f64, 1, shape, (char *)"memref<?xf64>" };
+	struct exec_sig sig = { 1, &arg, 0, NULL };
+	int outputs[1] = { 0 };
+	struct env_run_request req = {
+		.kernel = kernel_fn, .sig = &sig, .size = 16,
+		.outputs = outputs, .n_outputs = 1, .hash_all = 1,
+		.warmup = 1, .runs = 1, .threads = 1, .limit = 5.0,
+		.init_allowance = 0.1
+	};
+	struct env_run_result res, res2;
+	struct exec_frame *expect;
+	struct exec_err e;
+
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_ok && res.executions == 2);
+	req.runs = 5;
+	CHECK(env_run(&req, &res2) == 0);
+	CHECK(res2.status == env_run_ok && res2.hash == res.hash);
+	expect = exec_frame_alloc(&sig, 16, &e);
+	CHECK(expect != NULL);
+	if (expect) {
+		exec_frame_init(expect, 16);
+		kernel_fn(exec_frame_packed(expect));
+		CHECK(exec_frame_hash(expect, NULL, 0) == res.hash);
+		exec_frame_free(expect);
+	}
+	req.size = 8;
+	CHECK(env_run(&req, &res2) == 0);
+	CHECK(res2.status == env_run_ok && res2.hash != res.hash);
+}
+
 static void check_memo(const char *dir)
 {
 	char path[512], bad[512], err[512] = "";
@@ -210,6 +249,7 @@ int main(void)
 	char dir[] = "/tmp/pearl-test-env-XXXXXX";
 
 	check_runner();
+	check_synthesized();
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

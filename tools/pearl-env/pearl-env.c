@@ -16,7 +16,10 @@
  * found on the program's model (pearl_env_program_sched) as a trainer
  * would. --fingerprint prints instead, per program, "NAME FINGERPRINT":
  * the fingerprint of @kernel's model, the value pearl-schedule prints with
- * print-model and schedule files record. --stats prints the environment's
+ * print-model and schedule files record. With --function F, the
+ * programs are ordinary modules instead, and what is timed is their target
+ * (F, --region R, default 0) on pearl-exec's inputs (--size N, default
+ * 64; pearl/env.h). --stats prints the environment's
  * counters at the end. Exit status: 0 if
  * every query was answered (whatever its status), 1 if a program does not
  * load or its base does not run, 2 on a usage error or an error of the
@@ -61,6 +64,10 @@ static void usage(FILE *out)
 		"(default 1)\n"
 		"  --fingerprint       print each program's model "
 		"fingerprint, time nothing\n"
+		"  --function F        time region --region R (default 0) of "
+		"@F of ordinary\n"
+		"                      modules, on pearl-exec's inputs with "
+		"--size N (default 64)\n"
 		"  --stats             print the counters at the end\n"
 		"  --summary           print what the memo database holds\n"
 		"  --verbose           progress on stderr\n");
@@ -112,6 +119,9 @@ struct args {
 	int agent;      /* 0 none, 1 greedy, 2 sample */
 	int episodes;
 	unsigned long seed;
+	const char *function; /* NULL: the kernel contract */
+	int region;
+	long long size;
 	pearl_policy *policy;
 };
 
@@ -131,6 +141,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int i;
 
 	pearl_env_options_init(&a->opts);
+	a->size = 64;
 	a->schedules = calloc(argc + 1, sizeof(*a->schedules));
 	a->files = calloc(argc + 1, sizeof(*a->files));
 	if (!a->schedules || !a->files)
@@ -166,6 +177,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->episodes = (int)v;
 		} else if (!strcmp(o, "--seed") && !parse_num(val, 0, &v)) {
 			a->seed = (unsigned long)v;
+		} else if (!strcmp(o, "--function")) {
+			a->function = val;
+		} else if (!strcmp(o, "--region") && !parse_num(val, 0, &v)) {
+			a->region = (int)v;
+		} else if (!strcmp(o, "--size") && !parse_num(val, 0, &v)) {
+			a->size = (long long)v;
 		} else if (!strcmp(o, "--machine")) {
 			a->opts.machine = val;
 		} else if (!strcmp(o, "--warmup") && !parse_num(val, 0, &v)) {
@@ -282,7 +299,12 @@ static int run_program(pearl_env *env, const char *path,
 		return 1;
 	}
 	base_name(path, name, sizeof(name));
-	p = pearl_env_program_load(env, text, name, err, sizeof(err));
+	if (a->function)
+		p = pearl_env_target_load(env, text, name, a->function,
+					  a->region, a->size, err,
+					  sizeof(err));
+	else
+		p = pearl_env_program_load(env, text, name, err, sizeof(err));
 	free(text);
 	if (!p) {
 		fprintf(stderr, "pearl-env: %s\n", err);

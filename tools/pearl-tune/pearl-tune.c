@@ -5,16 +5,22 @@
  *
  *   pearl-tune [options] program.mlir... [-o schedules.txt]
  *
- * Programs are MLIR modules in the benchmark kernel contract (@init,
- * @kernel, `// outputs:`; test/bench/kernels/README.md): @kernel's region
- * is tuned, on the inputs @init makes. (PARTIAL: ordinary modules, with
- * inputs synthesized as pearl-exec does, are not tuned yet.)
+ * A module in the benchmark kernel contract (@init, @kernel,
+ * `// outputs:`; test/bench/kernels/README.md) gets @kernel's region
+ * tuned, on the inputs @init makes: one entry, `kernel 0`. Any other
+ * module is tuned target by target (pearl/env.h): every loop region of
+ * every public function, numbered as pearl-schedule numbers them, each on
+ * the inputs pearl-exec makes (--size for every `?` dimension and index
+ * argument), timing the whole function: one entry per (function, region).
+ * A function or region Pearl cannot model (or whose arguments cannot be
+ * made) gets no entry and a line saying why.
  *
  * Progress goes to stderr: one line per measured candidate (level,
  * candidates measured of the budget, the candidate's speedup, the best so
- * far, time left), then one summary line per program. Exit status: 0 if
- * every program was tuned, 1 if one could not be (it gets no entry), 2 on
- * usage errors or errors of the environment.
+ * far, time left), then one summary line per program or (function,
+ * region). Exit status: 0 if every program and every target was tuned, 1
+ * if one could not be (it gets no entry; so does a module without any
+ * target), 2 on usage errors or errors of the environment.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -31,6 +37,8 @@ struct args {
 	struct pearl_search_options search;
 	const char *out;   /* schedule file; NULL: stdout */
 	const char *model; /* policy blob; NULL: the compiled-in one */
+	long long size;    /* ordinary modules: `?` dimensions and index
+			    * arguments */
 	int quiet;
 	char **programs;
 	int n_programs;
@@ -40,14 +48,18 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pearl-tune [options] program.mlir... [-o FILE]\n"
-		"Finds the fastest schedule of each program's @kernel by a "
-		"measured beam search\nand writes a schedule file "
-		"(pearl-schedule's schedule-file=).\n"
+		"Finds the fastest schedule of each program's @kernel (kernel "
+		"contract), or of\nevery loop region of every public function "
+		"of an ordinary module, by a\nmeasured beam search and writes a "
+		"schedule file (pearl-schedule's\nschedule-file=).\n"
 		"  -o, --output FILE    schedule file (default: stdout)\n"
-		"  --budget N           candidates measured per program "
-		"(default 200)\n"
-		"  --seconds S          wall-clock limit per program "
+		"  --budget N           candidates measured per program or "
+		"region (default 200)\n"
+		"  --seconds S          wall-clock limit per program or region "
 		"(default: none)\n"
+		"  --size N             ordinary modules: every `?` dimension "
+		"and index argument\n"
+		"                       (default 64, as pearl-exec)\n"
 		"  --beam W             states kept per level (default 4)\n"
 		"  --top-k K            policy actions per state and branch "
 		"(default 6)\n"
@@ -86,7 +98,7 @@ static int parse_number(const char *s, double min, double max, double *v)
 enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
        OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
        OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP,
-       OPT_SAMPLING };
+       OPT_SAMPLING, OPT_SIZE };
 
 static const struct option options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -104,6 +116,7 @@ static const struct option options[] = {
 	{"runs", required_argument, NULL, OPT_RUNS},
 	{"threads", required_argument, NULL, OPT_THREADS},
 	{"sampling", required_argument, NULL, OPT_SAMPLING},
+	{"size", required_argument, NULL, OPT_SIZE},
 	{"quiet", no_argument, NULL, OPT_QUIET},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0}};
@@ -161,6 +174,9 @@ static int apply_option(struct args *a, int c, const char *v)
 		a->env.runs = (int)x; break;
 	case OPT_THREADS: bad = parse_number(v, 1, 1024, &x);
 		a->env.threads = (int)x; break;
+	case OPT_SIZE: bad = parse_number(v, 0, 1LL << 40, &x) ||
+			     x != (double)(long long)x;
+		a->size = (long long)x; break;
 	default: return -1;
 	}
 	if (bad)
@@ -175,6 +191,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 
 	memset(a, 0, sizeof(*a));
+	a->size = 64;
 	pearl_env_options_init(&a->env);
 	pearl_search_options_init(&a->search);
 	while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
@@ -241,32 +258,20 @@ static int add_entry(pearl_schedule_file *file, const char *function,
 	return 0;
 }
 
-/* Tunes one program and adds its entry to `file`. 0, 1 if the program
- * could not be tuned (a message on stderr), -1 on errors of the
- * environment. */
-static int tune_program(pearl_env *env, const struct args *a,
-			const char *path, pearl_schedule_file *file)
+/* Searches the schedules of `p` (kept), region `region` of `function`,
+ * called `label` in messages, and adds the best to `file`. 0, or 1 if it
+ * could not be tuned (a message on stderr). */
+static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
+		  const char *label, pearl_schedule_file *file)
 {
 	char err[512];
-	char *text = pearl_read_file(path, NULL);
-	pearl_env_program *p;
 	struct pearl_search_result r;
 	int rc;
 
-	if (!text) {
-		fprintf(stderr, "pearl-tune: cannot read %s\n", path);
-		return 1;
-	}
-	p = pearl_env_program_load(env, text, path, err, sizeof(err));
-	free(text);
-	if (!p) {
-		fprintf(stderr, "pearl-tune: %s: %s\n", path, err);
-		return 1;
-	}
-	fprintf(stderr, "pearl-tune: %s\n", path);
+	fprintf(stderr, "pearl-tune: %s\n", label);
 	rc = pearl_search_run(env, p, &a->search, &r, err, sizeof(err));
 	if (rc < 0)
-		fprintf(stderr, "pearl-tune: %s: %s\n", path, err);
+		fprintf(stderr, "pearl-tune: %s: %s\n", label, err);
 	else {
 		fprintf(stderr,
 			"pearl-tune: %s: best %.3fx over %.6f s \"%s\" "
@@ -274,16 +279,127 @@ static int tune_program(pearl_env *env, const struct args *a,
 			"refused, %ld failed, %ld wrong outputs, %ld not "
 			"measured, %ld levels sampled; %.1f s; stopped: "
 			"%s)\n",
-			path, r.best_speedup, r.base_seconds, r.best_schedule,
+			label, r.best_speedup, r.base_seconds, r.best_schedule,
 			r.levels, r.measured, r.memo_hits, r.illegal,
 			r.failed, r.wrong_outputs, r.skipped,
 			r.clustered_levels, r.seconds, r.stop_reason);
-		if (add_entry(file, "kernel", 0, p, r.best_schedule) < 0)
+		if (add_entry(file, pearl_env_program_function(p),
+			      pearl_env_program_region(p), p,
+			      r.best_schedule) < 0)
 			rc = -1;
 	}
 	pearl_search_result_clear(&r);
-	pearl_env_program_free(p);
 	return rc < 0 ? 1 : 0;
+}
+
+/* Tunes @kernel of the kernel-contract module `text` (kept) read from
+ * `path`. 0, or 1 if it could not be tuned (a message on stderr). */
+static int tune_kernel(pearl_env *env, const struct args *a,
+		       const char *path, const char *text,
+		       pearl_schedule_file *file)
+{
+	char err[512];
+	pearl_env_program *p;
+	int rc;
+
+	p = pearl_env_program_load(env, text, path, err, sizeof(err));
+	if (!p) {
+		fprintf(stderr, "pearl-tune: %s: %s\n", path, err);
+		return 1;
+	}
+	rc = search(env, a, p, path, file);
+	pearl_env_program_free(p);
+	return rc;
+}
+
+/* Tunes region `region` of `function` of the ordinary module `text`
+ * (kept) read from `path`. 0, or 1 if it could not be tuned. */
+static int tune_target(pearl_env *env, const struct args *a,
+		       const char *path, const char *text,
+		       const char *function, int region,
+		       pearl_schedule_file *file)
+{
+	char err[512], label[1024];
+	pearl_env_program *p;
+	int rc;
+
+	snprintf(label, sizeof(label), "%s @%s region %d", path, function,
+		 region);
+	p = pearl_env_target_load(env, text, label, function, region,
+				  a->size, err, sizeof(err));
+	if (!p) {
+		fprintf(stderr, "pearl-tune: %s\n", err);
+		return 1;
+	}
+	rc = search(env, a, p, label, file);
+	pearl_env_program_free(p);
+	return rc;
+}
+
+/* Tunes every target of the ordinary module `text` (kept) read from
+ * `path`, saying why the other functions and regions are not tuned.
+ * 0, or 1 if a target could not be tuned or there is none. */
+static int tune_module(pearl_env *env, const struct args *a,
+		       const char *path, const char *text,
+		       pearl_schedule_file *file)
+{
+	char err[512];
+	pearl_env_targets *t;
+	const char *why, *fn;
+	int f, r, failed = 0, tuned = 0;
+
+	t = pearl_env_targets_find(env, text, path, err, sizeof(err));
+	if (!t) {
+		fprintf(stderr, "pearl-tune: %s\n", err);
+		return 1;
+	}
+	for (f = 0; f < pearl_env_targets_n_functions(t); ++f) {
+		fn = pearl_env_targets_function(t, f);
+		why = pearl_env_targets_why_not(t, f, -1);
+		if (why)
+			fprintf(stderr, "pearl-tune: %s; not tuned\n", why);
+		for (r = 0; !why && r < pearl_env_targets_n_regions(t, f);
+		     ++r) {
+			const char *no = pearl_env_targets_why_not(t, f, r);
+
+			if (no) {
+				fprintf(stderr, "pearl-tune: %s; not tuned\n",
+					no);
+				continue;
+			}
+			failed |= tune_target(env, a, path, text, fn, r, file);
+			tuned++;
+		}
+	}
+	if (!tuned)
+		fprintf(stderr, "pearl-tune: %s: no public function has a loop "
+			"region Pearl can tune\n", path);
+	pearl_env_targets_free(t);
+	return failed || !tuned;
+}
+
+/* Tunes the module at `path`: its @kernel if it is in the kernel
+ * contract, else every target. 0, or 1 if something could not be tuned
+ * (a message on stderr). */
+static int tune_program(pearl_env *env, const struct args *a,
+			const char *path, pearl_schedule_file *file)
+{
+	char err[512];
+	char *text = pearl_read_file(path, NULL);
+	int kind, rc;
+
+	if (!text) {
+		fprintf(stderr, "pearl-tune: cannot read %s\n", path);
+		return 1;
+	}
+	kind = pearl_env_kernel_contract(env, text, err, sizeof(err));
+	if (kind < 0)
+		fprintf(stderr, "pearl-tune: %s: %s\n", path, err);
+	rc = kind < 0	? 1
+	     : kind	? tune_kernel(env, a, path, text, file)
+			: tune_module(env, a, path, text, file);
+	free(text);
+	return rc;
 }
 
 /* Writes `file` (kept) to `path`, or to stdout when path is NULL. 0, or
