@@ -70,6 +70,22 @@ static int expand_linalg(MlirOperation func, pearl_mlir_skip_fn skip,
 	return 0;
 }
 
+/* Expands the linalg ops of every function of `module` (kept) for good:
+ * the target's, so that its regions are the pass's, and the others', so
+ * that the module lowers (the lowering has no linalg). 0, or -1 if memory
+ * is exhausted. */
+static int expand_module(MlirModule module)
+{
+	MlirOperation op;
+
+	op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+	for (; !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+		if (exec_func_is_defined(op) &&
+		    expand_linalg(op, NULL, NULL) < 0)
+			return -1;
+	return 0;
+}
+
 /* Parses `text` into env's context; a null module with the reason in err
  * (`name`, if not NULL, names it). */
 static MlirModule parse(pearl_env *env, const char *text, const char *name,
@@ -285,7 +301,7 @@ const char *pearl_env_targets_why_not(const pearl_env_targets *t, int f,
 }
 
 /* Fills p's signature and outputs (every memref argument) from its
- * function, whose linalg ops are expanded. 0, or -1 with err. */
+ * function; the module's linalg ops are expanded. 0, or -1 with err. */
 static int target_function(pearl_env_program *p, char *err, size_t err_size)
 {
 	MlirOperation func = exec_find_func(p->module, p->function);
@@ -302,7 +318,7 @@ static int target_function(pearl_env_program *p, char *err, size_t err_size)
 		return -1;
 	}
 	p->outputs = malloc((p->sig.n_args + 1) * sizeof(*p->outputs));
-	if (!p->outputs || expand_linalg(func, NULL, NULL) < 0) {
+	if (!p->outputs || expand_module(p->module) < 0) {
 		env_err(err, err_size, "out of memory");
 		return -1;
 	}

@@ -117,6 +117,11 @@ static int is_public(MlirOperation op)
 	       ref_is(mlirStringAttrGetValue(vis), "public");
 }
 
+int exec_func_is_defined(MlirOperation op)
+{
+	return is_defined_func(op);
+}
+
 int exec_func_is_public(MlirOperation op)
 {
 	return is_defined_func(op) && is_public(op);

@@ -63,6 +63,8 @@ void exec_module_free(struct exec_module *mod);
  * name is NULL, the first public one; a null operation if there is none. */
 MlirOperation exec_find_func(MlirModule module, const char *name);
 
+/* 1 if `op` (kept) is a func.func with a body (not a declaration). */
+int exec_func_is_defined(MlirOperation op);
 /* 1 if `op` (kept) is a public func.func with a body, the functions
  * exec_find_func(module, NULL) chooses from; else 0. */
 int exec_func_is_public(MlirOperation op);
