@@ -225,15 +225,15 @@ struct pearl_env_result {
 	double cpu_seconds;
 };
 
-/* Applies `schedule` to @kernel (a target: to its region of its function;
- * legality checked by Pearl's transform API:
- * an action the dependences forbid makes the whole schedule ILLEGAL - no
- * partial application), generates code, lowers, JIT-compiles, runs @init
- * then @kernel (warm-up + runs, each run on freshly @init-ed buffers, only
- * @kernel timed), checks that the outputs are bit-identical to the
+/* Applies `schedule` to @kernel (a target: to its region of its
+ * function; legality checked by Pearl's transform API: an action the
+ * dependences forbid makes the whole schedule ILLEGAL - no partial
+ * application), generates code, lowers, JIT-compiles, runs @init then
+ * @kernel (warm-up + runs, each run on freshly @init-ed buffers, only
+ * @kernel timed; a target: its function, each run on a fresh copy of
+ * pearl-exec's inputs), checks that the outputs are bit-identical to the
  * unscheduled program's (WRONG_OUTPUT otherwise: a Pearl bug, reported
- * loudly on stderr), and fills *res. A target runs its function instead,
- * each run on a fresh copy of pearl-exec's inputs. The base time is measured first (once
+ * loudly on stderr), and fills *res. The base time is measured first (once
  * per program, memoized too). Memoized in SQLite keyed by (program hash,
  * normalized schedule string, machine fingerprint): legality, status, time,
  * output hash. Returns 0 (the outcome, good or bad, is in *res), or -1 only

@@ -206,7 +206,8 @@ static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
 		ok = exec_module_compile(mod, &e) == 0;
 	}
 	if (ok) {
-		req->init = p->function ? NULL : exec_module_lookup(mod, "init");
+		req->init = p->function ? NULL
+					: exec_module_lookup(mod, "init");
 		req->kernel = exec_module_lookup(mod, entry);
 		ok = (p->function || req->init) && req->kernel;
 		if (!ok)
