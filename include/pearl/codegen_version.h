@@ -43,7 +43,9 @@
  *   8  the condition of an unrolled loop's versions is hoisted only out of
  *      a loop that holds nothing else (hoisting copied everything beside
  *      it into both versions: the code doubled with every unrolled loop
- *      of a nest). Benchmark kernels unchanged.
+ *      of a nest). A region whose code would exceed 100,000 operations
+ *      (isl's conditional expressions copy the statements) is left
+ *      unchanged. Benchmark kernels unchanged.
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H

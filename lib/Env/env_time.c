@@ -166,8 +166,13 @@ static MlirModule generate(pearl_env_program *p,
 	if (!tree ||
 	    pearl_mlir_codegen(p->ctx, region, prog, tree) !=
 		pearl_stat_ok) {
-		env_err(msg, size, "code generation: %s",
-			pearl_ctx_last_error(p->ctx));
+		const char *why = pearl_ctx_last_error(p->ctx);
+
+		/* the code generator's own errors say where they come from */
+		if (!strncmp(why, "code generation: ", 17))
+			env_err(msg, size, "%s", why);
+		else
+			env_err(msg, size, "code generation: %s", why);
 		goto done;
 	}
 	ok = 1;

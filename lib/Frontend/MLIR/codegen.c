@@ -35,6 +35,15 @@ struct value_map {
 };
 
 #define MAX_UNROLL 512
+/* Operations the generator may insert for one region (statement copies,
+ * loops, conditions, before unrolling): the benchmark kernels need a few
+ * hundred. isl's conditional expressions "c ? a : b" are resolved by
+ * copying the statement into each arm, so a call with several such
+ * arguments, each a chain of them, multiplies the copies (a fuzzer-found
+ * schedule, gen-100833: 80 calls of 15 chained conditions each, minutes
+ * of generation and verification); past the limit the region is left
+ * unchanged. */
+#define MAX_GENERATED_OPS 100000
 
 struct gen {
 	pearl_ctx *ctx;
@@ -65,6 +74,7 @@ struct gen {
 	int pending_point;
 	int n_loops;
 	MlirAttribute no_unroll;
+	long n_inserted; /* operations inserted so far */
 	int failed;
 };
 
@@ -88,7 +98,13 @@ static void fail(struct gen *g, const char *fmt, ...)
 
 static void insert(struct gen *g, MlirOperation op)
 {
+	/* inserted all the same: the caller may still read it, and the
+	 * generated code goes as a whole on failure */
 	mlirBlockInsertOwnedOperationBefore(g->block, g->anchor, op);
+	if (++g->n_inserted > MAX_GENERATED_OPS)
+		fail(g, "the code would exceed %d operations (isl's "
+		     "conditional expressions resolved into copies of the "
+		     "statements)", MAX_GENERATED_OPS);
 }
 
 /* ---- isl_ast_expr -> MlirAffineExpr over (iterators; parameters) ---- */
@@ -1098,16 +1114,25 @@ static int collect(struct gen *g, MlirOperation op, MlirOperation **need,
 	return 0;
 }
 
-/* Clones the operations of `need` found under `block` in program order. */
-static void clone_in_order(struct gen *g, MlirBlock block,
-			   MlirOperation *need, int n, struct value_map *m)
+/* Clones the operations of `need` found in program order from `first` to
+ * `last` (inclusive; a null `last`: to the end of the block) and in the
+ * blocks under them. The walk stops at `last`: the code generated so far
+ * lies after the region in the same block, and walking it for every
+ * statement instance made code generation quadratic in the generated
+ * code (minutes on a fuzzer-found schedule, gen-100833). */
+static void clone_in_order(struct gen *g, MlirOperation first,
+			   MlirOperation last, MlirOperation *need, int n,
+			   struct value_map *m)
 {
-	MlirOperation op;
+	MlirOperation op, end = mlirOperationIsNull(last)
+				    ? last
+				    : mlirOperationGetNextInBlock(last);
 	intptr_t i, r;
 	int k;
 
-	for (op = mlirBlockGetFirstOperation(block);
-	     !mlirOperationIsNull(op) && !g->failed;
+	for (op = first; !mlirOperationIsNull(op) && !g->failed &&
+			 !(!mlirOperationIsNull(end) &&
+			   mlirOperationEqual(op, end));
 	     op = mlirOperationGetNextInBlock(op)) {
 		for (k = 0; k < n; ++k)
 			if (mlirOperationEqual(need[k], op))
@@ -1135,7 +1160,9 @@ static void clone_in_order(struct gen *g, MlirBlock block,
 		for (r = 0; r < mlirOperationGetNumRegions(op); ++r) {
 			MlirBlock b = pearl_mlir_body(op, (int)r);
 			if (!mlirBlockIsNull(b))
-				clone_in_order(g, b, need, n, m);
+				clone_in_order(g, mlirBlockGetFirstOperation(b),
+					       (MlirOperation){NULL}, need, n,
+					       m);
 		}
 	}
 }
@@ -1231,8 +1258,8 @@ static void gen_call(struct gen *g, isl_ast_expr **exprs, void *user)
 	if (!g->failed && collect(g, store, &need, &n, &cap) < 0)
 		fail(g, "out of memory");
 	if (!g->failed)
-		clone_in_order(g, mlirOperationGetBlock(g->region->first),
-			       need, n, &m);
+		clone_in_order(g, g->region->first, g->region->last, need, n,
+			       &m);
 	free(need);
 	free(m.from);
 	free(m.to);
