@@ -45,7 +45,9 @@
  *      it into both versions: the code doubled with every unrolled loop
  *      of a nest). A region whose code would exceed 100,000 operations
  *      (isl's conditional expressions copy the statements) is left
- *      unchanged. Benchmark kernels unchanged.
+ *      unchanged. isl writes disjunctive conditions (ast_build_allow_or
+ *      on): without them its AST generator lost instances on skewed
+ *      schedules. Benchmark kernels unchanged.
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H

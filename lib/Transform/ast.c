@@ -228,9 +228,16 @@ static __isl_give isl_ast_node *build_marked_ast(pearl_sched *sched)
 	isl_ast_build *build;
 	isl_ast_node *tree;
 
-	/* affine.if takes conjunctions only: no disjunctive conditions (the
-	 * context's setting is restored, it may be borrowed). */
-	isl_options_set_ast_build_allow_or(ctx, 0);
+	/* Disjunctive conditions are allowed (isl's default; the code
+	 * generator makes nested affine.ifs of them). isl's AST generator
+	 * without them (allow_or 0, which Pearl used to set because an
+	 * affine.if holds conjunctions only) loses instances on skewed
+	 * schedules: a whole statement (pearl-gen --seed 1208 --size-scale
+	 * small, "T(0,1,3,3) S(1,2,1,-1) I(3,0) T(1,2,4,2)") or some of its
+	 * instances (seed 101030, "N S(0,1) S(1,2,1,2) S(1,2,2,-1)": wrong
+	 * outputs), and leaks an if node. The context's setting is restored:
+	 * it may be borrowed. */
+	isl_options_set_ast_build_allow_or(ctx, 1);
 	s = isl_schedule_map_schedule_node_bottom_up(s, mark_bands, sched);
 	build = isl_ast_build_from_context(isl_set_universe(
 	    isl_union_set_get_space(dom)));
