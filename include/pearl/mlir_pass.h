@@ -32,6 +32,8 @@ struct pearl_mlir_options {
 	const char *schedule;             /* explicit schedule, "" if none */
 	int regenerate;                   /* rewrite even without actions */
 	unsigned long isl_max_operations; /* isl quota per region, 0: none */
+	double time_limit;                /* seconds per action's checks and
+					   * per AST generation, 0: none */
 	enum pearl_mlir_agent agent;      /* when there is no schedule */
 	uint64_t seed;                    /* of the sampling agent */
 	int max_branch_steps;             /* actions per branch */

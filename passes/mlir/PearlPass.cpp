@@ -24,6 +24,7 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include "pearl/agent.h"
+#include "pearl/ctx.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_pass.h"
 #include "pearl/transform.h"
@@ -171,6 +172,12 @@ struct PearlSchedulePass
       llvm::cl::desc("Bound on isl operations per region (0: unbounded); a "
                      "region that exceeds it is left unchanged"),
       llvm::cl::init(20000000UL)};
+  Option<double> timeLimit{
+      *this, "time-limit",
+      llvm::cl::desc("Seconds each action's legality checks and the AST "
+                     "generation of a region may take (0: no limit); a "
+                     "region that exceeds it is left unchanged"),
+      llvm::cl::init(PEARL_TIME_LIMIT)};
 
   // Rejects option values the pass cannot honour, with a message, before
   // the pipeline runs: numbers beyond the C fields they go to, and an
@@ -202,6 +209,10 @@ struct PearlSchedulePass
       return errorHandler(
           "pearl-schedule: schedule-file= is empty: give the path of a "
           "schedule file");
+    if (!(timeLimit >= 0) || timeLimit > 1e6)
+      return errorHandler(
+          "pearl-schedule: time-limit= must be a number of seconds from 0 "
+          "(no limit) to 1e6");
     if (schedule.hasValue() && scheduleFile.hasValue())
       return errorHandler(
           "pearl-schedule: schedule= and schedule-file= exclude each other: "
@@ -226,6 +237,7 @@ struct PearlSchedulePass
     opts.schedule = schedule.getValue().c_str();
     opts.regenerate = regenerate;
     opts.isl_max_operations = islMaxOperations;
+    opts.time_limit = timeLimit;
     opts.agent = agent;
     opts.seed = seed;
     opts.max_branch_steps = static_cast<int>(maxBranchSteps);

@@ -10,6 +10,9 @@
 // RUN: not %mlir_opt_pearl %s --pass-pipeline='builtin.module(func.func(pearl-schedule{max-branch-steps=4294967295}))' 2>&1 | FileCheck %s --check-prefix=STEPS-MAX
 // The largest values in range are accepted.
 // RUN: %pearl_opt %s '--pearl-schedule=max-branch-steps=2147483647 min-parallel-work=9223372036854775807' -o /dev/null
+// RUN: not %pearl_opt %s '--pearl-schedule=time-limit=-1' 2>&1 | FileCheck %s --check-prefix=TIME
+// RUN: %pearl_opt %s '--pearl-schedule=time-limit=0' -o /dev/null
+// TIME: error: pearl-schedule: time-limit= must be a number of seconds from 0 (no limit) to 1e6
 
 // STEPS: error: pearl-schedule: max-branch-steps=2147483648 is out of range (at most 2147483647)
 // STEPS-NOT: remark
