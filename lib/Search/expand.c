@@ -209,6 +209,7 @@ static int add_child(const struct search_state *parent, int b,
 	}
 	child.branch = b;
 	child.prior = prior;
+	child.seq = children->n;
 	if (search_states_push(children, &child) < 0) {
 		snprintf(err, err_size, "search: out of memory");
 		return -1;

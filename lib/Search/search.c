@@ -110,14 +110,14 @@ static int measure(struct search *s, struct search_state *child, char *err,
 	return 0;
 }
 
-/* Orders children by prior, then by parent (their order of creation). */
+/* Orders children by prior, then by their order of creation. */
 static int by_prior(const void *a, const void *b)
 {
 	const struct search_state *x = a, *y = b;
 
 	if (x->prior != y->prior)
 		return x->prior < y->prior ? -1 : 1;
-	return 0;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Orders measured states fastest first. */
@@ -127,7 +127,7 @@ static int by_speed(const void *a, const void *b)
 
 	if (x->speedup != y->speedup)
 		return x->speedup > y->speedup ? -1 : 1;
-	return 0;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Keeps the beam_width fastest OK states among the measured children in

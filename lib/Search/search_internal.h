@@ -17,6 +17,8 @@ struct search_state {
 	struct pearl_branch_state branch_state;
 	double speedup;         /* measured (1 for the root) */
 	double prior;           /* the proposal's rank: lower first */
+	int seq;                /* creation order among its level's children:
+				 * breaks ties, so that sorts are stable */
 	int measured;           /* measured in the environment */
 	int cluster;            /* adaptive sampling's cluster */
 };
