@@ -11,7 +11,7 @@
 void pearl_search_options_init(struct pearl_search_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->beam_width = 4;
+	o->beam_width = 8;
 	o->top_k = 6;
 	o->max_depth = 10;
 	o->max_measurements = 200;

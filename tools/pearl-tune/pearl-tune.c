@@ -60,7 +60,7 @@ static void usage(FILE *out)
 		"  --size N             ordinary modules: every `?` dimension "
 		"and index argument\n"
 		"                       (default 64, as pearl-exec)\n"
-		"  --beam W             states kept per level (default 4)\n"
+		"  --beam W             states kept per level (default 8)\n"
 		"  --top-k K            policy actions per state and branch "
 		"(default 6)\n"
 		"  --depth D            actions per schedule (default 10)\n"
