@@ -307,11 +307,12 @@ static isl_stat statement_seen(__isl_take isl_set *set, void *user)
 /* Whether `tree` (kept) calls every statement of `sched`'s domain (1), or
  * lost one (0; -1 on an isl error). isl's AST generator has been seen to
  * drop a statement, with no error, on schedules of skewed and twice tiled
- * bands (pearl-gen --seed 1208 --size-scale small, "T(0,1,3,3)
- * S(1,2,1,-1) I(3,0) T(1,2,4,2)" before degenerate bands were removed):
- * the generated code would silently skip its instances. The check is
- * cheap and partial: it does not see a statement that lost only some of
- * its instances. */
+ * bands when it ran without disjunctive conditions (pearl-gen --seed
+ * 1208 --size-scale small, "T(0,1,3,3) S(1,2,1,-1) I(3,0) T(1,2,4,2)"):
+ * the generated code would silently skip its instances. No schedule is
+ * known to do so with them; the check stays as a guard. It is cheap and
+ * partial: it does not see a statement that lost only some of its
+ * instances. */
 static int ast_calls_every_statement(pearl_sched *sched,
 				     __isl_keep isl_ast_node *tree)
 {
