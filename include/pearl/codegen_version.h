@@ -48,10 +48,13 @@
  *      unchanged. isl writes disjunctive conditions (ast_build_allow_or
  *      on): without them its AST generator lost instances on skewed
  *      schedules. Benchmark kernels unchanged.
+ *   9  a constant condition of isl's AST ("if (1)") is generated (true:
+ *      its then-branch, false: its else-branch) instead of refusing the
+ *      region. Benchmark kernels unchanged.
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
 
-#define PEARL_CODEGEN_VERSION 8
+#define PEARL_CODEGEN_VERSION 9
 
 #endif

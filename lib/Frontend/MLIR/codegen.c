@@ -336,7 +336,23 @@ static int map_operands(struct gen *g, MlirValue *ops)
 
 /* ---- condition expressions -> integer set constraints ---- */
 
-/* Adds the constraints of `e` (a conjunction of comparisons) as e >= 0 /
+/* Whether the constant condition `e` (kept, an isl_ast_expr_int, which
+ * isl writes e.g. as "if (1)") holds: 1 or 0, or -1 on failure. */
+static int condition_holds(struct gen *g, __isl_keep isl_ast_expr *e)
+{
+	isl_val *v = isl_ast_expr_int_get_val(e);
+	isl_bool zero = isl_val_is_zero(v);
+
+	isl_val_free(v);
+	if (zero < 0) {
+		fail(g, "out of memory");
+		return -1;
+	}
+	return !zero;
+}
+
+/* Adds the constraints of `e` (a conjunction of comparisons and constants)
+ * as e >= 0 /
  * e == 0 to cons / eq; returns the new count or -1. */
 static int conditions(struct gen *g, __isl_keep isl_ast_expr *e,
 		      MlirAffineExpr *cons, bool *eq, int n, int max)
@@ -348,6 +364,22 @@ static int conditions(struct gen *g, __isl_keep isl_ast_expr *e,
 	long shift = 0;
 	int swap = 0, is_eq = 0;
 
+	if (isl_ast_expr_get_type(e) == isl_ast_expr_int) {
+		/* A constant conjunct: true adds nothing, false adds -1 >= 0. */
+		int holds = condition_holds(g, e);
+
+		if (holds < 0)
+			return -1;
+		if (holds)
+			return n;
+		if (n == max) {
+			fail(g, "too many constraints");
+			return -1;
+		}
+		cons[n] = mlirAffineConstantExprGet(g->mctx, -1);
+		eq[n++] = false;
+		return n;
+	}
 	if (isl_ast_expr_get_type(e) != isl_ast_expr_op) {
 		fail(g, "condition is not a comparison");
 		return -1;
@@ -515,6 +547,10 @@ static int create_if(struct gen *g, __isl_keep isl_ast_expr *cond,
 
 	*else_body = (MlirBlock){ NULL };
 	n = conditions(g, cond, cons, eq, 0, MAX_RESULTS);
+	if (n == 0) { /* only true constants: an integer set needs 0 >= 0 */
+		cons[n] = mlirAffineConstantExprGet(g->mctx, 0);
+		eq[n++] = false;
+	}
 	if (n < 0 || check_ranges(g, cons, n, "a condition at depth %d") < 0)
 		return -1;
 	nops = map_operands(g, ops);
@@ -670,6 +706,13 @@ static void gen_decision(struct gen *g, const struct decision *d)
 		return;
 	if (!d->cond) {
 		gen_leaf(g, d);
+		return;
+	}
+	if (isl_ast_expr_get_type(d->cond) == isl_ast_expr_int) {
+		int holds = condition_holds(g, d->cond);
+
+		if (holds >= 0)
+			gen_decision(g, holds ? d->yes : d->no);
 		return;
 	}
 	has_or = pearl_ast_expr_has_or(d->cond);
