@@ -18,6 +18,16 @@
  *   "loops 0..1 of branch 0 are not permutable (a dependence distance is
  *    negative), tiling them is illegal",
  *   "tile size 64 is larger than loop 1 (32 iterations)".
+ *
+ * Two actions restructure the tree. Distribution D(l) makes loop l of the
+ * branch, whose body is a sequence of parts (loops or statements), one
+ * loop per part, in their order; D(l,k) makes two loops, one over parts
+ * 0..k-1 and one over parts k and after. Fusion F(l) makes loop l and the
+ * loop right after it in the sequence that holds them one loop, whose body
+ * runs the first loop's body, then the second's; the second loop's
+ * iterations are shifted by the first of 0, 1, -1, 2, -2, ... (up to 16)
+ * that respects the dependences, or by s with F(l,s). Both are checked
+ * against every dependence, e.g. "violates RAW dependence S0[2] -> S1[1]".
  * Loops marked parallel stay parallel: an action that would make one of them
  * carry a dependence is refused.
  */
@@ -44,7 +54,9 @@ enum pearl_action_kind {
 	pearl_action_tile,        /* T(l,l+1,s1,s2) / T(l,l+1,l+2,s1,s2,s3) */
 	pearl_action_unroll,      /* U(f): unroll the innermost loop by f */
 	pearl_action_parallel,    /* P(l): run a loop in parallel */
-	pearl_action_next         /* N: move on to the next branch */
+	pearl_action_next,        /* N: move on to the next branch */
+	pearl_action_distribute,  /* D(l[,k]): one loop per part of the body */
+	pearl_action_fuse         /* F(l[,s]): fuse a loop with the next one */
 };
 
 #define PEARL_MAX_TILE_DIMS 3
@@ -55,7 +67,11 @@ struct pearl_action {
 	int n_level;
 	int size[PEARL_MAX_TILE_DIMS];  /* tile sizes */
 	int factor[2];  /* skew factors (both 0: chosen by the solver);
-			 * factor[0] is the unroll factor for U */
+			 * factor[0] is the unroll factor for U, the shift
+			 * for F, with factor[1] 1 if the shift was given
+			 * (0: chosen by the solver) */
+	int split;      /* D: the first part of the second loop (0: one
+			 * loop per part) */
 };
 
 typedef struct pearl_sched pearl_sched;

@@ -90,6 +90,9 @@ int pearl_action_space_encode(const struct pearl_action *a)
 		if (a->level[1] != l + 1)
 			return -1;
 		return l >= 0 && l <= 3 ? first_interchange + l : -1;
+	case pearl_action_distribute:
+	case pearl_action_fuse:
+		return -1; /* not in the policy's action space (yet) */
 	}
 	return -1;
 }

@@ -701,6 +701,11 @@ static pearl_stat apply_action(pearl_sched *sched, int b,
 		return parallelize(sched, b, a->level[0]);
 	case pearl_action_next:
 		return pearl_stat_ok;
+	case pearl_action_distribute:
+		return pearl_sched_distribute(sched, b, a->level[0], a->split);
+	case pearl_action_fuse:
+		return pearl_sched_fuse(sched, b, a->level[0], a->factor[1],
+					a->factor[0]);
 	}
 	return pearl_ctx_error(ctx, "unknown action");
 }

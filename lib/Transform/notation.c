@@ -40,6 +40,19 @@ void pearl_action_format(const struct pearl_action *a, char *buf, size_t size)
 	case pearl_action_next:
 		snprintf(buf, size, "N");
 		break;
+	case pearl_action_distribute:
+		if (a->split)
+			snprintf(buf, size, "D(%d,%d)", a->level[0], a->split);
+		else
+			snprintf(buf, size, "D(%d)", a->level[0]);
+		break;
+	case pearl_action_fuse:
+		if (a->factor[1])
+			snprintf(buf, size, "F(%d,%d)", a->level[0],
+				 a->factor[0]);
+		else
+			snprintf(buf, size, "F(%d)", a->level[0]);
+		break;
 	}
 }
 
@@ -151,6 +164,27 @@ static const char *make_action(char letter, const int *x, int n,
 	case 'N':
 		a->kind = pearl_action_next;
 		return n == 0 ? NULL : "";
+	case 'D':
+		a->kind = pearl_action_distribute;
+		if (n != 1 && n != 2)
+			return "";
+		if (n == 2 && x[1] < 1)
+			return "the split point of a distribution is the first "
+			       "part of the second loop, 1 or more; give none "
+			       "(D(l)) for one loop per part";
+		a->level[0] = x[0];
+		a->n_level = 1;
+		a->split = n == 2 ? x[1] : 0;
+		return NULL;
+	case 'F':
+		a->kind = pearl_action_fuse;
+		if (n != 1 && n != 2)
+			return "";
+		a->level[0] = x[0];
+		a->n_level = 1;
+		a->factor[0] = n == 2 ? x[1] : 0;
+		a->factor[1] = n == 2;
+		return NULL;
 	}
 	return "";
 }
@@ -172,7 +206,8 @@ static int bad_action(pearl_ctx *ctx, const char *text, const char *start,
 		pearl_ctx_error(ctx, "bad action '%.*s' at position %d of "
 				"schedule \"%s\" (expected I(l1,l2) R(l) "
 				"S(l,l+1[,a,b]) T(l,l+1,s1,s2) "
-				"T(l,l+1,l+2,s1,s2,s3) U(f) P(l) N)", len,
+				"T(l,l+1,l+2,s1,s2,s3) U(f) P(l) D(l[,k]) "
+				"F(l[,s]) N)", len,
 				start, (int)(start - text) + 1, text);
 	return -1;
 }

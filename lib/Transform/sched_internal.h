@@ -136,4 +136,51 @@ pearl_stat pearl_sched_commit_reversed(pearl_sched *sched,
 pearl_stat pearl_sched_commit_marked(pearl_sched *sched,
 				     __isl_take isl_schedule *schedule);
 
+/* ---- subtrees as schedules (subtree.c) ---- */
+
+/* An edit made while rebuilding a subtree: the subtree at node `at` (of
+ * the same schedule) is replaced by the schedule `by`. */
+struct pearl_subtree_edit {
+	isl_schedule_node *at; /* kept */
+	isl_schedule *by;      /* kept */
+};
+
+/* The subtree at `node` (kept) as a schedule of its own over the instances
+ * that reach it (__isl_give; NULL on error), with `edit` (may be NULL)
+ * made on the way. Bands keep their properties (coincidence, loop type,
+ * AST build options) and marks are kept; parts of sequences that no
+ * instance reaches are left out. Context, guard, extension and expansion
+ * nodes are not supported (NULL). */
+__isl_give isl_schedule *pearl_subtree_schedule(
+    __isl_keep isl_schedule_node *node, const struct pearl_subtree_edit *edit);
+/* Children first..last of the sequence (or set) node `node` (kept), each as
+ * pearl_subtree_schedule, in a sequence (__isl_give). */
+__isl_give isl_schedule *pearl_subtree_children(
+    __isl_keep isl_schedule_node *node, int first, int last);
+/* `acc` (taken; NULL for nothing yet) followed by `s` (taken) in a
+ * sequence; schedules without instances are left out. NULL on error (`s`
+ * NULL is an error: acc is freed). */
+__isl_give isl_schedule *pearl_subtree_append(__isl_take isl_schedule *acc,
+					      __isl_take isl_schedule *s);
+/* `s` (taken) under a new one-member band, the loop `mupa` (taken) over
+ * its instances. */
+__isl_give isl_schedule *pearl_schedule_insert_loop(
+    __isl_take isl_schedule *s, __isl_take isl_multi_union_pw_aff *mupa);
+/* Band `node` (taken, one member) with the properties of band `band`
+ * (kept): coincidence, AST loop type and build options. */
+__isl_give isl_schedule_node *pearl_band_copy_properties(
+    __isl_take isl_schedule_node *node, __isl_keep isl_schedule_node *band);
+
+/* ---- restructuring actions (restructure.c) ---- */
+
+/* D(l[,k]): loop l of branch b distributed over the parts of its body,
+ * one loop per part (`split` 0) or two loops, parts 0..split-1 and
+ * split.. (pearl_sched_apply's contract). */
+pearl_stat pearl_sched_distribute(pearl_sched *sched, int b, int l,
+				  int split);
+/* F(l[,s]): loop l of branch b fused with the loop after it, which is
+ * shifted by `shift` if `has_shift`, else by the smallest legal shift. */
+pearl_stat pearl_sched_fuse(pearl_sched *sched, int b, int l, int has_shift,
+			    int shift);
+
 #endif

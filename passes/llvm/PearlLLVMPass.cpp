@@ -104,6 +104,11 @@ cl::opt<long> PearlMinParallelWork(
 cl::opt<unsigned> PearlMaxOperations(
     "pearl-isl-max-operations", cl::init(20000000),
     cl::desc("Pearl: isl operations allowed per Scop (0: unbounded)"));
+cl::opt<double> PearlTimeLimit(
+    "pearl-time-limit", cl::init(PEARL_TIME_LIMIT),
+    cl::desc("Pearl: seconds each action's legality checks and the AST "
+             "generation of a Scop (Polly's, on Pearl's schedule) may take "
+             "(0: no limit); a Scop that exceeds it keeps clang's code"));
 
 constexpr const char *PassName = "pearl";
 constexpr const char *ParallelMark = "pearl.parallel";
@@ -184,6 +189,13 @@ std::string scheduleFileError() {
   return "";
 }
 
+// `Seconds` as the remarks write it: "4 s", "0.5 s".
+std::string formatSeconds(double Seconds) {
+  char Buf[32];
+  snprintf(Buf, sizeof(Buf), "%g s", Seconds);
+  return Buf;
+}
+
 // What is wrong with the plugin's options, checked once per process: an
 // explicit schedule that is blank or does not parse, a schedule file that
 // cannot be used, negative numbers (the option parser refuses numbers
@@ -197,6 +209,9 @@ const std::string &optionError() {
       return "-pearl-max-branch-steps=" +
              std::to_string(PearlMaxBranchSteps) +
              " is negative (0: the agent takes no action)";
+    if (!(PearlTimeLimit >= 0) || PearlTimeLimit > 1e6)
+      return "-pearl-time-limit=" + std::to_string(PearlTimeLimit) +
+             " is out of range (0 to 1000000 seconds; 0: no limit)";
     if (PearlMinParallelWork < 0)
       return "-pearl-min-parallel-work=" +
              std::to_string(PearlMinParallelWork) +
@@ -633,6 +648,7 @@ public:
       return Unchanged("out of memory");
     std::unique_ptr<pearl_ctx, void (*)(pearl_ctx *)> CtxOwner(
         Ctx, pearl_ctx_free);
+    pearl_ctx_set_time_limit(Ctx, PearlTimeLimit);
     std::string Why;
     isl_union_pw_multi_aff *ToModel = nullptr;
     pearl_program *Prog = pearl::modelScop(Ctx, S, Why, &ToModel);
@@ -727,7 +743,15 @@ public:
 
     ScopedBoolOption Parallel("polly-parallel", true);
     ScopedBoolOption Force("polly-parallel-force", true);
+    // isl's AST generation can take minutes on some schedules (skewed,
+    // twice tiled bands; a fuzzer-found hang of clang, pearl-gen --seed
+    // 1048 --lang c): it runs under the time limit, as Pearl's own does.
+    pearl_ctx_watch_start(Ctx, PearlTimeLimit);
     std::unique_ptr<IslAstInfo> Ast = runIslAstGen(S, DA);
+    if (pearl_ctx_watch_stop(Ctx))
+      return Unchanged("Polly's AST generation stopped after the time limit "
+                       "of " + formatSeconds(PearlTimeLimit) +
+                       " (-pearl-time-limit)");
     if (!Ast || Ast->getAst().is_null())
       return Unchanged("Polly's AST generation failed (isl error or quota)");
     ParallelPlan Plan;

@@ -230,6 +230,29 @@ static void test_notation(pearl_ctx *ctx)
 	free(a);
 	CHECK(pearl_actions_parse(ctx, " \t ", &a) == 0);
 	free(a);
+	/* distribution and fusion, with and without their optional argument */
+	n = pearl_actions_parse(ctx, "D(0) D(1,2) F(0) F(1,-3) F(2,0)", &a);
+	CHECK(n == 5);
+	if (n == 5) {
+		const char *want[] = { "D(0)", "D(1,2)", "F(0)", "F(1,-3)",
+				       "F(2,0)" };
+		int i;
+
+		for (i = 0; i < 5; ++i) {
+			pearl_action_format(&a[i], buf, sizeof(buf));
+			CHECK_STR(buf, want[i]);
+		}
+		CHECK(a[0].kind == pearl_action_distribute && a[0].split == 0);
+		CHECK(a[1].split == 2);
+		CHECK(a[2].kind == pearl_action_fuse && a[2].factor[1] == 0);
+		CHECK(a[4].factor[0] == 0 && a[4].factor[1] == 1);
+	}
+	free(a);
+	CHECK(pearl_actions_parse(ctx, "D(0,0)", &a) == -1);
+	CHECK(strstr(pearl_ctx_last_error(ctx), "split point") != NULL);
+	CHECK(pearl_actions_parse(ctx, "D(0,1,2)", &a) == -1);
+	CHECK(pearl_actions_parse(ctx, "F()", &a) == -1);
+	CHECK(pearl_actions_parse(ctx, "D", &a) == -1);
 }
 
 int main(void)

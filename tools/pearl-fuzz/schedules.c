@@ -77,8 +77,10 @@ static const int wild_factors[] = { -1000000, -13, -2, -1, 0, 1, 2, 3, 4,
 				    6, 13, 1000000 };
 
 enum draw_kind { k_inter, k_rev, k_skew, k_tile2, k_tile3, k_unroll, k_par,
-		 n_draw_kinds };
-static const int kind_weights[] = { 15, 10, 15, 20, 8, 12, 12 };
+		 k_dist, k_fuse, n_draw_kinds };
+static const int kind_weights[] = { 15, 10, 15, 20, 8, 12, 12, 8, 8 };
+/* Explicit shifts of a fusion. */
+static const int fuse_shifts[] = { -2, -1, 0, 1, 2, 3 };
 
 /* Draws the kind of an action for a branch of depth d (>= 1): only kinds
  * with enough loops. */
@@ -144,6 +146,22 @@ static void draw_sane_action(uint64_t *rng, int d, struct pearl_action *a)
 		a->kind = pearl_action_unroll;
 		a->factor[0] = unroll_factors[draw(rng, N_OF(unroll_factors))];
 		break;
+	case k_dist:
+		a->kind = pearl_action_distribute;
+		a->n_level = 1;
+		a->level[0] = draw(rng, d);
+		if (chance(rng, 30))
+			a->split = 1 + draw(rng, 3);
+		break;
+	case k_fuse:
+		a->kind = pearl_action_fuse;
+		a->n_level = 1;
+		a->level[0] = draw(rng, d);
+		if (chance(rng, 30)) {
+			a->factor[0] = fuse_shifts[draw(rng, N_OF(fuse_shifts))];
+			a->factor[1] = 1;
+		}
+		break;
 	case k_par:
 	default:
 		a->kind = pearl_action_parallel;
@@ -203,6 +221,21 @@ static void draw_wild_action(uint64_t *rng, int d, struct pearl_action *a)
 				   ? unroll_factors[draw(rng,
 							 N_OF(unroll_factors))]
 				   : wild_factors[draw(rng, N_OF(wild_factors))];
+		break;
+	case pearl_action_distribute:
+		a->level[0] = wild_level(rng, d);
+		if (chance(rng, 50))
+			a->split = wild_sizes[draw(rng, N_OF(wild_sizes))];
+		if (a->split < 1)
+			a->split = 0; /* the notation has no D(l,k) with k < 1 */
+		break;
+	case pearl_action_fuse:
+		a->level[0] = wild_level(rng, d);
+		if (chance(rng, 50)) {
+			a->factor[0] = wild_factors[draw(rng,
+							 N_OF(wild_factors))];
+			a->factor[1] = 1;
+		}
 		break;
 	case pearl_action_next:
 		break;

@@ -1,0 +1,285 @@
+/* The actions that restructure the schedule tree: loop distribution D and
+ * loop fusion F (with a shift). Both take subtrees apart and put them
+ * together in a new shape (subtree.c); the dependences decide, through the
+ * full legality check of pearl_sched_commit. */
+#include <isl/aff.h>
+#include <isl/schedule_node.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sched_internal.h"
+
+/* Fusion without an explicit shift tries 0, 1, -1, 2, -2, ... up to this. */
+#define PEARL_MAX_FUSE_SHIFT 16
+
+/* The schedule of `sched` with the subtree at `at` (kept) replaced by `by`
+ * (taken). */
+static __isl_give isl_schedule *replaced(pearl_sched *sched,
+					 __isl_keep isl_schedule_node *at,
+					 __isl_take isl_schedule *by)
+{
+	struct pearl_subtree_edit edit = { at, by };
+	isl_schedule_node *root;
+	isl_schedule *s;
+
+	if (!by)
+		return NULL;
+	root = isl_schedule_get_root(pearl_sched_peek(sched));
+	s = pearl_subtree_schedule(root, &edit);
+	isl_schedule_node_free(root);
+	isl_schedule_free(by);
+	return s;
+}
+
+/* Loop `band` (kept, one member) around `s` (taken), with its properties. */
+static __isl_give isl_schedule *loop_around(__isl_keep isl_schedule_node *band,
+					    __isl_take isl_schedule *s)
+{
+	isl_schedule_node *node;
+
+	s = pearl_schedule_insert_loop(
+	    s, isl_schedule_node_band_get_partial_schedule(band));
+	if (!s)
+		return NULL;
+	node = isl_schedule_node_child(isl_schedule_get_root(s), 0);
+	isl_schedule_free(s);
+	node = pearl_band_copy_properties(node, band);
+	s = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	return s;
+}
+
+/* Distribution: loop `l` of branch `b` becomes one loop per group of the
+ * parts of its body (the children of the sequence it holds), in their
+ * order. With `split` > 0, two groups: parts 0..split-1 and split..; with
+ * `split` 0, one group per part. */
+static pearl_stat distribute(pearl_sched *sched, int b, int l, int split)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_schedule_node *band, *body;
+	isl_schedule *acc = NULL;
+	isl_size n = 0;
+	int first, last;
+
+	band = pearl_sched_branch_loop(sched, b, l, NULL);
+	if (!band)
+		return pearl_stat_error;
+	body = isl_schedule_node_get_child(band, 0);
+	if (isl_schedule_node_get_type(body) == isl_schedule_node_sequence ||
+	    isl_schedule_node_get_type(body) == isl_schedule_node_set)
+		n = isl_schedule_node_n_children(body);
+	if (n < 2) {
+		pearl_ctx_error(ctx, "loop %d of branch %d holds one loop or "
+				"statement: nothing to distribute", l, b);
+	} else if (split < 0 || split >= n) {
+		pearl_ctx_error(ctx, "loop %d of branch %d holds %d parts: the "
+				"split point must be 1..%d", l, b, (int)n,
+				(int)n - 1);
+	} else {
+		int ok = 1;
+
+		for (first = 0; first < n && ok; first = last + 1) {
+			isl_schedule *part;
+
+			last = split == 0	  ? first
+			       : first < split ? split - 1
+					       : n - 1;
+			part = loop_around(band, pearl_subtree_children(
+						     body, first, last));
+			acc = part ? pearl_subtree_append(acc, part)
+				   : isl_schedule_free(acc);
+			ok = acc != NULL;
+		}
+		if (!acc)
+			pearl_ctx_isl_error(ctx, "distribution");
+	}
+	isl_schedule_node_free(body);
+	if (!acc) {
+		isl_schedule_node_free(band);
+		return pearl_stat_error;
+	}
+	acc = replaced(sched, band, acc);
+	isl_schedule_node_free(band);
+	return pearl_sched_commit(sched, acc);
+}
+
+/* The partial schedule of loop `band` (kept) plus `shift`, as one union
+ * piecewise affine function. */
+static __isl_give isl_union_pw_aff *shifted(__isl_keep isl_schedule_node *band,
+					    int shift)
+{
+	isl_multi_union_pw_aff *mupa =
+	    isl_schedule_node_band_get_partial_schedule(band);
+	isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, 0);
+	isl_union_set *dom;
+
+	isl_multi_union_pw_aff_free(mupa);
+	if (!shift || !upa)
+		return upa;
+	dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(upa));
+	return isl_union_pw_aff_add(
+	    upa, isl_union_pw_aff_val_on_domain(
+		     dom, isl_val_int_from_si(isl_union_pw_aff_get_ctx(upa),
+					      shift)));
+}
+
+/* What fusion works on: loop `first` and the loop `second` right after it
+ * in the sequence `seq` (at position `pos`, of `n` children). */
+struct fusion {
+	isl_schedule_node *first, *second, *seq;
+	int pos, n;
+};
+
+static void fusion_free(struct fusion *f)
+{
+	isl_schedule_node_free(f->first);
+	isl_schedule_node_free(f->second);
+	isl_schedule_node_free(f->seq);
+}
+
+/* Finds loop `l` of branch `b` and the loop after it (see struct fusion). */
+static pearl_stat find_fusion(pearl_sched *sched, int b, int l,
+			      struct fusion *f)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_schedule_node *filter, *next;
+
+	memset(f, 0, sizeof(*f));
+	f->first = pearl_sched_branch_loop(sched, b, l, NULL);
+	if (!f->first)
+		return pearl_stat_error;
+	filter = isl_schedule_node_parent(isl_schedule_node_copy(f->first));
+	if (isl_schedule_node_get_type(filter) != isl_schedule_node_filter ||
+	    isl_schedule_node_get_parent_type(filter) !=
+		isl_schedule_node_sequence) {
+		isl_schedule_node_free(filter);
+		return pearl_ctx_error(ctx, "loop %d of branch %d is not a part "
+				       "of a sequence: nothing to fuse it with",
+				       l, b);
+	}
+	f->pos = isl_schedule_node_get_child_position(filter);
+	f->seq = isl_schedule_node_parent(filter);
+	f->n = isl_schedule_node_n_children(f->seq);
+	if (f->pos < 0 || f->n < 0)
+		return pearl_ctx_isl_error(ctx, "fusion");
+	if (f->pos + 1 >= f->n)
+		return pearl_ctx_error(ctx, "loop %d of branch %d is the last "
+				       "part of its sequence: nothing to fuse it "
+				       "with", l, b);
+	next = isl_schedule_node_get_child(f->seq, f->pos + 1);
+	f->second = isl_schedule_node_child(next, 0);
+	if (isl_schedule_node_get_type(f->second) != isl_schedule_node_band)
+		return pearl_ctx_error(ctx, "the part after loop %d of branch "
+				       "%d is not a loop: nothing to fuse it "
+				       "with", l, b);
+	return pearl_stat_ok;
+}
+
+/* The schedule with the two loops of `f` fused, the second shifted by
+ * `shift`: one loop over the union of their iterations, whose body runs
+ * the first loop's body, then the second's. */
+static __isl_give isl_schedule *fused(pearl_sched *sched,
+				      const struct fusion *f, int shift)
+{
+	isl_schedule_node *body1, *body2, *node;
+	isl_schedule *inner, *s;
+	isl_union_pw_aff *upa;
+	isl_bool par1, par2;
+
+	body1 = isl_schedule_node_get_child(f->first, 0);
+	body2 = isl_schedule_node_get_child(f->second, 0);
+	inner = pearl_subtree_schedule(body1, NULL);
+	if (inner)
+		inner = pearl_subtree_append(
+		    inner, pearl_subtree_schedule(body2, NULL));
+	isl_schedule_node_free(body1);
+	isl_schedule_node_free(body2);
+	upa = isl_union_pw_aff_union_add(shifted(f->first, 0),
+					 shifted(f->second, shift));
+	s = pearl_schedule_insert_loop(
+	    inner, isl_multi_union_pw_aff_from_union_pw_aff(upa));
+	if (!s)
+		return NULL;
+	/* A loop marked parallel stays so (or the fusion is refused). */
+	par1 = isl_schedule_node_band_member_get_coincident(f->first, 0);
+	par2 = isl_schedule_node_band_member_get_coincident(f->second, 0);
+	node = isl_schedule_node_child(isl_schedule_get_root(s), 0);
+	isl_schedule_free(s);
+	node = isl_schedule_node_band_member_set_coincident(
+	    node, 0, par1 == isl_bool_true || par2 == isl_bool_true);
+	s = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+
+	if (f->pos > 0)
+		s = pearl_subtree_append(
+		    pearl_subtree_children(f->seq, 0, f->pos - 1), s);
+	if (s && f->pos + 2 < f->n)
+		s = pearl_subtree_append(
+		    s, pearl_subtree_children(f->seq, f->pos + 2, f->n - 1));
+	return replaced(sched, f->seq, s);
+}
+
+/* Fusion: loop `l` of branch `b` and the loop right after it (the next
+ * part of the sequence that holds it) become one loop, the second shifted
+ * by `shift` iterations; without `has_shift`, by the first shift of 0, 1,
+ * -1, 2, -2, ... (up to PEARL_MAX_FUSE_SHIFT) that respects the
+ * dependences. */
+static pearl_stat fuse(pearl_sched *sched, int b, int l, int has_shift,
+		       int shift)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	struct fusion f;
+	char why[512] = "";
+	pearl_stat st;
+	int k;
+
+	if (find_fusion(sched, b, l, &f) < 0) {
+		fusion_free(&f);
+		return pearl_stat_error;
+	}
+	if (has_shift) {
+		st = pearl_sched_commit(sched, fused(sched, &f, shift));
+		fusion_free(&f);
+		return st;
+	}
+	st = pearl_stat_error;
+	for (k = 0; k <= 2 * PEARL_MAX_FUSE_SHIFT && st < 0; ++k) {
+		int s = (k + 1) / 2 * (k % 2 ? 1 : -1);
+		isl_schedule *cand = fused(sched, &f, s);
+
+		if (!cand) {
+			fusion_free(&f);
+			return pearl_ctx_isl_error(ctx, "fusion");
+		}
+		st = pearl_sched_check_deps(sched, cand);
+		if (st < 0 && k == 0)
+			snprintf(why, sizeof(why), "%s",
+				 pearl_ctx_last_error(ctx));
+		if (st == pearl_stat_ok)
+			st = pearl_sched_commit(sched, cand);
+		else
+			isl_schedule_free(cand);
+		if (st < 0 && pearl_ctx_quota_exceeded(ctx))
+			break;
+	}
+	fusion_free(&f);
+	if (st < 0 && why[0] && !pearl_ctx_quota_exceeded(ctx))
+		pearl_ctx_error(ctx, "fusing loop %d of branch %d with the next loop "
+				"%s (and no shift in -%d..%d is legal)", l, b,
+				why, PEARL_MAX_FUSE_SHIFT, PEARL_MAX_FUSE_SHIFT);
+	return st;
+}
+
+pearl_stat pearl_sched_distribute(pearl_sched *sched, int b, int l,
+				  int split)
+{
+	return distribute(sched, b, l, split);
+}
+
+pearl_stat pearl_sched_fuse(pearl_sched *sched, int b, int l, int has_shift,
+			    int shift)
+{
+	return fuse(sched, b, l, has_shift, shift);
+}
