@@ -28,6 +28,14 @@
  * iterations are shifted by the first of 0, 1, -1, 2, -2, ... (up to 16)
  * that respects the dependences, or by s with F(l,s). Both are checked
  * against every dependence, e.g. "violates RAW dependence S0[2] -> S1[1]".
+ *
+ * Unroll-and-jam J(l,f) (register tiling) strip-mines loop l by f, moves
+ * the f-iteration point loop inside the loops below l (which must be
+ * perfectly nested), down to the innermost, and has the code generator
+ * unroll it completely: the innermost loop's body holds f copies, one per
+ * value of loop l. V(w) asks LLVM's loop vectorizer to vectorize the
+ * branch's innermost loop by w lanes (a power of 2 from 2 to 64): a hint,
+ * which changes no order and needs no check.
  * Loops marked parallel stay parallel: an action that would make one of them
  * carry a dependence is refused.
  */
@@ -56,7 +64,9 @@ enum pearl_action_kind {
 	pearl_action_parallel,    /* P(l): run a loop in parallel */
 	pearl_action_next,        /* N: move on to the next branch */
 	pearl_action_distribute,  /* D(l[,k]): one loop per part of the body */
-	pearl_action_fuse         /* F(l[,s]): fuse a loop with the next one */
+	pearl_action_fuse,        /* F(l[,s]): fuse a loop with the next one */
+	pearl_action_unroll_jam,  /* J(l,f): unroll loop l by f, jam copies */
+	pearl_action_vectorize    /* V(w): vectorize the innermost loop by w */
 };
 
 #define PEARL_MAX_TILE_DIMS 3
@@ -67,7 +77,8 @@ struct pearl_action {
 	int n_level;
 	int size[PEARL_MAX_TILE_DIMS];  /* tile sizes */
 	int factor[2];  /* skew factors (both 0: chosen by the solver);
-			 * factor[0] is the unroll factor for U, the shift
+			 * factor[0] is the unroll factor for U and J, the
+			 * vector width for V, the shift
 			 * for F, with factor[1] 1 if the shift was given
 			 * (0: chosen by the solver) */
 	int split;      /* D: the first part of the second loop (0: one
@@ -138,6 +149,28 @@ int pearl_sched_apply_sequence(pearl_sched *sched,
 /* The unroll factor of band `band` (kept, a band node with one member), or
  * 0 if it is not to be unrolled (or on error). */
 int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band);
+
+/* The name of the AST build option that marks the point loop of an
+ * unroll-and-jam J(l,f): a band whose options contain { PEARL_JAM_OPTION[f] }
+ * runs f iterations (at most) and is unrolled completely by the MLIR code
+ * generator, whether or not it carries a dependence; the LLVM plugin's
+ * code generator (Polly's) generates the plain loop. */
+#define PEARL_JAM_OPTION "pearl_jam"
+
+/* The unroll-and-jam factor of band `band` (kept, one member), or 0. */
+int pearl_band_jam_factor(__isl_keep isl_schedule_node *band);
+
+/* The name of the AST build option that holds the vector width of V(w):
+ * a band whose options contain { PEARL_VECTOR_OPTION[w] } is an innermost
+ * loop LLVM's loop vectorizer is asked to vectorize by w (the MLIR code
+ * generator's loop_annotation; Polly's code generator drops it). */
+#define PEARL_VECTOR_OPTION "pearl_vectorize"
+/* The mark that wraps such a loop in generated ASTs; its isl_id's user
+ * pointer holds the width as an intptr_t. */
+#define PEARL_VECTOR_MARK "vectorize"
+
+/* The vector width of band `band` (kept, one member), or 0. */
+int pearl_band_vector_width(__isl_keep isl_schedule_node *band);
 
 /* The name of the mark node that wraps parallel loops in generated ASTs. */
 #define PEARL_PARALLEL_MARK "parallel"

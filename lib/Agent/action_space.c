@@ -92,6 +92,8 @@ int pearl_action_space_encode(const struct pearl_action *a)
 		return l >= 0 && l <= 3 ? first_interchange + l : -1;
 	case pearl_action_distribute:
 	case pearl_action_fuse:
+	case pearl_action_unroll_jam:
+	case pearl_action_vectorize:
 		return -1; /* not in the policy's action space (yet) */
 	}
 	return -1;

@@ -642,6 +642,159 @@ static pearl_stat unroll(pearl_sched *sched, int b, int factor)
 	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
+/* The value of Pearl's AST build option `name` on band `band` (kept), if
+ * it is 2 or more; else 0. */
+static int band_option(__isl_keep isl_schedule_node *band, const char *name)
+{
+	isl_union_set *options;
+	isl_space *space;
+	isl_set *set;
+	isl_val *v;
+	int f = 0;
+
+	if (isl_schedule_node_get_type(band) != isl_schedule_node_band)
+		return 0;
+	options = isl_schedule_node_band_get_ast_build_options(band);
+	if (!options)
+		return 0;
+	space = isl_space_set_alloc(isl_schedule_node_get_ctx(band), 0, 1);
+	space = isl_space_set_tuple_name(space, isl_dim_set, name);
+	set = isl_union_set_extract_set(options, space);
+	isl_union_set_free(options);
+	v = isl_set_plain_get_val_if_fixed(set, isl_dim_set, 0);
+	if (v && isl_val_is_int(v) == isl_bool_true)
+		f = (int)isl_val_get_num_si(v);
+	isl_val_free(v);
+	isl_set_free(set);
+	return f > 1 ? f : 0;
+}
+
+/* Band `node` (taken) with Pearl's AST build option `name` set to `value`
+ * beside its other options. */
+static __isl_give isl_schedule_node *set_band_option(
+    __isl_take isl_schedule_node *node, const char *name, int value)
+{
+	isl_union_set *options;
+	isl_space *space;
+	isl_set *set;
+
+	if (!node)
+		return NULL;
+	space = isl_space_set_alloc(isl_schedule_node_get_ctx(node), 0, 1);
+	space = isl_space_set_tuple_name(space, isl_dim_set, name);
+	set = isl_set_fix_si(isl_set_universe(space), isl_dim_set, 0, value);
+	options = isl_schedule_node_band_get_ast_build_options(node);
+	options = isl_union_set_union(options, isl_union_set_from_set(set));
+	return isl_schedule_node_band_set_ast_build_options(node, options);
+}
+
+int pearl_band_jam_factor(__isl_keep isl_schedule_node *band)
+{
+	return band_option(band, PEARL_JAM_OPTION);
+}
+
+int pearl_band_vector_width(__isl_keep isl_schedule_node *band)
+{
+	return band_option(band, PEARL_VECTOR_OPTION);
+}
+
+/* V(w): the innermost loop of branch b is to be vectorized by `width`
+ * lanes; a hint for LLVM's loop vectorizer, kept in the band's AST build
+ * options. */
+static pearl_stat vectorize(pearl_sched *sched, int b, int width)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	int depth = pearl_sched_branch_depth(sched, b), jammed;
+	isl_schedule_node *node, *child;
+
+	if (width < 2 || width > 64 || (width & (width - 1)))
+		return pearl_ctx_error(ctx, "vector width %d is not a power "
+				       "of 2 from 2 to 64", width);
+	if (depth == 0)
+		return pearl_ctx_error(ctx, "branch %d has no loop to "
+				       "vectorize", b);
+	node = pearl_sched_branch_loop(sched, b, depth - 1, NULL);
+	/* the point loop of J is unrolled away: the loop around it is the
+	 * innermost loop of the code */
+	if (node && depth >= 2 && pearl_band_jam_factor(node)) {
+		isl_schedule_node_free(node);
+		node = pearl_sched_branch_loop(sched, b, depth - 2, NULL);
+	}
+	if (!node)
+		return pearl_stat_error;
+	if (pearl_band_vector_width(node)) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
+				       "is already vectorized", b);
+	}
+	child = isl_schedule_node_get_child(node, 0);
+	jammed = pearl_band_jam_factor(child);
+	isl_schedule_node_free(child);
+	if (pearl_band_holds_loop(node) != 0 && !jammed) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
+				       "holds the loops of other branches: "
+				       "only a loop with no loop inside is "
+				       "vectorized", b);
+	}
+	node = set_band_option(node, PEARL_VECTOR_OPTION, width);
+	/* a hint: the order of execution and the loops are unchanged */
+	return pearl_sched_commit_marked(sched, schedule_of(node));
+}
+
+/* Unroll-and-jam (register tiling) of loop `l` of branch b by `factor`:
+ * the loop is strip-mined by the factor, its point loop (factor
+ * iterations) moved inside the loops below it, down to the innermost, and
+ * marked to be unrolled completely by the code generator (the
+ * PEARL_JAM_OPTION build option): the loops inside then run `factor`
+ * copies of their body, one per value of loop l, side by side. Loops
+ * l..innermost must be perfectly nested; moving the point loop inwards is
+ * checked against every dependence. */
+static pearl_stat unroll_and_jam(pearl_sched *sched, int b, int l, int factor)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	int depth = pearl_sched_branch_depth(sched, b), i;
+	struct loop_desc point[1] = { { 0 } };
+	isl_schedule_node *node;
+	isl_multi_val *mv;
+	long extent;
+
+	if (depth >= 0 && l >= 0 && l == depth - 1)
+		return pearl_ctx_error(ctx, "loop %d is the innermost loop of "
+				       "branch %d: no loop inside to jam its "
+				       "copies into (U(f) unrolls it)", l, b);
+	if (factor < 2)
+		return pearl_ctx_error(ctx, "unroll-and-jam factor %d is below "
+				       "2", factor);
+	node = get_chain(sched, b, l, depth - l);
+	if (!node)
+		return pearl_stat_error;
+	extent = loop_extent(sched, b, l);
+	if (extent >= 0 && factor > extent) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "unroll-and-jam factor %d is larger "
+				       "than loop %d (%ld iterations)", factor,
+				       l, extent);
+	}
+	mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
+	mv = isl_multi_val_set_at(mv, 0, isl_val_int_from_si(
+	    isl_schedule_node_get_ctx(node), factor));
+	node = isl_schedule_node_band_tile(node, mv);
+	node = isl_schedule_node_band_member_set_ast_loop_type(
+	    node, 0, isl_ast_loop_default);
+	/* the point loop goes below the innermost loop of the chain */
+	node = take_chain(isl_schedule_node_child(node, 0), 1, point);
+	for (i = l + 1; i < depth && node; ++i)
+		node = isl_schedule_node_child(node, 0);
+	point[0].coincident = isl_bool_false;
+	point[0].type = isl_ast_loop_default;
+	point[0].options = isl_union_set_free(point[0].options);
+	node = put_chain(node, 1, point);
+	node = set_band_option(node, PEARL_JAM_OPTION, factor);
+	free_descs(point, 1);
+	return pearl_sched_commit(sched, schedule_of(node));
+}
+
 static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
@@ -706,6 +859,10 @@ static pearl_stat apply_action(pearl_sched *sched, int b,
 	case pearl_action_fuse:
 		return pearl_sched_fuse(sched, b, a->level[0], a->factor[1],
 					a->factor[0]);
+	case pearl_action_unroll_jam:
+		return unroll_and_jam(sched, b, a->level[0], a->factor[0]);
+	case pearl_action_vectorize:
+		return vectorize(sched, b, a->factor[0]);
 	}
 	return pearl_ctx_error(ctx, "unknown action");
 }

@@ -39,8 +39,11 @@ static intptr_t generated_unroll(pearl_sched *sched,
 				 __isl_keep isl_schedule_node *node,
 				 int *nodeps)
 {
-	intptr_t f = pearl_band_unroll_factor(node);
+	intptr_t f = pearl_band_jam_factor(node);
 
+	if (f > 1)
+		return f; /* unroll-and-jam: always unrolled here */
+	f = pearl_band_unroll_factor(node);
 	if (f > 1) {
 		if (*nodeps < 0)
 			*nodeps = carries_nothing(sched, node);
@@ -116,7 +119,8 @@ static int is_fixed_by_outer_loops(__isl_keep isl_schedule_node *node)
 	return single == isl_bool_true;
 }
 
-/* Wraps every innermost point band in a PEARL_POINT_MARK mark, every
+/* Wraps every band with a vector width (V) in a PEARL_VECTOR_MARK mark,
+ * every innermost point band in a PEARL_POINT_MARK mark, every
  * parallel band in a PEARL_PARALLEL_MARK mark, and every band to unroll
  * in a PEARL_UNROLL_MARK mark holding generated_unroll's factor, in this
  * order from the inside out, after removing the degenerate bands (whose
@@ -128,7 +132,7 @@ static __isl_give isl_schedule_node *mark_bands(
 {
 	pearl_sched *sched = user;
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-	intptr_t f;
+	intptr_t f, width;
 	isl_bool parallel;
 	int point, nodeps = -1;
 
@@ -152,14 +156,18 @@ static __isl_give isl_schedule_node *mark_bands(
 	 * without; PolyBench syrk's j loop, A[j][k]: 0.96x and 1.23x;
 	 * gemm's j loop, contiguous and carrying nothing: 1.22x with it,
 	 * 0.45x without). */
-	point = is_innermost_point_band(node);
+	point = is_innermost_point_band(node) && !pearl_band_jam_factor(node);
 	if (point) {
 		if (nodeps < 0)
 			nodeps = carries_nothing(sched, node);
 		point = nodeps && pearl_band_accesses_contiguous(sched, node);
 	}
+	width = pearl_band_vector_width(node);
 	node = pearl_band_unshift_point(node);
 	/* each insertion leaves `node` at the new mark */
+	if (width)
+		node = isl_schedule_node_insert_mark(
+		    node, isl_id_alloc(ctx, PEARL_VECTOR_MARK, (void *)width));
 	if (point)
 		node = isl_schedule_node_insert_mark(
 		    node, isl_id_alloc(ctx, PEARL_POINT_MARK, NULL));
@@ -174,11 +182,13 @@ static __isl_give isl_schedule_node *mark_bands(
 
 struct keeps_code {
 	pearl_sched *sched;
-	int same; /* no band seen so far is parallel or unrolled in MLIR */
+	int same; /* no band seen so far is parallel, unrolled in MLIR or
+		   * vectorized by a hint */
 };
 
 /* Clears user->same (a struct keeps_code) and stops at a band that
- * generated code would run in parallel or unroll in MLIR. */
+ * generated code would run in parallel, unroll in MLIR or give a vector
+ * width. */
 static isl_bool band_keeps_code(__isl_keep isl_schedule_node *node,
 				void *user)
 {
@@ -189,7 +199,8 @@ static isl_bool band_keeps_code(__isl_keep isl_schedule_node *node,
 		return isl_bool_true;
 	if (isl_schedule_node_band_member_get_coincident(node, 0) ==
 		isl_bool_true ||
-	    generated_unroll(data->sched, node, &nodeps) > 1) {
+	    generated_unroll(data->sched, node, &nodeps) > 1 ||
+	    pearl_band_vector_width(node)) {
 		data->same = 0;
 		return isl_bool_error; /* stops the walk */
 	}

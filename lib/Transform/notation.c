@@ -46,6 +46,12 @@ void pearl_action_format(const struct pearl_action *a, char *buf, size_t size)
 		else
 			snprintf(buf, size, "D(%d)", a->level[0]);
 		break;
+	case pearl_action_unroll_jam:
+		snprintf(buf, size, "J(%d,%d)", a->level[0], a->factor[0]);
+		break;
+	case pearl_action_vectorize:
+		snprintf(buf, size, "V(%d)", a->factor[0]);
+		break;
 	case pearl_action_fuse:
 		if (a->factor[1])
 			snprintf(buf, size, "F(%d,%d)", a->level[0],
@@ -176,6 +182,20 @@ static const char *make_action(char letter, const int *x, int n,
 		a->n_level = 1;
 		a->split = n == 2 ? x[1] : 0;
 		return NULL;
+	case 'V':
+		a->kind = pearl_action_vectorize;
+		if (n != 1)
+			return "";
+		a->factor[0] = x[0];
+		return NULL;
+	case 'J':
+		a->kind = pearl_action_unroll_jam;
+		if (n != 2)
+			return "";
+		a->level[0] = x[0];
+		a->n_level = 1;
+		a->factor[0] = x[1];
+		return NULL;
 	case 'F':
 		a->kind = pearl_action_fuse;
 		if (n != 1 && n != 2)
@@ -207,7 +227,7 @@ static int bad_action(pearl_ctx *ctx, const char *text, const char *start,
 				"schedule \"%s\" (expected I(l1,l2) R(l) "
 				"S(l,l+1[,a,b]) T(l,l+1,s1,s2) "
 				"T(l,l+1,l+2,s1,s2,s3) U(f) P(l) D(l[,k]) "
-				"F(l[,s]) N)", len,
+				"F(l[,s]) J(l,f) V(w) N)", len,
 				start, (int)(start - text) + 1, text);
 	return -1;
 }

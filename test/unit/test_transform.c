@@ -248,6 +248,21 @@ static void test_notation(pearl_ctx *ctx)
 		CHECK(a[4].factor[0] == 0 && a[4].factor[1] == 1);
 	}
 	free(a);
+	n = pearl_actions_parse(ctx, "J(0,4) V(8)", &a);
+	CHECK(n == 2);
+	if (n == 2) {
+		pearl_action_format(&a[0], buf, sizeof(buf));
+		CHECK_STR(buf, "J(0,4)");
+		pearl_action_format(&a[1], buf, sizeof(buf));
+		CHECK_STR(buf, "V(8)");
+		CHECK(a[0].kind == pearl_action_unroll_jam &&
+		      a[0].factor[0] == 4);
+		CHECK(a[1].kind == pearl_action_vectorize &&
+		      a[1].factor[0] == 8);
+	}
+	free(a);
+	CHECK(pearl_actions_parse(ctx, "J(0)", &a) == -1);
+	CHECK(pearl_actions_parse(ctx, "V(4,4)", &a) == -1);
 	CHECK(pearl_actions_parse(ctx, "D(0,0)", &a) == -1);
 	CHECK(strstr(pearl_ctx_last_error(ctx), "split point") != NULL);
 	CHECK(pearl_actions_parse(ctx, "D(0,1,2)", &a) == -1);

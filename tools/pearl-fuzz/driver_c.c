@@ -410,7 +410,7 @@ static int c_schedules(void *state, int count, fuzz_trace_fn trace,
 
 /* The outcomes in the -pearl-report file of one compilation. */
 struct report {
-	int scheduled, kept, not_generated, other;
+	int scheduled, kept, not_generated, time_limit, other;
 	char first_other[256];  /* the first refusal or reason */
 };
 
@@ -440,6 +440,8 @@ static void read_report(const struct c_state *s, struct report *r)
 			r->scheduled++;
 		} else if (!strcmp(outcome, "kept")) {
 			r->kept++;
+		} else if (why && strstr(why, "time limit")) {
+			r->time_limit++;
 		} else if (why && (strstr(why, "AST generation failed") ||
 				   strstr(why, "code generation declined"))) {
 			r->not_generated++;
@@ -496,11 +498,13 @@ static int c_run(void *state, const char *schedule,
 		return 0;
 	}
 	read_report(s, &r);
-	out->legal = r.scheduled > 0 || (r.kept > 0 && !r.other);
+	out->legal = r.scheduled > 0 || ((r.kept > 0 || r.time_limit > 0) &&
+					 !r.other);
 	if (!r.scheduled) {
 		/* nothing generated: the code is clang's */
-		out->same_code = out->legal;
+		out->same_code = out->legal && !r.time_limit;
 		out->cls = r.not_generated ? fuzz_not_generated
+			 : r.time_limit && !r.other ? fuzz_time_limit
 			 : out->legal ? fuzz_ok : fuzz_illegal;
 		snprintf(out->message, sizeof(out->message), "%s",
 			 out->legal ? "the plugin kept clang's code"

@@ -41,6 +41,9 @@ enum fuzz_class {
 	fuzz_crash,          /* the generated code or the pass died */
 	fuzz_hang,           /* a run or the pass took too long */
 	fuzz_error,          /* an error of the environment itself */
+	fuzz_time_limit,     /* legal, but a check or the AST generation ran
+			      * past the pass's time limit: the code was
+			      * kept, as the pass promises (not a failure) */
 	fuzz_n_classes
 };
 

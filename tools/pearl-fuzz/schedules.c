@@ -77,8 +77,10 @@ static const int wild_factors[] = { -1000000, -13, -2, -1, 0, 1, 2, 3, 4,
 				    6, 13, 1000000 };
 
 enum draw_kind { k_inter, k_rev, k_skew, k_tile2, k_tile3, k_unroll, k_par,
-		 k_dist, k_fuse, n_draw_kinds };
-static const int kind_weights[] = { 15, 10, 15, 20, 8, 12, 12, 8, 8 };
+		 k_dist, k_fuse, k_jam, k_vec, n_draw_kinds };
+static const int kind_weights[] = { 15, 10, 15, 20, 8, 12, 12, 8, 8, 8, 6 };
+/* Vector widths of V (the wild mode draws others). */
+static const int vector_widths[] = { 2, 4, 8, 16 };
 /* Explicit shifts of a fusion. */
 static const int fuse_shifts[] = { -2, -1, 0, 1, 2, 3 };
 
@@ -90,7 +92,7 @@ static enum draw_kind draw_kind(uint64_t *rng, int d)
 
 	memcpy(w, kind_weights, sizeof(w));
 	if (d < 2)
-		w[k_inter] = w[k_skew] = w[k_tile2] = 0;
+		w[k_inter] = w[k_skew] = w[k_tile2] = w[k_jam] = 0;
 	if (d < 3)
 		w[k_tile3] = 0;
 	return (enum draw_kind)draw_weighted(rng, w, n_draw_kinds);
@@ -162,6 +164,16 @@ static void draw_sane_action(uint64_t *rng, int d, struct pearl_action *a)
 			a->factor[1] = 1;
 		}
 		break;
+	case k_jam:
+		a->kind = pearl_action_unroll_jam;
+		a->n_level = 1;
+		a->level[0] = draw(rng, d - 1);
+		a->factor[0] = unroll_factors[draw(rng, N_OF(unroll_factors))];
+		break;
+	case k_vec:
+		a->kind = pearl_action_vectorize;
+		a->factor[0] = vector_widths[draw(rng, N_OF(vector_widths))];
+		break;
 	case k_par:
 	default:
 		a->kind = pearl_action_parallel;
@@ -228,6 +240,15 @@ static void draw_wild_action(uint64_t *rng, int d, struct pearl_action *a)
 			a->split = wild_sizes[draw(rng, N_OF(wild_sizes))];
 		if (a->split < 1)
 			a->split = 0; /* the notation has no D(l,k) with k < 1 */
+		break;
+	case pearl_action_unroll_jam:
+		a->level[0] = wild_level(rng, d);
+		a->factor[0] = wild_factors[draw(rng, N_OF(wild_factors))];
+		break;
+	case pearl_action_vectorize:
+		a->factor[0] = chance(rng, 50)
+				   ? wild_factors[draw(rng, N_OF(wild_factors))]
+				   : vector_widths[draw(rng, N_OF(vector_widths))];
 		break;
 	case pearl_action_fuse:
 		a->level[0] = wild_level(rng, d);

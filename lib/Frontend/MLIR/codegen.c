@@ -74,6 +74,9 @@ struct gen {
 	int pending_point;
 	int n_loops;
 	MlirAttribute no_unroll;
+	/* The vector width of the loop below (PEARL_VECTOR_MARK), 0 if
+	 * none. */
+	int pending_vector;
 	long n_inserted; /* operations inserted so far */
 	int failed;
 };
@@ -511,6 +514,32 @@ static void hint_no_unroll(struct gen *g, MlirOperation op)
 		mlirOperationSetDiscardableAttributeByName(
 		    op, mlirStringRefCreateFromCString("loop_annotation"),
 		    g->no_unroll);
+}
+
+/* Asks LLVM's loop vectorizer to vectorize loop `op` (an affine.for, an
+ * innermost loop) by `width` lanes, and not to unroll it first if
+ * `no_unroll` (an innermost point loop, see hint_no_unroll): the
+ * `loop_annotation` attribute, as hint_no_unroll. */
+static void hint_vectorize(struct gen *g, MlirOperation op, int width,
+			   int no_unroll)
+{
+	MlirDiagnosticHandlerID handler;
+	MlirAttribute attr;
+	char text[160];
+
+	snprintf(text, sizeof(text),
+		 "#llvm.loop_annotation<%svectorize = <disable = false, "
+		 "width = %d : i32>>",
+		 no_unroll ? "unroll = <disable = true>, " : "", width);
+	handler = mlirContextAttachDiagnosticHandler(g->mctx, quiet, NULL,
+						     NULL);
+	attr = mlirAttributeParseGet(g->mctx,
+				     mlirStringRefCreateFromCString(text));
+	mlirContextDetachDiagnosticHandler(g->mctx, handler);
+	if (!mlirAttributeIsNull(attr))
+		mlirOperationSetDiscardableAttributeByName(
+		    op, mlirStringRefCreateFromCString("loop_annotation"),
+		    attr);
 }
 
 /* ---- conditions ---- */
@@ -960,6 +989,7 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	isl_id *id = isl_ast_expr_id_get_id(iter);
 	int unroll = g->pending_unroll;
 	int point = g->pending_point;
+	int vector = g->pending_vector;
 	int loops_so_far = ++g->n_loops;
 
 	insert(g, op);
@@ -971,6 +1001,7 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	}
 	g->pending_unroll = 0; /* not the loops inside */
 	g->pending_point = 0;
+	g->pending_vector = 0;
 	g->iter[g->depth] = id;
 	g->iv[g->depth] = mlirBlockGetArgument(body, 0);
 	g->range[g->depth] = range;
@@ -979,8 +1010,13 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	g->depth--;
 	g->pending_unroll = unroll;
 	g->pending_point = point;
-	/* no loop was created inside */
-	if (point && !parallel && g->n_loops == loops_so_far)
+	g->pending_vector = vector;
+	/* no loop was created inside (the point loop of an unroll-and-jam
+	 * inside a vectorized loop is, and is unrolled away) */
+	if (vector)
+		hint_vectorize(g, op, vector,
+			       point && !parallel && g->n_loops == loops_so_far);
+	else if (point && !parallel && g->n_loops == loops_so_far)
 		hint_no_unroll(g, op);
 	isl_id_free(id);
 }
@@ -1355,6 +1391,13 @@ static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
 			g->pending_unroll = f > 1 ? (int)f : -1;
 			gen_node(g, child, 0);
 			g->pending_unroll = saved;
+		} else if (strcmp(isl_id_get_name(mark), PEARL_VECTOR_MARK) ==
+			   0) {
+			int saved = g->pending_vector;
+
+			g->pending_vector = (int)(intptr_t)isl_id_get_user(mark);
+			gen_node(g, child, parallel);
+			g->pending_vector = saved;
 		} else if (strcmp(isl_id_get_name(mark), PEARL_POINT_MARK) ==
 			   0) {
 			int saved = g->pending_point;
