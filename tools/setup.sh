@@ -19,7 +19,7 @@ build=${PEARL_BUILD_DIR:-$default_build}
 
 packages=(cmake ninja-build gcc g++ python3
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libpolly-22-dev
-          clang-22 libomp-22-dev gnuplot-nox python3-numpy
+          clang-22 libomp-22-dev gnuplot-nox python3-numpy libopenblas-dev
           libsqlite3-dev)
 missing=()
 for p in "${packages[@]}"; do
