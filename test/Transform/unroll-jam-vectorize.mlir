@@ -35,6 +35,14 @@
 // JV-LLVM: #llvm.loop_vectorize<disable = false, width = 8 : i32>
 // JV-LLVM: llvm.br {{.*}}loop_annotation
 
+// Two unroll-and-jams of one nest: the second one's point loop goes inside
+// the first one's, and both are unrolled (inner first; outer first left a
+// dangling loop and crashed, a fuzzer-found crash, gen-140003).
+// RUN: %pearl_gen --seed 140003 --size-scale small -o %t/gen.mlir --quiet
+// RUN: %pearl_opt %t/gen.mlir '--pearl-schedule=schedule="N J(1,4) S(1,2) J(0,5)"' -o %t/jj.mlir 2>&1 | FileCheck %s --check-prefix=JJ
+// RUN: %pearl_exec %t/gen.mlir %t/jj.mlir | FileCheck %s --check-prefix=SAME
+// JJ: remark: pearl-schedule: branch 1: applied J(1,4) S(1,2) J(0,5)
+
 // Refusals: J of the innermost loop, a factor larger than the loop, a
 // non-perfect chain; V of a width that is not a power of 2, twice.
 // RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="J(2,4) J(0,64) J(0,1) V(3) V(0)"' -o %t/ref.mlir 2>&1 | FileCheck %s --check-prefix=REF

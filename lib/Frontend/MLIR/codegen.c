@@ -1459,8 +1459,13 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			     isl_id_get_name(g.param[i]));
 	}
 	gen_node(&g, tree, 0);
-	/* Unroll before verifying, so that the unrolled code is verified. */
-	for (i = 0; i < g.n_unroll && !g.failed; ++i)
+	/* Unroll before verifying, so that the unrolled code is verified.
+	 * Loops were recorded outer first: unrolled inner first, an outer
+	 * loop's copies take their unrolled loops along, while unrolling the
+	 * outer loop first would leave the inner loop's record dangling (two
+	 * unroll-and-jams of one nest, J(1,4) then J(0,5): a crash found by
+	 * fuzzing, gen-140003). */
+	for (i = g.n_unroll - 1; i >= 0 && !g.failed; --i)
 		if (g.unroll_factor[i] < 0)
 			vect++;
 		else
