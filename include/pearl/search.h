@@ -91,6 +91,10 @@ struct pearl_search_options {
 	long min_parallel_work; /* as in pearl_agent_options (default
 				 * PEARL_AGENT_MIN_PARALLEL_WORK) */
 	enum pearl_search_sampling sampling; /* default pearl_search_adaptive */
+	int extended_actions;   /* also propose the actions beyond the
+				 * policy's action space: D(l) per loop,
+				 * J(l,4) per loop but the innermost, V(8)
+				 * and V(16) (default 1) */
 	/* The policy ranking the actions (kept); NULL: the compiled-in
 	 * one. */
 	const pearl_policy *policy;

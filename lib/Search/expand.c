@@ -62,12 +62,70 @@ static int has_schedule(const struct search_states *v, const char *schedule)
 	return 0;
 }
 
-/* A proposal: up to MAX_CHAIN actions applied in a row on one branch. */
+/* A proposal: up to MAX_CHAIN actions applied in a row on one branch:
+ * actions of the policy's action space (ids[i] >= 0, acts[i] unused until
+ * decoded), or actions beyond it (ids[i] = -1, acts[i] set). */
 #define MAX_CHAIN 4
 struct proposal {
 	int ids[MAX_CHAIN];
+	struct pearl_action acts[MAX_CHAIN];
 	int n;
 };
+
+/* The i-th action of `prop` (kept) into *a. */
+static void proposal_action(const struct proposal *prop, int i,
+			    struct pearl_action *a)
+{
+	if (prop->ids[i] >= 0)
+		pearl_action_space_decode(prop->ids[i], a);
+	else
+		*a = prop->acts[i];
+}
+
+/* The widths and factors the search tries for V and J: AVX-512's doubles
+ * and floats, and a jam of 4 (an 4 x 8 or 4 x 16 register tile). */
+#define SEARCH_VECTOR_F64 8
+#define SEARCH_VECTOR_F32 16
+#define SEARCH_JAM 4
+/* Loops of a branch the extended actions are proposed on. */
+#define SEARCH_MAX_LEVELS 8
+
+/* Appends to props[*n] the actions beyond the policy's action space that
+ * the search tries on a branch of `depth` loops: the distribution of each
+ * of its loops, the unroll-and-jam of each loop but the innermost by
+ * SEARCH_JAM, and the vectorization of the innermost loop (8 and 16
+ * lanes). The legality checks refuse those that do not fit (a loop
+ * around a single part, a jam that reorders a dependence). */
+static void add_extended_actions(int depth, struct proposal *props, int *n)
+{
+	static const int widths[] = { SEARCH_VECTOR_F64, SEARCH_VECTOR_F32 };
+	int l, i;
+
+	for (l = 0; l < depth && l < SEARCH_MAX_LEVELS; ++l) {
+		struct proposal p = {{-1}, {{0}}, 1};
+
+		p.acts[0].kind = pearl_action_distribute;
+		p.acts[0].level[0] = l;
+		p.acts[0].n_level = 1;
+		props[(*n)++] = p;
+	}
+	for (l = 0; l + 1 < depth && l < SEARCH_MAX_LEVELS; ++l) {
+		struct proposal p = {{-1}, {{0}}, 1};
+
+		p.acts[0].kind = pearl_action_unroll_jam;
+		p.acts[0].level[0] = l;
+		p.acts[0].n_level = 1;
+		p.acts[0].factor[0] = SEARCH_JAM;
+		props[(*n)++] = p;
+	}
+	for (i = 0; depth > 0 && i < 2; ++i) {
+		struct proposal p = {{-1}, {{0}}, 1};
+
+		p.acts[0].kind = pearl_action_vectorize;
+		p.acts[0].factor[0] = widths[i];
+		props[(*n)++] = p;
+	}
+}
 
 /* The parent's schedule text followed by `skips` N and the actions of
  * `prop` (malloc'd; NULL if memory is exhausted). */
@@ -83,7 +141,7 @@ static char *child_text(const char *parent, int skips,
 	for (i = 0; i < skips; ++i)
 		pearl_str_append(&out, out.len ? " N" : "N");
 	for (i = 0; i < prop->n; ++i) {
-		pearl_action_space_decode(prop->ids[i], &a);
+		proposal_action(prop, i, &a);
 		pearl_action_format(&a, token, sizeof(token));
 		if (out.len)
 			pearl_str_append(&out, " ");
@@ -104,7 +162,7 @@ static void add_interchange_chains(const unsigned char *mask, int depth,
 	int L, l;
 
 	for (L = 0; L + 2 < depth && depth - 1 - L <= MAX_CHAIN; ++L) {
-		struct proposal p = {{0}, 0};
+		struct proposal p = {{0}, {{0}}, 0};
 
 		for (l = L; l + 1 < depth; ++l) {
 			if (l > 3 || mask[l]) /* I(l,l+1) is action l */
@@ -123,7 +181,7 @@ static void add_interchange_chains(const unsigned char *mask, int depth,
  * or -1 with a message in err. */
 static int proposals(pearl_sched *sched, int b,
 		     const struct pearl_branch_state *state,
-		     const pearl_policy *policy, int top_k,
+		     const pearl_policy *policy, int top_k, int extended,
 		     struct proposal *props, char *err, size_t err_size)
 {
 	struct pearl_graph *g = pearl_graph_build(sched, b);
@@ -166,6 +224,9 @@ static int proposals(pearl_sched *sched, int b,
 		}
 	add_interchange_chains(rules, pearl_sched_branch_depth(sched, b),
 			       props, &n);
+	if (extended)
+		add_extended_actions(pearl_sched_branch_depth(sched, b), props,
+				     &n);
 	return n;
 }
 
@@ -198,14 +259,16 @@ static int add_child(const struct search_state *parent, int b,
 	ctx = pearl_program_get_ctx(pearl_sched_get_program(child.sched));
 	child.branch_state = *state;
 	for (i = 0; i < prop->n; ++i) {
-		pearl_action_space_decode(prop->ids[i], &a);
+		proposal_action(prop, i, &a);
 		if (pearl_sched_apply(child.sched, b, &a) != pearl_stat_ok) {
 			pearl_ctx_clear_error(ctx);
 			counts->illegal++;
 			search_state_clear(&child);
 			return 0;
 		}
-		pearl_branch_state_applied(&child.branch_state, prop->ids[i]);
+		if (prop->ids[i] >= 0)
+			pearl_branch_state_applied(&child.branch_state,
+						   prop->ids[i]);
 	}
 	child.branch = b;
 	child.prior = prior;
@@ -228,7 +291,8 @@ int search_expand(const struct search_state *parent,
 	for (b = parent->branch; b < n_branch && b <= parent->branch + 1;
 	     ++b) {
 		struct pearl_branch_state state = parent->branch_state;
-		struct proposal props[PEARL_ACTION_SPACE_SIZE + MAX_CHAIN];
+		struct proposal props[PEARL_ACTION_SPACE_SIZE + MAX_CHAIN +
+				      2 * SEARCH_MAX_LEVELS + 2];
 		int n, i;
 
 		if (b != parent->branch) {
@@ -236,7 +300,7 @@ int search_expand(const struct search_state *parent,
 			state.min_parallel_work = o->min_parallel_work;
 		}
 		n = proposals(parent->sched, b, &state, policy, o->top_k,
-			      props, err, err_size);
+			      o->extended_actions, props, err, err_size);
 		if (n < 0)
 			return -1;
 		for (i = 0; i < n; ++i) {

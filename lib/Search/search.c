@@ -20,6 +20,7 @@ void pearl_search_options_init(struct pearl_search_options *o)
 	o->patience = 1;
 	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	o->sampling = pearl_search_adaptive;
+	o->extended_actions = 1;
 }
 
 void pearl_search_result_clear(struct pearl_search_result *r)

@@ -465,6 +465,53 @@ static bool holdsOnly(mlir::affine::AffineIfOp ifOp) {
          ifOp->getNextNode() == body->getTerminator();
 }
 
+// The ops of `branch` (a block of an affine.if, without its terminator)
+// moved before `at`.
+static void spliceBranch(mlir::Block *branch, mlir::Operation *at) {
+  auto &ops = branch->getOperations();
+  at->getBlock()->getOperations().splice(mlir::Block::iterator(at), ops,
+                                         ops.begin(), std::prev(ops.end()));
+}
+
+// Moves `ifOp` out of the loop around it while that loop holds nothing
+// else and the condition does not use its iterator or anything defined
+// inside it: `for i { if (c) A else B }` becomes
+// `if (c) { for i A } else { for i B }`. MLIR's hoistAffineIfOp does the
+// same, but first runs the greedy pattern driver on the affine.if, which
+// in MLIR 22 also erased dead operations beside the generated code (the
+// region's anchor among them: a crash, pearl-tune's test module, a
+// memref.dim after an unroll-and-jammed loop).
+static void hoistOutOfSoleLoops(mlir::affine::AffineIfOp ifOp) {
+  for (;;) {
+    auto parent =
+        llvm::dyn_cast<mlir::affine::AffineForOp>(ifOp->getParentOp());
+    if (!parent || !holdsOnly(ifOp))
+      return;
+    for (mlir::Value v : ifOp.getOperands())
+      if (parent.getRegion().isAncestor(v.getParentRegion()))
+        return;
+    mlir::OpBuilder b(parent);
+    auto hoisted = mlir::affine::AffineIfOp::create(
+        b, ifOp.getLoc(), ifOp.getIntegerSet(), ifOp.getOperands(),
+        ifOp.hasElse());
+    // The else side runs a copy of the loop with the else branch; the
+    // loop itself moves to the then side (a loop recorded to be unrolled
+    // stays valid, as with MLIR's hoisting).
+    if (ifOp.hasElse()) {
+      b.setInsertionPointToStart(hoisted.getElseBlock());
+      auto copy = llvm::cast<mlir::affine::AffineForOp>(b.clone(*parent));
+      auto inner =
+          llvm::cast<mlir::affine::AffineIfOp>(copy.getBody()->front());
+      spliceBranch(inner.getElseBlock(), inner);
+      inner.erase();
+    }
+    parent->moveBefore(hoisted.getThenBlock()->getTerminator());
+    spliceBranch(ifOp.getThenBlock(), ifOp);
+    ifOp.erase();
+    ifOp = hoisted;
+  }
+}
+
 extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
   auto forOp = llvm::dyn_cast<mlir::affine::AffineForOp>(unwrap(op));
   if (!forOp || factor < 2)
@@ -517,8 +564,7 @@ extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
   llvm::SmallVector<mlir::Value> ops(outer.getOperands());
   mlir::affine::canonicalizeSetAndOperands(&set, &ops);
   outer.setConditional(set, ops);
-  if (holdsOnly(outer))
-    (void)mlir::affine::hoistAffineIfOp(outer);
+  hoistOutOfSoleLoops(outer);
   return all;
 }
 

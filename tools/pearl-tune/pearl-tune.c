@@ -83,6 +83,9 @@ static void usage(FILE *out)
 		"  --runs N             timed runs per candidate, minimum "
 		"kept (default 3)\n"
 		"  --threads N          OpenMP threads (default 2)\n"
+		"  --policy-actions-only  propose only the policy's actions "
+		"(I R S T U P),\n"
+		"                       not D(l), J(l,4), V(8), V(16)\n"
 		"  --quiet              no progress lines\n");
 }
 
@@ -98,7 +101,7 @@ static int parse_number(const char *s, double min, double max, double *v)
 enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
        OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
        OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP,
-       OPT_SAMPLING, OPT_SIZE };
+       OPT_SAMPLING, OPT_SIZE, OPT_POLICY_ACTIONS_ONLY };
 
 static const struct option options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -118,6 +121,7 @@ static const struct option options[] = {
 	{"sampling", required_argument, NULL, OPT_SAMPLING},
 	{"size", required_argument, NULL, OPT_SIZE},
 	{"quiet", no_argument, NULL, OPT_QUIET},
+	{"policy-actions-only", no_argument, NULL, OPT_POLICY_ACTIONS_ONLY},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0}};
 
@@ -144,6 +148,7 @@ static int apply_option(struct args *a, int c, const char *v)
 	case OPT_MEMO: a->env.memo_path = v; return 0;
 	case OPT_MACHINE: a->env.machine = v; return 0;
 	case OPT_QUIET: a->quiet = 1; return 0;
+	case OPT_POLICY_ACTIONS_ONLY: a->search.extended_actions = 0; return 0;
 	case OPT_SAMPLING:
 		if (!strcmp(v, "plain"))
 			a->search.sampling = pearl_search_plain;
