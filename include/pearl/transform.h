@@ -34,8 +34,9 @@
  * perfectly nested), down to the innermost, and has the code generator
  * unroll it completely: the innermost loop's body holds f copies, one per
  * value of loop l. V(w) asks LLVM's loop vectorizer to vectorize the
- * branch's innermost loop by w lanes (a power of 2 from 2 to 64): a hint,
- * which changes no order and needs no check.
+ * branch's innermost loop by w lanes (a power of 2 from 2 to 64), a loop
+ * that carries no dependence (with the hint, LLVM reorders reductions,
+ * floating-point ones too).
  * Loops marked parallel stay parallel: an action that would make one of them
  * carry a dependence is refused.
  */

@@ -704,7 +704,7 @@ int pearl_band_vector_width(__isl_keep isl_schedule_node *band)
 static pearl_stat vectorize(pearl_sched *sched, int b, int width)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	int depth = pearl_sched_branch_depth(sched, b), jammed;
+	int depth = pearl_sched_branch_depth(sched, b), jammed, level, parallel;
 	isl_schedule_node *node, *child;
 
 	if (width < 2 || width > 64 || (width & (width - 1)))
@@ -713,15 +713,32 @@ static pearl_stat vectorize(pearl_sched *sched, int b, int width)
 	if (depth == 0)
 		return pearl_ctx_error(ctx, "branch %d has no loop to "
 				       "vectorize", b);
-	node = pearl_sched_branch_loop(sched, b, depth - 1, NULL);
+	level = depth - 1;
+	node = pearl_sched_branch_loop(sched, b, level, NULL);
 	/* the point loop of J is unrolled away: the loop around it is the
 	 * innermost loop of the code */
 	if (node && depth >= 2 && pearl_band_jam_factor(node)) {
 		isl_schedule_node_free(node);
-		node = pearl_sched_branch_loop(sched, b, depth - 2, NULL);
+		node = pearl_sched_branch_loop(sched, b, --level, NULL);
 	}
 	if (!node)
 		return pearl_stat_error;
+	/* With a width hint, LLVM's vectorizer reorders reductions, floating
+	 * point ones too (an f32 sum, pearl-gen --seed 150288 --size-scale
+	 * small, "N V(2)": wrong outputs, found by fuzzing): only a loop that
+	 * carries no dependence is vectorized. */
+	if (pearl_sched_branch_loop_parallel(sched, b, level, &parallel,
+					     NULL) < 0) {
+		isl_schedule_node_free(node);
+		return pearl_stat_error;
+	}
+	if (!parallel) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "loop %d of branch %d carries a "
+				       "dependence (e.g. a reduction, which "
+				       "the vectorizer would reorder): it is "
+				       "not vectorized", level, b);
+	}
 	if (pearl_band_vector_width(node)) {
 		isl_schedule_node_free(node);
 		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
