@@ -537,111 +537,6 @@ static pearl_stat tile(pearl_sched *sched, int b, int l, int n,
 	    sched, pearl_split_bands(schedule_of(node)), b, l, n);
 }
 
-int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band)
-{
-	isl_union_set *options;
-	isl_space *space;
-	isl_set *set;
-	isl_val *v;
-	int f = 0;
-
-	if (isl_schedule_node_get_type(band) != isl_schedule_node_band)
-		return 0;
-	options = isl_schedule_node_band_get_ast_build_options(band);
-	if (!options)
-		return 0;
-	space = isl_space_set_alloc(isl_schedule_node_get_ctx(band), 0, 1);
-	space = isl_space_set_tuple_name(space, isl_dim_set,
-					 PEARL_UNROLL_OPTION);
-	set = isl_union_set_extract_set(options, space);
-	isl_union_set_free(options);
-	v = isl_set_plain_get_val_if_fixed(set, isl_dim_set, 0);
-	if (v && isl_val_is_int(v) == isl_bool_true)
-		f = (int)isl_val_get_num_si(v);
-	isl_val_free(v);
-	isl_set_free(set);
-	return f > 1 ? f : 0;
-}
-
-static isl_bool is_not_band(__isl_keep isl_schedule_node *node, void *user)
-{
-	(void)user;
-	return isl_bool_not(isl_bool_ok(isl_schedule_node_get_type(node) ==
-					isl_schedule_node_band));
-}
-
-int pearl_band_holds_loop(__isl_keep isl_schedule_node *node)
-{
-	isl_schedule_node *child = isl_schedule_node_get_child(node, 0);
-	isl_bool none = isl_schedule_node_every_descendant(child, is_not_band,
-							   NULL);
-
-	isl_schedule_node_free(child);
-	return none < 0 ? -1 : !none;
-}
-
-/* Marks the innermost loop of branch b to be unrolled by `factor`: the
- * factor goes into the band's AST build options, the loop stays as it is
- * (no strip-mining: the code generator unrolls the loop it generates,
- * with a cleanup loop for the iterations the factor does not divide). */
-static pearl_stat unroll(pearl_sched *sched, int b, int factor)
-{
-	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	int depth = pearl_sched_branch_depth(sched, b);
-	isl_schedule_node *node;
-	isl_union_set *options;
-	isl_space *space;
-	isl_set *set;
-	long extent;
-
-	if (depth < 0)
-		return pearl_ctx_error(ctx, "branch %d does not exist", b);
-	if (depth == 0)
-		return pearl_ctx_error(ctx, "branch %d has no loop to unroll", b);
-	if (factor < 2)
-		return pearl_ctx_error(ctx, "unroll factor %d is below 2", factor);
-	extent = loop_extent(sched, b, depth - 1);
-	if (extent >= 0 && factor > extent)
-		return pearl_ctx_error(ctx, "unroll factor %d is larger than "
-				       "loop %d (%ld iterations)", factor,
-				       depth - 1, extent);
-	node = pearl_sched_branch_loop(sched, b, depth - 1, NULL);
-	if (!node)
-		return pearl_stat_error;
-	if (pearl_band_unroll_factor(node) > 0) {
-		isl_schedule_node_free(node);
-		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
-				       "is already unrolled", b);
-	}
-	/* U unrolls innermost loops. A branch's innermost loop can hold the
-	 * loops of other branches (statements beside a nested loop): its
-	 * copies would then be whole loop nests, one after the other, and
-	 * LLVM no longer unrolls or vectorizes the loops inside as it would
-	 * (PolyBench nussinov, its j loop: 0.8x of the same tiling without
-	 * U). */
-	switch (pearl_band_holds_loop(node)) {
-	case 1:
-		isl_schedule_node_free(node);
-		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
-				       "(loop %d) holds other loops: only a "
-				       "loop with no loop inside is unrolled",
-				       b, depth - 1);
-	case -1:
-		isl_schedule_node_free(node);
-		return pearl_ctx_isl_error(ctx, "loop nesting");
-	}
-	space = isl_space_set_alloc(isl_schedule_node_get_ctx(node), 0, 1);
-	space = isl_space_set_tuple_name(space, isl_dim_set,
-					 PEARL_UNROLL_OPTION);
-	set = isl_set_fix_si(isl_set_universe(space), isl_dim_set, 0, factor);
-	options = isl_schedule_node_band_get_ast_build_options(node);
-	options = isl_union_set_union(options, isl_union_set_from_set(set));
-	node = isl_schedule_node_band_set_ast_build_options(node, options);
-	/* Unrolling keeps the order of execution and the loops: the
-	 * analysis of every loop still holds. */
-	return pearl_sched_commit_marked(sched, schedule_of(node));
-}
-
 /* The value of Pearl's AST build option `name` on band `band` (kept), if
  * it is 2 or more; else 0. */
 static int band_option(__isl_keep isl_schedule_node *band, const char *name)
@@ -688,6 +583,11 @@ static __isl_give isl_schedule_node *set_band_option(
 	return isl_schedule_node_band_set_ast_build_options(node, options);
 }
 
+int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band)
+{
+	return band_option(band, PEARL_UNROLL_OPTION);
+}
+
 int pearl_band_jam_factor(__isl_keep isl_schedule_node *band)
 {
 	return band_option(band, PEARL_JAM_OPTION);
@@ -696,6 +596,76 @@ int pearl_band_jam_factor(__isl_keep isl_schedule_node *band)
 int pearl_band_vector_width(__isl_keep isl_schedule_node *band)
 {
 	return band_option(band, PEARL_VECTOR_OPTION);
+}
+
+static isl_bool is_not_band(__isl_keep isl_schedule_node *node, void *user)
+{
+	(void)user;
+	return isl_bool_not(isl_bool_ok(isl_schedule_node_get_type(node) ==
+					isl_schedule_node_band));
+}
+
+int pearl_band_holds_loop(__isl_keep isl_schedule_node *node)
+{
+	isl_schedule_node *child = isl_schedule_node_get_child(node, 0);
+	isl_bool none = isl_schedule_node_every_descendant(child, is_not_band,
+							   NULL);
+
+	isl_schedule_node_free(child);
+	return none < 0 ? -1 : !none;
+}
+
+/* Marks the innermost loop of branch b to be unrolled by `factor`: the
+ * factor goes into the band's AST build options, the loop stays as it is
+ * (no strip-mining: the code generator unrolls the loop it generates,
+ * with a cleanup loop for the iterations the factor does not divide). */
+static pearl_stat unroll(pearl_sched *sched, int b, int factor)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	int depth = pearl_sched_branch_depth(sched, b);
+	isl_schedule_node *node;
+	long extent;
+
+	if (depth < 0)
+		return pearl_ctx_error(ctx, "branch %d does not exist", b);
+	if (depth == 0)
+		return pearl_ctx_error(ctx, "branch %d has no loop to unroll", b);
+	if (factor < 2)
+		return pearl_ctx_error(ctx, "unroll factor %d is below 2", factor);
+	extent = loop_extent(sched, b, depth - 1);
+	if (extent >= 0 && factor > extent)
+		return pearl_ctx_error(ctx, "unroll factor %d is larger than "
+				       "loop %d (%ld iterations)", factor,
+				       depth - 1, extent);
+	node = pearl_sched_branch_loop(sched, b, depth - 1, NULL);
+	if (!node)
+		return pearl_stat_error;
+	if (pearl_band_unroll_factor(node) > 0) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
+				       "is already unrolled", b);
+	}
+	/* U unrolls innermost loops. A branch's innermost loop can hold the
+	 * loops of other branches (statements beside a nested loop): its
+	 * copies would then be whole loop nests, one after the other, and
+	 * LLVM no longer unrolls or vectorizes the loops inside as it would
+	 * (PolyBench nussinov, its j loop: 0.8x of the same tiling without
+	 * U). */
+	switch (pearl_band_holds_loop(node)) {
+	case 1:
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "the innermost loop of branch %d "
+				       "(loop %d) holds other loops: only a "
+				       "loop with no loop inside is unrolled",
+				       b, depth - 1);
+	case -1:
+		isl_schedule_node_free(node);
+		return pearl_ctx_isl_error(ctx, "loop nesting");
+	}
+	node = set_band_option(node, PEARL_UNROLL_OPTION, factor);
+	/* Unrolling keeps the order of execution and the loops: the
+	 * analysis of every loop still holds. */
+	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
 /* V(w): the innermost loop of branch b is to be vectorized by `width`
