@@ -124,8 +124,14 @@ int pearl_sched_branch_depth(pearl_sched *sched, int b);
 pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
 			     const struct pearl_action *action);
 
-/* Receives the outcome of one action of a sequence: applied (1) or refused
- * (0, with the reason). */
+/* pearl_sched_apply, writing what a solver chose back into *action: the
+ * shift of F(l) (it becomes F(l,s)). */
+pearl_stat pearl_sched_apply_resolved(pearl_sched *sched, int b,
+				      struct pearl_action *action);
+
+/* Receives the outcome of one action of a sequence: applied (1, the action
+ * as pearl_sched_apply_resolved resolved it) or refused (0, with the
+ * reason). */
 typedef void (*pearl_action_report_fn)(int branch,
 				       const struct pearl_action *action,
 				       int applied, const char *reason,

@@ -820,9 +820,10 @@ static pearl_stat parallelize(pearl_sched *sched, int b, int l)
 	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
-/* Applies action `a` to branch b of sched (see pearl_sched_apply). */
+/* Applies action `a` to branch b of sched (see pearl_sched_apply); what
+ * a solver chose is written back into *a (F's shift). */
 static pearl_stat apply_action(pearl_sched *sched, int b,
-			       const struct pearl_action *a)
+			       struct pearl_action *a)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 
@@ -844,8 +845,11 @@ static pearl_stat apply_action(pearl_sched *sched, int b,
 	case pearl_action_distribute:
 		return pearl_sched_distribute(sched, b, a->level[0], a->split);
 	case pearl_action_fuse:
-		return pearl_sched_fuse(sched, b, a->level[0], a->factor[1],
-					a->factor[0]);
+		if (pearl_sched_fuse(sched, b, a->level[0], a->factor[1],
+				     &a->factor[0]) < 0)
+			return pearl_stat_error;
+		a->factor[1] = 1;
+		return pearl_stat_ok;
 	case pearl_action_unroll_jam:
 		return unroll_and_jam(sched, b, a->level[0], a->factor[0]);
 	case pearl_action_vectorize:
@@ -860,6 +864,14 @@ static pearl_stat apply_action(pearl_sched *sched, int b,
  * growing, and the quota alone would allow minutes. */
 pearl_stat pearl_sched_apply(pearl_sched *sched, int b,
 			     const struct pearl_action *a)
+{
+	struct pearl_action resolved = *a;
+
+	return pearl_sched_apply_resolved(sched, b, &resolved);
+}
+
+pearl_stat pearl_sched_apply_resolved(pearl_sched *sched, int b,
+				      struct pearl_action *a)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	double limit = pearl_ctx_get_time_limit(ctx);

@@ -225,9 +225,9 @@ static __isl_give isl_schedule *fused(pearl_sched *sched,
  * part of the sequence that holds it) become one loop, the second shifted
  * by `shift` iterations; without `has_shift`, by the first shift of 0, 1,
  * -1, 2, -2, ... (up to PEARL_MAX_FUSE_SHIFT) that respects the
- * dependences. */
+ * dependences, written into *shift. */
 static pearl_stat fuse(pearl_sched *sched, int b, int l, int has_shift,
-		       int shift)
+		       int *shift)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	struct fusion f;
@@ -240,7 +240,7 @@ static pearl_stat fuse(pearl_sched *sched, int b, int l, int has_shift,
 		return pearl_stat_error;
 	}
 	if (has_shift) {
-		st = pearl_sched_commit(sched, fused(sched, &f, shift));
+		st = pearl_sched_commit(sched, fused(sched, &f, *shift));
 		fusion_free(&f);
 		return st;
 	}
@@ -261,6 +261,8 @@ static pearl_stat fuse(pearl_sched *sched, int b, int l, int has_shift,
 			st = pearl_sched_commit(sched, cand);
 		else
 			isl_schedule_free(cand);
+		if (st == pearl_stat_ok)
+			*shift = s;
 		if (st < 0 && pearl_ctx_quota_exceeded(ctx))
 			break;
 	}
@@ -279,7 +281,7 @@ pearl_stat pearl_sched_distribute(pearl_sched *sched, int b, int l,
 }
 
 pearl_stat pearl_sched_fuse(pearl_sched *sched, int b, int l, int has_shift,
-			    int shift)
+			    int *shift)
 {
 	return fuse(sched, b, l, has_shift, shift);
 }

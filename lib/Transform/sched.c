@@ -765,6 +765,7 @@ int pearl_sched_apply_sequence(pearl_sched *sched,
 	int i, b = 0, applied = 0;
 
 	for (i = 0; i < n; ++i) {
+		struct pearl_action resolved;
 		int ok;
 
 		if (actions[i].kind == pearl_action_next) {
@@ -772,11 +773,13 @@ int pearl_sched_apply_sequence(pearl_sched *sched,
 			continue;
 		}
 		pearl_ctx_clear_error(ctx);
-		ok = pearl_sched_apply(sched, b, &actions[i]) == pearl_stat_ok;
+		resolved = actions[i];
+		ok = pearl_sched_apply_resolved(sched, b, &resolved) ==
+		     pearl_stat_ok;
 		applied += ok;
 		if (report)
-			report(b, &actions[i], ok, ok ? "" : pearl_ctx_last_error(ctx),
-			       user);
+			report(b, ok ? &resolved : &actions[i], ok,
+			       ok ? "" : pearl_ctx_last_error(ctx), user);
 	}
 	pearl_ctx_clear_error(ctx);
 	return applied;

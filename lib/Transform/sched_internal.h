@@ -179,8 +179,9 @@ __isl_give isl_schedule_node *pearl_band_copy_properties(
 pearl_stat pearl_sched_distribute(pearl_sched *sched, int b, int l,
 				  int split);
 /* F(l[,s]): loop l of branch b fused with the loop after it, which is
- * shifted by `shift` if `has_shift`, else by the smallest legal shift. */
+ * shifted by *shift if `has_shift`, else by the smallest legal shift
+ * (then written into *shift). */
 pearl_stat pearl_sched_fuse(pearl_sched *sched, int b, int l, int has_shift,
-			    int shift);
+			    int *shift);
 
 #endif

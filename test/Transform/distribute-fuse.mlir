@@ -32,27 +32,27 @@
 // Fusing the two loops again gives the original code.
 // RUN: %pearl_opt %t/gemm.mlir '--pearl-schedule=schedule="D(0) F(0)"' -o %t/df.mlir 2>&1 | FileCheck %s --check-prefix=DF
 // RUN: diff %t/gemm.orig.mlir %t/df.mlir
-// DF: remark: pearl-schedule: branch 0: applied D(0) F(0)
+// DF: remark: pearl-schedule: branch 0: applied D(0) F(0,0)
 // Refusals: a loop around a single part, a split point out of range.
 // RUN: %pearl_opt %t/gemm.mlir '--pearl-schedule=schedule="D(1) D(0,2) N F(0)"' -o %t/gref.mlir 2>&1 | FileCheck %s --check-prefix=GREF
 // RUN: diff %t/gemm.orig.mlir %t/gref.mlir
 // GREF: branch 0: refused D(1) (loop 1 of branch 0 holds one loop or statement: nothing to distribute); branch 0: refused D(0,2) (loop 0 of branch 0 holds 2 parts: the split point must be 1..1); branch 1: refused F(0) (loop 0 of branch 1 is not a part of a sequence: nothing to fuse it with)
 
 // Fusion of a producer with a consumer that reads one element ahead needs
-// a shift of 1: F(0) finds it, F(0,1) gives it, F(0,0) is refused with the
+// a shift of 1: F(0) finds it (the remark names it), F(0,1) gives it, F(0,0) is refused with the
 // dependence it violates. The third loop reads A backwards: no shift
 // within the solver's range makes its fusion legal.
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0)"' -o %t/f0.mlir 2>&1 | FileCheck %s --check-prefix=F0
 // RUN: %pearl_exec %t/chain.mlir %t/f0.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0,1)"' -o %t/f01.mlir
 // RUN: diff %t/f0.mlir %t/f01.mlir
-// F0: remark: pearl-schedule: branch 0: applied F(0)
+// F0: remark: pearl-schedule: branch 0: applied F(0,1)
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0,0)"' -o %t/f00.mlir 2>&1 | FileCheck %s --check-prefix=F00
 // RUN: diff %t/chain.orig.mlir %t/f00.mlir
 // F00: branch 0: refused F(0,0) (violates RAW dependence { S0[i0] -> S1[i0'] : i0 = 39 and i0' = 38 })
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0) F(0) N N F(0)"' -o %t/ff.mlir 2>&1 | FileCheck %s --check-prefix=FF
 // RUN: %pearl_exec %t/chain.mlir %t/ff.mlir | FileCheck %s --check-prefix=SAME
-// FF: branch 0: applied F(0); branch 0: refused F(0) (fusing loop 0 of branch 0 with the next loop violates RAW dependence { S0[i0] -> S2[i0'] : {{.*}} } (and no shift in -16..16 is legal)); branch 2: refused F(0) (loop 0 of branch 2 is the last part of its sequence: nothing to fuse it with)
+// FF: branch 0: applied F(0,1); branch 0: refused F(0) (fusing loop 0 of branch 0 with the next loop violates RAW dependence { S0[i0] -> S2[i0'] : {{.*}} } (and no shift in -16..16 is legal)); branch 2: refused F(0) (loop 0 of branch 2 is the last part of its sequence: nothing to fuse it with)
 
 // A recurrence through two statements cannot be distributed.
 // RUN: %pearl_opt %t/cycle.mlir '--pearl-schedule=schedule="D(0)"' -o %t/cyc.mlir 2>&1 | FileCheck %s --check-prefix=CYC
