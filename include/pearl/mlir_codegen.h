@@ -49,8 +49,14 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
  * unrolled, 0 if (partly) left as a loop, e.g. bounds with more max/min
  * terms (the code generator then says so in a remark). Parallel loops
  * (affine.parallel) are not unrolled.
- * Implemented by the C++ shim: these utilities have no C API. */
+ * Implemented by the C++ shim lib/Frontend/MLIR/unroll_shim.cpp: these
+ * utilities have no C API. */
 int pearl_mlir_unroll_loop(MlirOperation op, int factor);
+
+/* Emits a remark / a warning at `loc` (lib/Frontend/MLIR/diag_shim.cpp:
+ * MLIR's C API emits errors only). */
+void pearl_mlir_emit_remark(MlirLocation loc, const char *msg);
+void pearl_mlir_emit_warning(MlirLocation loc, const char *msg);
 
 #ifdef __cplusplus
 }

@@ -2,8 +2,8 @@
  * pearl/mlir_pass.h - the pearl-schedule pass body, in C over the MLIR C API.
  *
  * The C++ registration shim (passes/mlir/PearlPass.cpp) owns the pass
- * options, calls pearl_mlir_run_on_function for each func.func, and provides
- * pearl_mlir_emit_remark, the one diagnostic MLIR's C API lacks.
+ * options and calls pearl_mlir_run_on_function for each func.func. The
+ * pass writes its remarks with pearl_mlir_emit_remark (pearl/mlir_codegen.h).
  */
 #ifndef PEARL_MLIR_PASS_H
 #define PEARL_MLIR_PASS_H
@@ -11,6 +11,7 @@
 #include <mlir-c/IR.h>
 #include <stdint.h>
 
+#include "pearl/mlir_codegen.h"
 #include "pearl/policy.h"
 #include "pearl/schedule_file.h"
 
@@ -59,10 +60,6 @@ struct pearl_mlir_options {
  * (out of memory). */
 int pearl_mlir_run_on_function(MlirOperation func,
 			       const struct pearl_mlir_options *opts);
-
-/* Emits a remark / a warning at `loc` (implemented by the C++ shim). */
-void pearl_mlir_emit_remark(MlirLocation loc, const char *msg);
-void pearl_mlir_emit_warning(MlirLocation loc, const char *msg);
 
 /* Registers pearl-schedule, pearl-lower-affine and the pipeline
  * pearl-lower with MLIR's pass registry (C++ shims). */

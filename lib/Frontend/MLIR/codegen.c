@@ -22,7 +22,6 @@
 #include "index_range.h"
 #include "mlir_util.h"
 #include "pearl/mlir_codegen.h"
-#include "pearl/mlir_pass.h"
 #include "pearl/transform.h"
 
 #define MAX_LOOPS 64
