@@ -99,6 +99,22 @@ bool tripCountNeverNegative(mlir::affine::AffineForOp forOp) {
   return true;
 }
 
+// The operands of a condition on both bounds of `forOp`: the dimensions of
+// its lower and upper bound maps, then their symbols (the upper bound's
+// results shifted by the lower bound's counts, as in the conditions below).
+llvm::SmallVector<mlir::Value> boundOperands(mlir::affine::AffineForOp forOp) {
+  unsigned ld = forOp.getLowerBoundMap().getNumDims();
+  unsigned ud = forOp.getUpperBoundMap().getNumDims();
+  llvm::SmallVector<mlir::Value> lbOps(forOp.getLowerBoundOperands());
+  llvm::SmallVector<mlir::Value> ubOps(forOp.getUpperBoundOperands());
+  llvm::SmallVector<mlir::Value> ops;
+  ops.append(lbOps.begin(), lbOps.begin() + ld);
+  ops.append(ubOps.begin(), ubOps.begin() + ud);
+  ops.append(lbOps.begin() + ld, lbOps.end());
+  ops.append(ubOps.begin() + ud, ubOps.end());
+  return ops;
+}
+
 // Puts `forOp` under an affine.if that holds when it runs at least once:
 // ub_l - lb_k >= 1 for every lower bound result k and upper bound result
 // l (its operands are laid out as versionBounds's). Inside, the loop's
@@ -108,14 +124,8 @@ void guardNonEmpty(mlir::affine::AffineForOp forOp) {
   AffineMap lb = forOp.getLowerBoundMap(), ub = forOp.getUpperBoundMap();
   unsigned ld = lb.getNumDims(), ls = lb.getNumSymbols();
   unsigned ud = ub.getNumDims(), us = ub.getNumSymbols();
-  SmallVector<Value> lbOps(forOp.getLowerBoundOperands());
-  SmallVector<Value> ubOps(forOp.getUpperBoundOperands());
-  SmallVector<Value> ifOps;
+  SmallVector<Value> ifOps = boundOperands(forOp);
   SmallVector<AffineExpr> cons;
-  ifOps.append(lbOps.begin(), lbOps.begin() + ld);
-  ifOps.append(ubOps.begin(), ubOps.begin() + ud);
-  ifOps.append(lbOps.begin() + ld, lbOps.end());
-  ifOps.append(ubOps.begin() + ud, ubOps.end());
   for (unsigned k = 0; k < lb.getNumResults(); ++k)
     for (unsigned l = 0; l < ub.getNumResults(); ++l)
       cons.push_back(ub.getResult(l).shiftDims(ud, ld).shiftSymbols(us, ls) -
@@ -162,11 +172,7 @@ versionBounds(mlir::affine::AffineForOp forOp,
   SmallVector<Value> ubOps(forOp.getUpperBoundOperands());
   // The condition's operands: the dimensions of both maps, then their
   // symbols; the upper bound's results are shifted accordingly.
-  SmallVector<Value> ifOps;
-  ifOps.append(lbOps.begin(), lbOps.begin() + ld);
-  ifOps.append(ubOps.begin(), ubOps.begin() + ud);
-  ifOps.append(lbOps.begin() + ld, lbOps.end());
-  ifOps.append(ubOps.begin() + ud, ubOps.end());
+  SmallVector<Value> ifOps = boundOperands(forOp);
   auto lower = [&](unsigned k) { return lb.getResult(k); };
   auto upper = [&](unsigned k) {
     return ub.getResult(k).shiftDims(ud, ld).shiftSymbols(us, ls);
