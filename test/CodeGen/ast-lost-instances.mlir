@@ -9,7 +9,7 @@
 // into nested affine.ifs (disjunction.mlir): the outputs are right.
 // RUN: split-file %s %t
 // RUN: %pearl_opt %t/prog.mlir '--pearl-schedule=schedule="N S(0,1) S(1,2,1,2) S(1,2,2,-1)"' -o %t/sched.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %pearl_exec %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_env --runs 1 --schedule "N S(0,1) S(1,2,1,2) S(1,2,2,-1)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 
 // REMARK-NOT: isl_ctx not freed

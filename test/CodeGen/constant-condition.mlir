@@ -7,7 +7,7 @@
 // are right.
 // RUN: split-file %s %t
 // RUN: %pearl_opt %t/prog.mlir '--pearl-schedule=schedule="I(0,1) T(0,1,4,13) S(1,2) S(2,3,5,3) T(1,2,2,16) S(0,1)" time-limit=0' -o %t/sched.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %pearl_exec %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
 
 // REMARK:     remark: pearl-schedule: branch 0: applied I(0,1) T(0,1,4,13) S(1,2) S(2,3,5,3) T(1,2,2,16) S(0,1)
 // REMARK-NOT: left unchanged

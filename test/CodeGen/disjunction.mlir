@@ -13,7 +13,7 @@
 // RUN: %pearl_opt %t/kernel.mlir '--pearl-schedule=schedule="T(0,1,2,2,7,3) S(1,2,3,-2)" print-schedule' -o %t/sched.mlir 2>%t/remarks | FileCheck %s --check-prefix=AST
 // RUN: FileCheck %s --check-prefix=REMARK < %t/remarks
 // RUN: FileCheck %s --check-prefix=IR < %t/sched.mlir
-// RUN: %pearl_exec %t/kernel.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/kernel.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
 // The training environment runs the whole program and compares outputs.
 // RUN: %pearl_env --runs 1 --schedule "T(0,1,2,2,7,3) S(1,2,3,-2)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 

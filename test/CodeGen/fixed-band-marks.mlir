@@ -20,11 +20,11 @@
 //   still lacks a statement of the domain is refused.
 // RUN: split-file %s %t
 // RUN: %pearl_opt %t/gs.mlir '--pearl-schedule=schedule="T(1,2,1,4) T(1,2,1,3) P(4)" print-schedule' -o %t/gs-sched.mlir | FileCheck %s --check-prefix=GS
-// RUN: %pearl_exec %t/gs.mlir %t/gs-sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/gs.mlir %t/gs-sched.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/contraction.mlir '--pearl-schedule=schedule="P(1) T(0,1,2,7) S(0,1)" print-schedule' -o %t/contraction-sched.mlir | FileCheck %s --check-prefix=CONTRACTION
-// RUN: %pearl_exec %t/contraction.mlir %t/contraction-sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/contraction.mlir %t/contraction-sched.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/max.mlir '--pearl-schedule=schedule="T(0,1,3,3) S(1,2,1,-1) I(3,0) T(1,2,4,2)" print-schedule' -o %t/max-sched.mlir 2>&1 | FileCheck %s --check-prefix=MAX
-// RUN: %pearl_exec %t/max.mlir %t/max-sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/max.mlir %t/max-sched.mlir | FileCheck %s --check-prefix=SAME
 // The training environment runs each whole program and compares outputs.
 // RUN: %pearl_env --runs 1 --schedule "T(1,2,1,4) T(1,2,1,3) P(4)" %t/gs.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 // RUN: %pearl_env --runs 1 --schedule "P(1) T(0,1,2,7) S(0,1)" %t/contraction.mlir 2>&1 | FileCheck %s --check-prefix=ENV

@@ -14,10 +14,10 @@
 // RUN: split-file %s %t
 // RUN: %pearl_opt %t/kernel.mlir '--pearl-schedule=schedule="T(0,1,3,3) T(0,1,3,8) S(0,1,3,-1)" print-schedule' -o %t/sched.mlir | FileCheck %s --check-prefix=AST
 // RUN: FileCheck %s --check-prefix=IR < %t/sched.mlir
-// RUN: %pearl_exec %t/kernel.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/kernel.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
 // RUN: mlir-opt --canonicalize %t/sched.mlir -o %t/canon.mlir
 // RUN: FileCheck %s --check-prefix=CANON < %t/canon.mlir
-// RUN: %pearl_exec %t/kernel.mlir %t/canon.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/kernel.mlir %t/canon.mlir | FileCheck %s --check-prefix=SAME
 // The training environment runs the whole program and compares outputs.
 // RUN: %pearl_env --runs 1 --schedule "T(0,1,3,3) T(0,1,3,8) S(0,1,3,-1)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 

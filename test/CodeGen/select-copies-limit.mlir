@@ -11,7 +11,7 @@
 // sanitizers, and the nest is then refused earlier, for that reason.)
 // RUN: split-file %s %t
 // RUN: %pearl_opt %t/prog.mlir '--pearl-schedule=schedule="N N S(1,2,1,-3) P(0) U(2) S(1,2,1,2) T(0,1,2,4,5,3) S(2,3) P(5) R(0) S(4,5,1,2) S(3,4,-1,-1)" time-limit=60' -o %t/sched.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
-// RUN: %pearl_exec %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_env --runs 1 --schedule "N N S(1,2,1,-3) P(0) U(2) S(1,2,1,2) T(0,1,2,4,5,3) S(2,3) P(5) R(0) S(4,5,1,2) S(3,4,-1,-1)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 
 // REMARK: remark: pearl-schedule: loop nest left unchanged: code generation: the code would exceed 100000 operations

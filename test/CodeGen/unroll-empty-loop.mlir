@@ -18,9 +18,9 @@
 // RUN: split-file %s %t
 // RUN: %pearl_opt %t/kernel.mlir '--pearl-schedule=schedule="S(0,1) I(0,1) T(0,1,2,3) S(1,2) I(2,1) S(0,1,2,1) I(0,1) I(0,1) U(3)" print-schedule' -o %t/u3.mlir | FileCheck %s --check-prefix=AST
 // RUN: FileCheck %s --check-prefix=IR < %t/u3.mlir
-// RUN: %pearl_exec %t/kernel.mlir %t/u3.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/kernel.mlir %t/u3.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/kernel.mlir '--pearl-schedule=schedule="S(0,1) I(0,1) T(0,1,2,3) S(1,2) I(2,1) S(0,1,2,1) I(0,1) I(0,1) U(2)"' -o %t/u2.mlir
-// RUN: %pearl_exec %t/kernel.mlir %t/u2.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/kernel.mlir %t/u2.mlir | FileCheck %s --check-prefix=SAME
 // The training environment runs the whole program and compares outputs.
 // RUN: %pearl_env --runs 1 --schedule "S(0,1) I(0,1) T(0,1,2,3) S(1,2) I(2,1) S(0,1,2,1) I(0,1) I(0,1) U(3)" --schedule "S(0,1) I(0,1) T(0,1,2,3) S(1,2) I(2,1) S(0,1,2,1) I(0,1) I(0,1) U(2)" --schedule "S(0,1) I(0,1) T(0,1,2,3) S(1,2) I(2,1) S(0,1,2,1) I(0,1) I(0,1)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 

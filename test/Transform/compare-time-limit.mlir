@@ -7,7 +7,7 @@
 // AST generation; past it the nest is left unchanged with a remark.
 // RUN: split-file %s %t
 // RUN: %pearl_opt %t/prog.mlir '--pearl-schedule=schedule="T(0,1,16,5) S(1,2,7,-5) I(1,0) T(0,1,7,8) S(1,2,1,-3) S(0,1,1,-3) S(2,3,7,-5) N S(1,2,5,3) T(2,3,4,2,5,2) T(0,1,2,2,32,5) P(4)" time-limit=2' -o %t/sched.mlir 2>&1 | FileCheck %s
-// RUN: %pearl_exec %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
 
 // CHECK: prog.mlir:40:3: remark: pearl-schedule: loop nest left unchanged: comparing the schedule with the original stopped after its time limit of 2 s
 // SAME: pearl-exec: outputs identical

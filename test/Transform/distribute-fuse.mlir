@@ -13,7 +13,7 @@
 // tiled in 3-d and run in parallel.
 // RUN: %pearl_opt %t/gemm.mlir '--pearl-schedule=schedule="D(0)"' -o %t/d0.mlir 2>&1 | FileCheck %s --check-prefix=D0
 // RUN: FileCheck %s --check-prefix=D0-IR < %t/d0.mlir
-// RUN: %pearl_exec %t/gemm.mlir %t/d0.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/gemm.mlir %t/d0.mlir | FileCheck %s --check-prefix=SAME
 // D0: remark: pearl-schedule: branch 0: applied D(0)
 // D0-IR-LABEL: func.func @kernel
 // D0-IR:       affine.for %{{.*}} = 0 to 12 {
@@ -27,7 +27,7 @@
 // D0-IR-NEXT:    affine.for
 // D0-IR-NEXT:      affine.for
 // RUN: %pearl_opt %t/gemm.mlir '--pearl-schedule=schedule="D(0) N I(1,2) T(0,1,2,4,4,4) P(0)"' -o %t/dtile.mlir 2>&1 | FileCheck %s --check-prefix=DTILE
-// RUN: %pearl_exec %t/gemm.mlir %t/dtile.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/gemm.mlir %t/dtile.mlir | FileCheck %s --check-prefix=SAME
 // DTILE: remark: pearl-schedule: branch 0: applied D(0); branch 1: applied I(1,2) T(0,1,2,4,4,4) P(0)
 // Fusing the two loops again gives the original code.
 // RUN: %pearl_opt %t/gemm.mlir '--pearl-schedule=schedule="D(0) F(0)"' -o %t/df.mlir 2>&1 | FileCheck %s --check-prefix=DF
@@ -43,7 +43,7 @@
 // dependence it violates. The third loop reads A backwards: no shift
 // within the solver's range makes its fusion legal.
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0)"' -o %t/f0.mlir 2>&1 | FileCheck %s --check-prefix=F0
-// RUN: %pearl_exec %t/chain.mlir %t/f0.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/chain.mlir %t/f0.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0,1)"' -o %t/f01.mlir
 // RUN: diff %t/f0.mlir %t/f01.mlir
 // F0: remark: pearl-schedule: branch 0: applied F(0,1)
@@ -51,7 +51,7 @@
 // RUN: diff %t/chain.orig.mlir %t/f00.mlir
 // F00: branch 0: refused F(0,0) (violates RAW dependence { S0[i0] -> S1[i0'] : i0 = 39 and i0' = 38 })
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0) F(0) N N F(0)"' -o %t/ff.mlir 2>&1 | FileCheck %s --check-prefix=FF
-// RUN: %pearl_exec %t/chain.mlir %t/ff.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/chain.mlir %t/ff.mlir | FileCheck %s --check-prefix=SAME
 // FF: branch 0: applied F(0,1); branch 0: refused F(0) (fusing loop 0 of branch 0 with the next loop violates RAW dependence { S0[i0] -> S2[i0'] : {{.*}} } (and no shift in -16..16 is legal)); branch 2: refused F(0) (loop 0 of branch 2 is the last part of its sequence: nothing to fuse it with)
 
 // A recurrence through two statements cannot be distributed.

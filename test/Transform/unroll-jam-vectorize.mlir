@@ -11,7 +11,7 @@
 // i-k-j matmul, i jammed by 4 into k and j.
 // RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="I(1,2) J(0,4)"' -o %t/j.mlir 2>&1 | FileCheck %s --check-prefix=J
 // RUN: FileCheck %s --check-prefix=J-IR < %t/j.mlir
-// RUN: %pearl_exec %t/mm.mlir %t/j.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/mm.mlir %t/j.mlir | FileCheck %s --check-prefix=SAME
 // J: remark: pearl-schedule: branch 0: applied I(1,2) J(0,4)
 // J-IR-LABEL: func.func @kernel
 // J-IR:       affine.for %{{.*}} = 0 to 12 step 4 {
@@ -25,7 +25,7 @@
 // Tiled, jammed, vectorized by 8 and parallel; the hint reaches LLVM.
 // RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="I(1,2) T(0,1,4,4) J(2,2) V(8) P(0)"' -o %t/jv.mlir 2>&1 | FileCheck %s --check-prefix=JV
 // RUN: FileCheck %s --check-prefix=JV-IR < %t/jv.mlir
-// RUN: %pearl_exec %t/mm.mlir %t/jv.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/mm.mlir %t/jv.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_exec --lower-only %t/jv.mlir | FileCheck %s --check-prefix=JV-LLVM
 // JV: remark: pearl-schedule: branch 0: applied I(1,2) T(0,1,4,4) J(2,2) V(8) P(0)
 // JV-IR: #llvm.loop_vectorize<disable = false, width = 8 : i32>
@@ -40,7 +40,7 @@
 // dangling loop and crashed, a fuzzer-found crash, gen-140003).
 // RUN: %pearl_gen --seed 140003 --size-scale small -o %t/gen.mlir --quiet
 // RUN: %pearl_opt %t/gen.mlir '--pearl-schedule=schedule="N J(1,4) S(1,2) J(0,5)"' -o %t/jj.mlir 2>&1 | FileCheck %s --check-prefix=JJ
-// RUN: %pearl_exec %t/gen.mlir %t/jj.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/gen.mlir %t/jj.mlir | FileCheck %s --check-prefix=SAME
 // JJ: remark: pearl-schedule: branch 1: applied J(1,4) S(1,2) J(0,5)
 
 // Refusals: J of the innermost loop, a factor larger than the loop, a
@@ -61,7 +61,7 @@
 // found by fuzzing: wrong outputs).
 // RUN: %pearl_gen --seed 150288 --size-scale small -o %t/red.mlir --quiet
 // RUN: %pearl_opt %t/red.mlir --mlir-disable-threading '--pearl-schedule=schedule="N V(2)"' -o %t/red2.mlir 2>&1 | FileCheck %s --check-prefix=RED
-// RUN: %pearl_exec %t/red.mlir %t/red2.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_exec --entry=kernel %t/red.mlir %t/red2.mlir | FileCheck %s --check-prefix=SAME
 // RED: refused V(2) (loop 2 of branch 1 carries a dependence (e.g. a reduction, which the vectorizer would reorder): it is not vectorized)
 
 // SAME: pearl-exec: outputs identical
