@@ -65,6 +65,13 @@ int pearl_ctx_watch_stop(pearl_ctx *ctx);
 void pearl_ctx_set_time_limit(pearl_ctx *ctx, double seconds);
 double pearl_ctx_get_time_limit(pearl_ctx *ctx);
 
+/* Whether pearl_sched_build_ast checks that isl's AST runs each instance
+ * exactly once (pearl_ast_runs_schedule): 1 unless set. Turning it off
+ * is for tests of the code generator on schedules whose check would take
+ * longer than the time limit; the AST is then trusted. */
+void pearl_ctx_set_check_ast(pearl_ctx *ctx, int check);
+int pearl_ctx_get_check_ast(pearl_ctx *ctx);
+
 /* Records a printf-style message as the last error; returns pearl_stat_error. */
 pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

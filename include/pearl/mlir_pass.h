@@ -35,6 +35,8 @@ struct pearl_mlir_options {
 	unsigned long isl_max_operations; /* isl quota per region, 0: none */
 	double time_limit;                /* seconds per action's checks and
 					   * per AST generation, 0: none */
+	int no_ast_check;                 /* trust isl's AST unchecked (see
+					   * pearl_ctx_set_check_ast) */
 	enum pearl_mlir_agent agent;      /* when there is no schedule */
 	uint64_t seed;                    /* of the sampling agent */
 	int max_branch_steps;             /* actions per branch */

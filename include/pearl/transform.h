@@ -202,9 +202,24 @@ int pearl_band_vector_width(__isl_keep isl_schedule_node *band);
  * unroll are wrapped in a PEARL_UNROLL_MARK
  * mark (outside the other marks) for the code generator to
  * unroll (isl's own unrolling is very costly on tiled, non-rectangular
- * domains). Conditions are conjunctions (no disjunctions: affine.if cannot
- * express them). */
+ * domains). Conditions may be disjunctions. The AST is checked with
+ * pearl_ast_runs_schedule: isl's AST generator has been seen
+ * to drop instances and to run some twice; such an AST is an error. */
 __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched);
+
+/* Whether the isl AST `tree` (kept), built from `schedule` (kept), runs
+ * every instance of the schedule's domain exactly once, at the
+ * iterations the schedule gives it (the values of the bands above its
+ * leaf), and nothing else, as a code generator reads its loops,
+ * conditions and calls (divisions and remainders rounded to minus
+ * infinity). 1 if so, 0 if not. -1 on an isl error or on an expression
+ * the check cannot read (a call inside an expression, a non-constant
+ * divisor or step); the AST is not vouched for then. `context` (kept; a
+ * parameter set, NULL for none) is what the AST was built under: only
+ * parameter values in it count. */
+int pearl_ast_runs_schedule(__isl_keep isl_ast_node *tree,
+			    __isl_keep isl_schedule *schedule,
+			    __isl_keep isl_set *context);
 
 /* 1 if the code generated from the current schedule would be the original
  * code again: it runs every statement instance at the same time as the

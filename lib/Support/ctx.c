@@ -27,6 +27,7 @@ struct pearl_ctx {
 	unsigned long saved_max_ops;  /* and its operations quota */
 	int quota_exceeded; /* since the last pearl_ctx_clear_error */
 	double time_limit; /* seconds, 0: none */
+	int skip_ast_check; /* pearl_ctx_set_check_ast(ctx, 0) */
 	struct pearl_watch *watch; /* armed watchdog, or NULL */
 	char msg[1024];
 };
@@ -100,6 +101,17 @@ void pearl_ctx_set_time_limit(pearl_ctx *ctx, double seconds)
 {
 	if (ctx)
 		ctx->time_limit = seconds > 0 ? seconds : 0;
+}
+
+void pearl_ctx_set_check_ast(pearl_ctx *ctx, int check)
+{
+	if (ctx)
+		ctx->skip_ast_check = !check;
+}
+
+int pearl_ctx_get_check_ast(pearl_ctx *ctx)
+{
+	return ctx && !ctx->skip_ast_check;
 }
 
 double pearl_ctx_get_time_limit(pearl_ctx *ctx)

@@ -248,8 +248,10 @@ int pearl_sched_keeps_code(pearl_sched *sched)
 }
 
 /* The isl AST of sched's schedule with its bands marked (__isl_give;
- * NULL on an isl error, left in the isl context). */
-static __isl_give isl_ast_node *build_marked_ast(pearl_sched *sched)
+ * NULL on an isl error, left in the isl context). *marked is set to the
+ * schedule the AST is built from (__isl_give). */
+static __isl_give isl_ast_node *build_marked_ast(pearl_sched *sched,
+						 isl_schedule **marked)
 {
 	isl_schedule *s = isl_schedule_copy(sched->schedule);
 	isl_union_set *dom = isl_schedule_get_domain(s);
@@ -272,76 +274,11 @@ static __isl_give isl_ast_node *build_marked_ast(pearl_sched *sched)
 	build = isl_ast_build_from_context(isl_set_universe(
 	    isl_union_set_get_space(dom)));
 	isl_union_set_free(dom);
+	*marked = isl_schedule_copy(s);
 	tree = isl_ast_build_node_from_schedule(build, s);
 	isl_ast_build_free(build);
 	isl_options_set_ast_build_allow_or(ctx, allow_or);
 	return tree;
-}
-
-/* Adds the statement of user node `node` (kept) to the isl_id_list at
- * *user. */
-static isl_bool collect_statement(__isl_keep isl_ast_node *node, void *user)
-{
-	isl_id_list **seen = user;
-	isl_ast_expr *call, *name;
-
-	if (isl_ast_node_get_type(node) != isl_ast_node_user)
-		return isl_bool_true;
-	call = isl_ast_node_user_get_expr(node);
-	name = isl_ast_expr_get_op_arg(call, 0);
-	*seen = isl_id_list_add(*seen, isl_ast_expr_get_id(name));
-	isl_ast_expr_free(name);
-	isl_ast_expr_free(call);
-	return *seen ? isl_bool_true : isl_bool_error;
-}
-
-/* Returns isl_stat_error, stopping the walk, on the first set of the
- * domain whose statement is not in the isl_id_list `user`. */
-static isl_stat statement_seen(__isl_take isl_set *set, void *user)
-{
-	isl_id_list *seen = user;
-	isl_id *id = isl_set_get_tuple_id(set);
-	isl_size i, n = isl_id_list_n_id(seen);
-	int found = 0;
-
-	for (i = 0; id && !found && i < n; ++i) {
-		isl_id *other = isl_id_list_get_id(seen, i);
-
-		found = other == id;
-		isl_id_free(other);
-	}
-	isl_id_free(id);
-	isl_set_free(set);
-	return found ? isl_stat_ok : isl_stat_error;
-}
-
-/* Whether `tree` (kept) calls every statement of `sched`'s domain (1), or
- * lost one (0; -1 on an isl error). isl's AST generator has been seen to
- * drop a statement, with no error, on schedules of skewed and twice tiled
- * bands when it ran without disjunctive conditions (pearl-gen --seed
- * 1208 --size-scale small, "T(0,1,3,3) S(1,2,1,-1) I(3,0) T(1,2,4,2)"):
- * the generated code would silently skip its instances. No schedule is
- * known to do so with them; the check stays as a guard. It is cheap and
- * partial: it does not see a statement that lost only some of its
- * instances. */
-static int ast_calls_every_statement(pearl_sched *sched,
-				     __isl_keep isl_ast_node *tree)
-{
-	isl_union_set *domain = isl_schedule_get_domain(sched->schedule);
-	isl_id_list *seen = isl_id_list_alloc(isl_ast_node_get_ctx(tree), 8);
-	isl_stat every;
-
-	if (isl_ast_node_foreach_descendant_top_down(tree, collect_statement,
-						     &seen) < 0 ||
-	    !seen) {
-		isl_id_list_free(seen);
-		isl_union_set_free(domain);
-		return -1;
-	}
-	every = isl_union_set_foreach_set(domain, statement_seen, seen);
-	isl_id_list_free(seen);
-	isl_union_set_free(domain);
-	return every == isl_stat_ok;
 }
 
 /* AST generation runs under the context's time limit as well as its
@@ -353,11 +290,17 @@ __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	double limit = pearl_ctx_get_time_limit(ctx);
+	isl_schedule *marked = NULL;
 	isl_ast_node *tree;
-	int fired;
+	int fired, once;
 
 	pearl_ctx_watch_start(ctx, limit);
-	tree = build_marked_ast(sched);
+	tree = build_marked_ast(sched, &marked);
+	if (!pearl_ctx_get_check_ast(ctx))
+		once = tree ? 1 : -1;
+	else
+		once = tree ? pearl_ast_runs_schedule(tree, marked, NULL) : -1;
+	isl_schedule_free(marked);
 	fired = pearl_ctx_watch_stop(ctx);
 	if (!tree && fired)
 		pearl_ctx_time_error(ctx, "AST generation (isl's code "
@@ -365,11 +308,18 @@ __isl_give isl_ast_node *pearl_sched_build_ast(pearl_sched *sched)
 				     "bounds)", limit);
 	else if (!tree)
 		pearl_ctx_isl_error(ctx, "AST generation");
-	if (tree && ast_calls_every_statement(sched, tree) != 1) {
+	else if (once < 0 && fired)
+		pearl_ctx_time_error(ctx, "the check of the AST's statement "
+				     "instances", limit);
+	else if (once < 0)
+		pearl_ctx_isl_error(ctx, "the check of the AST's statement "
+				    "instances");
+	else if (!once)
 		pearl_ctx_error(ctx, "AST generation: isl's code generator "
-			       "left out a statement of this schedule");
+			       "runs some instances of this schedule more "
+			       "than once or not at all");
+	if (once != 1)
 		tree = isl_ast_node_free(tree);
-	}
 	return tree;
 }
 

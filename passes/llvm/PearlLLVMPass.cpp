@@ -746,14 +746,26 @@ public:
     // isl's AST generation can take minutes on some schedules (skewed,
     // twice tiled bands; a fuzzer-found hang of clang, pearl-gen --seed
     // 1048 --lang c): it runs under the time limit, as Pearl's own does.
+    // The AST is checked as Pearl's own is (pearl_ast_runs_schedule): isl
+    // has been seen to run instances twice on some tiled schedules.
     pearl_ctx_watch_start(Ctx, PearlTimeLimit);
     std::unique_ptr<IslAstInfo> Ast = runIslAstGen(S, DA);
+    int Once = -1;
+    if (Ast && !Ast->getAst().is_null())
+      Once = pearl_ast_runs_schedule(Ast->getAst().get(), Sched.get(),
+                                     S.getContext().get());
     if (pearl_ctx_watch_stop(Ctx))
-      return Unchanged("Polly's AST generation stopped after the time limit "
-                       "of " + formatSeconds(PearlTimeLimit) +
+      return Unchanged("Polly's AST generation and its check stopped after "
+                       "the time limit of " + formatSeconds(PearlTimeLimit) +
                        " (-pearl-time-limit)");
     if (!Ast || Ast->getAst().is_null())
       return Unchanged("Polly's AST generation failed (isl error or quota)");
+    if (Once == 0)
+      return Unchanged("isl's AST runs some instances of the schedule \"" +
+                       Actions + "\" more than once or not at all");
+    if (Once < 0)
+      return Unchanged("the check that isl's AST runs each instance once "
+                       "failed (isl error or quota)");
     ParallelPlan Plan;
     isl::ast_node Root = Ast->getAst();
     planParallel(Root.get(), false, OpenMP, Plan);

@@ -177,6 +177,14 @@ struct PearlSchedulePass
                      "generation of a region may take (0: no limit); a "
                      "region that exceeds it is left unchanged"),
       llvm::cl::init(PEARL_TIME_LIMIT)};
+  Option<bool> checkAst{
+      *this, "check-ast",
+      llvm::cl::desc("Check that isl's AST runs each statement instance "
+                     "exactly once, and leave a region whose AST fails the "
+                     "check unchanged (false: trust the AST; for tests of "
+                     "the code generator on schedules whose check exceeds "
+                     "the time limit)"),
+      llvm::cl::init(true)};
 
   // Rejects option values the pass cannot honour, with a message, before
   // the pipeline runs: numbers beyond the C fields they go to, and an
@@ -237,6 +245,7 @@ struct PearlSchedulePass
     opts.regenerate = regenerate;
     opts.isl_max_operations = islMaxOperations;
     opts.time_limit = timeLimit;
+    opts.no_ast_check = !checkAst;
     opts.agent = agent;
     opts.seed = seed;
     opts.max_branch_steps = static_cast<int>(maxBranchSteps);

@@ -352,6 +352,7 @@ static int model_region(pearl_ctx *ctx, MlirOperation func, const char *fn,
 	pearl_ctx_clear_error(ctx);
 	pearl_ctx_set_max_operations(ctx, opts->isl_max_operations);
 	pearl_ctx_set_time_limit(ctx, opts->time_limit);
+	pearl_ctx_set_check_ast(ctx, !opts->no_ast_check);
 	prog = pearl_mlir_extract(ctx, func, region, &where);
 	/* The fingerprint before any analysis (see pearl/fingerprint.h). */
 	ok = prog && (!(opts->print_model || opts->schedule_file_path) ||

@@ -24,7 +24,7 @@
 
 static const char *class_names[fuzz_n_classes] = {
 	"OK", "ILLEGAL", "WRONG_OUTPUT", "NOT_GENERATED", "COMPILE_FAILED",
-	"CRASH", "HANG", "ERROR", "TIME_LIMIT"
+	"CRASH", "HANG", "ERROR", "TIME_LIMIT", "AST_REFUSED"
 };
 
 const char *fuzz_class_name(enum fuzz_class cls)
@@ -292,14 +292,15 @@ static void progress(struct campaign *c, int force)
 	c->last_progress = t;
 	fprintf(stderr, "pearl-fuzz: %.0f s: programs %ld pairs %ld legal %ld "
 		"illegal %ld failures %ld (wrong %ld crash %ld hang %ld "
-		"not_generated %ld compile %ld; time_limit %ld) %.2f "
+		"not_generated %ld compile %ld; time_limit %ld ast_refused "
+		"%ld) %.2f "
 		"pairs/s\n", elapsed,
 		k->programs, k->pairs, k->legal, k->by_class[fuzz_illegal],
 		k->failures, k->by_class[fuzz_wrong_output],
 		k->by_class[fuzz_crash], k->by_class[fuzz_hang],
 		k->by_class[fuzz_not_generated],
 		k->by_class[fuzz_compile_failed],
-		k->by_class[fuzz_time_limit],
+		k->by_class[fuzz_time_limit], k->by_class[fuzz_ast_refused],
 		elapsed > 0 ? (double)k->pairs / elapsed : 0.0);
 }
 
@@ -431,14 +432,14 @@ static void print_summary(struct campaign *c, FILE *out)
 	fprintf(out, "pearl-fuzz summary: programs %ld unusable %ld pairs %ld "
 		"legal %ld executed %ld same_code %ld illegal %ld "
 		"wrong_output %ld not_generated %ld time_limit %ld "
-		"compile_failed %ld "
+		"ast_refused %ld compile_failed %ld "
 		"crashes %ld hangs %ld errors %ld failures %ld distinct %ld "
 		"slow %ld worker_starts %ld minimize_tests %ld seconds %.1f "
 		"rate %.2f pairs/s\n", k->programs, k->unusable, k->pairs,
 		k->legal, k->executed, k->same_code, k->by_class[fuzz_illegal],
 		k->by_class[fuzz_wrong_output],
 		k->by_class[fuzz_not_generated], k->by_class[fuzz_time_limit],
-		k->by_class[fuzz_compile_failed], k->by_class[fuzz_crash],
+		k->by_class[fuzz_ast_refused], k->by_class[fuzz_compile_failed], k->by_class[fuzz_crash],
 		k->by_class[fuzz_hang], k->by_class[fuzz_error], k->failures,
 		k->distinct, k->slow, k->worker_starts, k->minimize_tests, k->seconds,
 		k->seconds > 0 ? (double)k->pairs / k->seconds : 0.0);

@@ -410,7 +410,7 @@ static int c_schedules(void *state, int count, fuzz_trace_fn trace,
 
 /* The outcomes in the -pearl-report file of one compilation. */
 struct report {
-	int scheduled, kept, not_generated, time_limit, other;
+	int scheduled, kept, not_generated, time_limit, ast_refused, other;
 	char first_other[256];  /* the first refusal or reason */
 };
 
@@ -442,6 +442,10 @@ static void read_report(const struct c_state *s, struct report *r)
 			r->kept++;
 		} else if (why && strstr(why, "time limit")) {
 			r->time_limit++;
+		} else if (why && (strstr(why, "more than once or not at "
+					   "all") ||
+				   strstr(why, "runs each instance once"))) {
+			r->ast_refused++;
 		} else if (why && (strstr(why, "AST generation failed") ||
 				   strstr(why, "code generation declined"))) {
 			r->not_generated++;
@@ -498,13 +502,15 @@ static int c_run(void *state, const char *schedule,
 		return 0;
 	}
 	read_report(s, &r);
-	out->legal = r.scheduled > 0 || ((r.kept > 0 || r.time_limit > 0) &&
-					 !r.other);
+	out->legal = r.scheduled > 0 ||
+		     ((r.kept > 0 || r.time_limit > 0 || r.ast_refused > 0) &&
+		      !r.other);
 	if (!r.scheduled) {
 		/* nothing generated: the code is clang's */
-		out->same_code = out->legal && !r.time_limit;
+		out->same_code = out->legal && !r.time_limit && !r.ast_refused;
 		out->cls = r.not_generated ? fuzz_not_generated
 			 : r.time_limit && !r.other ? fuzz_time_limit
+			 : r.ast_refused && !r.other ? fuzz_ast_refused
 			 : out->legal ? fuzz_ok : fuzz_illegal;
 		snprintf(out->message, sizeof(out->message), "%s",
 			 out->legal ? "the plugin kept clang's code"

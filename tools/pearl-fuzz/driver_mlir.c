@@ -280,6 +280,11 @@ static enum fuzz_class failed_class(const char *message)
 	/* the pass keeps the code when isl runs past its time limit */
 	if (strstr(message, "time limit"))
 		return fuzz_time_limit;
+	/* or when isl's AST fails the check that it runs each instance
+	 * once */
+	if (strstr(message, "the check of the AST's statement instances") ||
+	    strstr(message, "more than once or not at all"))
+		return fuzz_ast_refused;
 	for (i = 0; i < sizeof(not_generated) / sizeof(*not_generated); ++i)
 		if (starts_with(message, not_generated[i]))
 			return fuzz_not_generated;

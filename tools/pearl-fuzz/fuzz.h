@@ -44,6 +44,10 @@ enum fuzz_class {
 	fuzz_time_limit,     /* legal, but a check or the AST generation ran
 			      * past the pass's time limit: the code was
 			      * kept, as the pass promises (not a failure) */
+	fuzz_ast_refused,    /* legal, but isl's AST failed Pearl's check
+			      * that it runs each instance once (an isl bug
+			      * caught, or the check exceeded the isl
+			      * quota): the code was kept (not a failure) */
 	fuzz_n_classes
 };
 
