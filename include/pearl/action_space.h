@@ -1,6 +1,7 @@
 /*
- * pearl/action_space.h - the policy's 56 actions (DESIGN.md section 4, as in
- * the reference implementation of Pearl), numbered:
+ * pearl/action_space.h - the policy's 70 actions: the 56 of Pearl's paper
+ * (ids 0-55, as its reference implementation numbers them) and 14 of the
+ * action space v2 (ids 56-69), numbered:
  *
  *    0- 3  I(L,L+1)          interchange, L = 0..3
  *    4- 8  R(L)              reversal, L = 0..4
@@ -12,6 +13,16 @@
  *                            (128,64)
  *   50-54  U(f)              unrolling of the innermost loop, f = 2..32
  *   55     N                 next branch (after the last: end of episode)
+ *   56-59  D(L)              distribution of loop L's body, one loop per
+ *                            part, L = 0..3
+ *   60-63  F(L)              fusion of loop L with the next loop of its
+ *                            sequence, shift from the solver, L = 0..3
+ *   64-67  J(L,4)            unroll-and-jam of loop L by 4, L = 0..3
+ *   68-69  V(w)              vectorization hint of width w = 8, 16
+ *
+ * Policies trained on the first 56 (blobs with n_actions = 56) load with
+ * the new actions' logits fixed far below the others (see
+ * PEARL_NEW_ACTION_BIAS in pearl/policy.h): they choose as before.
  */
 #ifndef PEARL_ACTION_SPACE_H
 #define PEARL_ACTION_SPACE_H
@@ -22,12 +33,13 @@
 extern "C" {
 #endif
 
-#define PEARL_ACTION_SPACE_SIZE 56
+#define PEARL_ACTION_SPACE_SIZE 70
 #define PEARL_ACTION_NEXT 55
 
 /* The classes of actions in the order rules allow them on one branch:
- * loop reordering (I, R, S) before tiling, before parallelization, before
- * unrolling. */
+ * loop reordering and restructuring (I, R, S, D, F) before tiling and
+ * register tiling (T, J), before parallelization, before unrolling and
+ * vectorization (U, V). */
 enum pearl_action_phase {
 	pearl_phase_reorder = 0,
 	pearl_phase_tile = 1,
@@ -39,12 +51,13 @@ enum pearl_action_phase {
 /* The action with number `id` into *action; 0, or -1 if id is out of
  * range. */
 int pearl_action_space_decode(int id, struct pearl_action *action);
-/* The number of `action` (kept), or -1 if it is not one of the 56 (e.g.
- * explicit skew factors, three-level tiling). */
+/* The number of `action` (kept), or -1 if it is not one of the 70 (e.g.
+ * explicit skew factors, three-level tiling, D(l,k), F(l,s), J(l,2)). */
 int pearl_action_space_encode(const struct pearl_action *action);
 /* The phase of action `id`. */
 enum pearl_action_phase pearl_action_space_phase(int id);
-/* The deepest loop level (0-based) action `id` touches, -1 for U and N. */
+/* The deepest loop level (0-based) action `id` touches, -1 for U, V and
+ * N. */
 int pearl_action_space_max_level(int id);
 
 #ifdef __cplusplus

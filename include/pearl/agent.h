@@ -9,14 +9,17 @@
  * logits are masked (pearl_agent_mask) before the choice:
  *   - actions already tried on this branch (applied or found illegal);
  *   - actions on loop levels the branch does not have, tiles and unroll
- *     factors larger than their loop (its extent in the graph);
+ *     factors larger than their loop (its extent in the graph), J on a
+ *     loop no longer than its factor;
  *   - parallel loops too small to pay for their fork and join: P(l) when
  *     one execution of loop l runs fewer than min_parallel_work
  *     iterations of the branch's innermost loop (the product of the
  *     extents from l inward; not masked when an extent is symbolic), and
  *     P(l) of a loop of one iteration (nothing to run in parallel);
- *   - the order rules: loop reordering (I, R, S) before tiling, before
- *     parallelization, before unrolling (no reordering either once a loop
+ *   - the order rules: loop reordering and restructuring (I, R, S, D, F)
+ *     before tiling (T, J), before parallelization, before unrolling and
+ *     vectorization (U, V; one width per branch) (no reordering either
+ *     once a loop
  *     of the branch is tiled through a loop it shares with another); one tiling, one parallel loop and
  *     one unrolling per branch; no skewing once a loop of the branch runs
  *     in parallel (data-driven paper's rule);

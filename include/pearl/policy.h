@@ -41,7 +41,14 @@
 extern "C" {
 #endif
 
-#define PEARL_N_ACTIONS 56
+#define PEARL_N_ACTIONS 70
+/* Blobs of policies trained before the action space v2 have the first
+ * PEARL_N_ACTIONS_V1 actions. They load (pearl_policy_from_blob) with the
+ * rows of the new actions' logits zero and their bias at
+ * PEARL_NEW_ACTION_BIAS: softmax gives them about e^-30 of the mass, so
+ * the policy chooses as before until it is trained on them. */
+#define PEARL_N_ACTIONS_V1 56
+#define PEARL_NEW_ACTION_BIAS -30.0f
 
 /* The dimensions of a network, as recorded in its blob. */
 struct pearl_policy_config {
@@ -54,7 +61,7 @@ struct pearl_policy_config {
 
 typedef struct pearl_policy pearl_policy;
 
-/* The default configuration (PEARL_GRAPH_N_FEATURES, 128, 4, 2, 56). */
+/* The default configuration (PEARL_GRAPH_N_FEATURES, 128, 4, 2, 70). */
 struct pearl_policy_config pearl_policy_default_config(void);
 
 /* Loads a policy from a blob of `size` bytes (copied; __isl_keep data).

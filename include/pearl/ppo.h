@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define PEARL_PPO_MAX_ACTIONS 64
+#define PEARL_PPO_MAX_ACTIONS 128
 
 /* One decision of an episode. */
 struct pearl_ppo_step {

@@ -1,4 +1,4 @@
-/* The numbering of the policy's 56 actions (pearl/action_space.h). */
+/* The numbering of the policy's 70 actions (pearl/action_space.h). */
 #include <string.h>
 
 #include "pearl/action_space.h"
@@ -15,14 +15,46 @@ enum {
 	first_parallel = 12,
 	first_tile = 14,
 	first_unroll = 50,
+	first_distribute = 56,
+	first_fuse = 60,
+	first_unroll_jam = 64,
+	first_vectorize = 68,
 };
+
+/* The jam factor of J's ids, and the widths of V's. */
+#define JAM_FACTOR 4
+static const int vector_widths[2] = { 8, 16 };
+
+/* Decodes the ids of the action space v2 (56 and up). */
+static void decode_v2(int id, struct pearl_action *a)
+{
+	if (id >= first_vectorize) {
+		a->kind = pearl_action_vectorize;
+		a->factor[0] = vector_widths[id - first_vectorize];
+		return;
+	}
+	a->n_level = 1;
+	if (id >= first_unroll_jam) {
+		a->kind = pearl_action_unroll_jam;
+		a->level[0] = id - first_unroll_jam;
+		a->factor[0] = JAM_FACTOR;
+	} else if (id >= first_fuse) {
+		a->kind = pearl_action_fuse;
+		a->level[0] = id - first_fuse;
+	} else {
+		a->kind = pearl_action_distribute;
+		a->level[0] = id - first_distribute;
+	}
+}
 
 int pearl_action_space_decode(int id, struct pearl_action *a)
 {
 	memset(a, 0, sizeof(*a));
 	if (id < 0 || id >= PEARL_ACTION_SPACE_SIZE)
 		return -1;
-	if (id == PEARL_ACTION_NEXT) {
+	if (id >= first_distribute) {
+		decode_v2(id, a);
+	} else if (id == PEARL_ACTION_NEXT) {
 		a->kind = pearl_action_next;
 	} else if (id >= first_unroll) {
 		a->kind = pearl_action_unroll;
@@ -91,16 +123,34 @@ int pearl_action_space_encode(const struct pearl_action *a)
 			return -1;
 		return l >= 0 && l <= 3 ? first_interchange + l : -1;
 	case pearl_action_distribute:
+		if (a->split)
+			return -1;
+		return l >= 0 && l <= 3 ? first_distribute + l : -1;
 	case pearl_action_fuse:
+		if (a->factor[1])
+			return -1;
+		return l >= 0 && l <= 3 ? first_fuse + l : -1;
 	case pearl_action_unroll_jam:
+		if (a->factor[0] != JAM_FACTOR)
+			return -1;
+		return l >= 0 && l <= 3 ? first_unroll_jam + l : -1;
 	case pearl_action_vectorize:
-		return -1; /* not in the policy's action space (yet) */
+		for (p = 0; p < 2; ++p)
+			if (a->factor[0] == vector_widths[p])
+				return first_vectorize + p;
+		return -1;
 	}
 	return -1;
 }
 
 enum pearl_action_phase pearl_action_space_phase(int id)
 {
+	if (id >= first_vectorize)
+		return pearl_phase_unroll;
+	if (id >= first_unroll_jam)
+		return pearl_phase_tile;
+	if (id >= first_distribute)
+		return pearl_phase_reorder;
 	if (id == PEARL_ACTION_NEXT)
 		return pearl_phase_next;
 	if (id >= first_unroll)
@@ -117,7 +167,8 @@ int pearl_action_space_max_level(int id)
 	struct pearl_action a;
 
 	if (pearl_action_space_decode(id, &a) < 0 ||
-	    a.kind == pearl_action_unroll || a.kind == pearl_action_next)
+	    a.kind == pearl_action_unroll || a.kind == pearl_action_next ||
+	    a.kind == pearl_action_vectorize)
 		return -1;
 	return a.level[a.n_level - 1];
 }

@@ -104,6 +104,20 @@ static int too_large(long size, long extent)
 	return extent >= 0 && size > extent;
 }
 
+/* Whether a V action was tried on the branch already. */
+static int vectorize_tried(const struct pearl_branch_state *state)
+{
+	struct pearl_action a;
+	int id;
+
+	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id)
+		if (state->tried[id] &&
+		    pearl_action_space_decode(id, &a) == 0 &&
+		    a.kind == pearl_action_vectorize)
+			return 1;
+	return 0;
+}
+
 int pearl_agent_mask(pearl_sched *sched, int b,
 		     const struct pearl_branch_state *state,
 		     const struct pearl_graph *graph, unsigned char *mask)
@@ -152,6 +166,17 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 			if (n_extent > 0)
 				m |= too_large(a.factor[0],
 					       extent[n_extent - 1]);
+			break;
+		case pearl_action_unroll_jam:
+			/* J's copies need a loop of more than its factor */
+			m |= unrolled;
+			if (a.level[0] < n_extent)
+				m |= extent[a.level[0]] >= 0 &&
+				     extent[a.level[0]] <= a.factor[0];
+			break;
+		case pearl_action_vectorize:
+			/* one width per branch */
+			m |= depth == 0 || vectorize_tried(state);
 			break;
 		case pearl_action_next:
 			m = 0;

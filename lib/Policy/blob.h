@@ -11,7 +11,8 @@
  *       12    4  int32 hidden      (128)
  *       16    4  int32 heads       (4)
  *       20    4  int32 n_layers    (2)
- *       24    4  int32 n_actions   (PEARL_N_ACTIONS = 56)
+ *       24    4  int32 n_actions   (PEARL_N_ACTIONS = 70; blobs of
+ *                56, PEARL_N_ACTIONS_V1, load widened)
  *       28    4  uint32 n_floats: the number of fp32 values that follow
  *       32    8  uint64 checksum: 64-bit FNV-1a of the n_floats * 4
  *                payload bytes (offset basis 0xcbf29ce484222325, prime

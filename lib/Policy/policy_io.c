@@ -14,7 +14,9 @@ extern const unsigned char pearl_policy_builtin_blob[]
 extern const unsigned char pearl_policy_builtin_blob_end[]
     __attribute__((visibility("hidden")));
 
-/* Reports the first dimension of hdr that differs from the default. */
+/* Reports the first dimension of hdr that differs from the default; a
+ * blob of the first PEARL_N_ACTIONS_V1 actions is accepted (it is
+ * widened on loading). */
 static int check_dims(const struct pearl_blob_header *hdr, char *err,
 		      size_t err_size)
 {
@@ -32,7 +34,10 @@ static int check_dims(const struct pearl_blob_header *hdr, char *err,
 	size_t i;
 
 	for (i = 0; i < sizeof(dims) / sizeof(dims[0]); ++i)
-		if (dims[i].got != dims[i].want)
+		if (dims[i].got != dims[i].want &&
+		    !(dims[i].got == PEARL_N_ACTIONS_V1 &&
+		      dims[i].want == PEARL_N_ACTIONS &&
+		      !strcmp(dims[i].name, "n_actions")))
 			return pearl_policy_error(
 			    err, err_size,
 			    "dimension mismatch: blob has %s = %d, this "
@@ -94,6 +99,7 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 					  hdr.version, PEARL_BLOB_VERSION);
 	if (check_dims(&hdr, err, err_size) < 0)
 		return -1;
+	cfg.n_actions = hdr.n_actions;
 	want_floats = pearl_policy_walk(&cfg, NULL, NULL, NULL, NULL);
 	if (hdr.n_floats != want_floats)
 		return pearl_policy_error(err, err_size,
@@ -123,16 +129,51 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 	return 0;
 }
 
+/* `old` (taken), a policy of the first PEARL_N_ACTIONS_V1 actions, as a
+ * policy of all PEARL_N_ACTIONS: the same weights, and for each new
+ * action a zero column of pi.w3 and the bias PEARL_NEW_ACTION_BIAS. */
+static pearl_policy *widen_actions(pearl_policy *old, char *err,
+				   size_t err_size)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	struct pearl_tensor from[PEARL_POLICY_MAX_TENSORS];
+	struct pearl_tensor to[PEARL_POLICY_MAX_TENSORS];
+	pearl_policy *policy = pearl_policy_alloc(&cfg, err, err_size);
+	int n_from, n_to, t, r, c;
+
+	if (!policy)
+		return pearl_policy_free(old);
+	pearl_policy_walk(&old->cfg, NULL, NULL, from, &n_from);
+	pearl_policy_walk(&policy->cfg, NULL, NULL, to, &n_to);
+	for (t = 0; t < n_to && t < n_from; ++t) {
+		const float *src = old->data + from[t].offset;
+		float *dst = policy->data + to[t].offset;
+		int bias = !strcmp(to[t].name, "pi.b3");
+
+		for (r = 0; r < to[t].rows; ++r)
+			for (c = 0; c < to[t].cols; ++c)
+				dst[r * to[t].cols + c] =
+				    c < from[t].cols ? src[r * from[t].cols + c]
+				    : bias ? PEARL_NEW_ACTION_BIAS
+					   : 0.0f;
+	}
+	pearl_policy_free(old);
+	return policy;
+}
+
 pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 				     char *err, size_t err_size)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
+	struct pearl_blob_header hdr;
 	pearl_policy *policy;
 
 	if (!data)
 		size = 0;
 	if (check_blob(data, size, err, err_size) < 0)
 		return NULL;
+	pearl_blob_read_header(data, &hdr);
+	cfg.n_actions = hdr.n_actions;
 	policy = pearl_policy_alloc(&cfg, err, err_size);
 	if (!policy)
 		return NULL;
@@ -142,6 +183,8 @@ pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 				 policy->n_floats);
 	if (check_finite(policy, err, err_size) < 0)
 		return pearl_policy_free(policy);
+	if (cfg.n_actions != PEARL_N_ACTIONS)
+		policy = widen_actions(policy, err, err_size);
 	return policy;
 }
 

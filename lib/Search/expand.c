@@ -90,8 +90,10 @@ static void proposal_action(const struct proposal *prop, int i,
 /* Loops of a branch the extended actions are proposed on. */
 #define SEARCH_MAX_LEVELS 8
 
-/* Appends to props[*n] the actions beyond the policy's action space that
- * the search tries on a branch of `depth` loops: the distribution of each
+/* Appends to props[*n] the actions of the action space v2 that the search
+ * tries on a branch of `depth` loops whatever the policy's logits say
+ * (the compiled-in policy has not learned them; ids 56-69 cover part of
+ * them, with more levels here): the distribution of each
  * of its loops, the unroll-and-jam of each loop but the innermost by
  * SEARCH_JAM, and the vectorization of the innermost loop (8 and 16
  * lanes). The legality checks refuse those that do not fit (a loop

@@ -45,6 +45,10 @@ def fnv1a64(data):
     return h
 
 
+# PEARL_NEW_ACTION_BIAS (pearl/policy.h)
+NEW_ACTION_BIAS = -30.0
+
+
 def layout(n_features, hidden, heads, n_layers, n_actions):
     """(name, rows, cols, is_matrix) in blob order; vectors have rows=1."""
     d, D = hidden, heads * hidden
@@ -283,6 +287,11 @@ def main():
         want_logits, want_value = forward(dims, w, x, edges)
         got_logits, got_value = run_tool(args.tool, tool_blob, path)
         want = np.append(want_logits, want_value)
+        # A blob of the first 56 actions loads widened: the new actions'
+        # logits are the fixed bias (pearl/policy.h), the others as stored.
+        extra = got_logits[len(want_logits):]
+        if len(got_logits) > len(want_logits) and np.all(extra == NEW_ACTION_BIAS):
+            got_logits = got_logits[:len(want_logits)]
         got = np.append(got_logits, got_value) if len(got_logits) == len(want_logits) \
             else np.full(len(want), np.nan)
         err = np.abs(got - want)

@@ -112,6 +112,20 @@ done:
 	pearl_program_free(prog);
 }
 
+/* The id of the one action `text` (-2 if it does not parse). */
+static int encoded(const char *text)
+{
+	pearl_ctx *ctx = pearl_ctx_alloc();
+	struct pearl_action *a = NULL;
+	int id = -2;
+
+	if (pearl_actions_parse(ctx, text, &a) == 1)
+		id = pearl_action_space_encode(&a[0]);
+	free(a);
+	pearl_ctx_free(ctx);
+	return id;
+}
+
 static void test_action_space(void)
 {
 	struct pearl_action a;
@@ -122,7 +136,8 @@ static void test_action_space(void)
 		ok &= pearl_action_space_decode(id, &a) == 0 &&
 		      pearl_action_space_encode(&a) == id;
 	CHECK(ok);
-	CHECK(pearl_action_space_decode(56, &a) == -1);
+	CHECK(pearl_action_space_decode(70, &a) == -1);
+	CHECK(pearl_action_space_decode(-1, &a) == -1);
 	pearl_action_space_decode(14 + 4 * 3 + 2, &a);
 	pearl_action_format(&a, buf, sizeof(buf));
 	CHECK_STR(buf, "T(2,3,32,64)");
@@ -134,6 +149,31 @@ static void test_action_space(void)
 	CHECK_STR(buf, "S(2,3)");
 	CHECK(pearl_action_space_phase(13) == pearl_phase_parallel);
 	CHECK(pearl_action_space_max_level(49) == 4);
+	/* the action space v2: D(0..3) F(0..3) J(0..3,4) V(8) V(16) */
+	pearl_action_space_decode(57, &a);
+	pearl_action_format(&a, buf, sizeof(buf));
+	CHECK_STR(buf, "D(1)");
+	pearl_action_space_decode(63, &a);
+	pearl_action_format(&a, buf, sizeof(buf));
+	CHECK_STR(buf, "F(3)");
+	pearl_action_space_decode(66, &a);
+	pearl_action_format(&a, buf, sizeof(buf));
+	CHECK_STR(buf, "J(2,4)");
+	pearl_action_space_decode(69, &a);
+	pearl_action_format(&a, buf, sizeof(buf));
+	CHECK_STR(buf, "V(16)");
+	CHECK(pearl_action_space_phase(56) == pearl_phase_reorder);
+	CHECK(pearl_action_space_phase(61) == pearl_phase_reorder);
+	CHECK(pearl_action_space_phase(64) == pearl_phase_tile);
+	CHECK(pearl_action_space_phase(68) == pearl_phase_unroll);
+	CHECK(pearl_action_space_max_level(67) == 3);
+	CHECK(pearl_action_space_max_level(68) == -1);
+	/* forms outside the space */
+	CHECK(encoded("D(0,1)") == -1);
+	CHECK(encoded("F(0,1)") == -1);
+	CHECK(encoded("J(0,2)") == -1);
+	CHECK(encoded("V(4)") == -1);
+	CHECK(encoded("J(1,4)") == 65);
 }
 
 static void test_masks(pearl_ctx *ctx)

@@ -70,7 +70,7 @@ static void test_config(void)
 
 	CHECK(cfg.n_features == PEARL_GRAPH_N_FEATURES);
 	CHECK(cfg.hidden == 128 && cfg.heads == 4 && cfg.n_layers == 2);
-	CHECK(cfg.n_actions == 56);
+	CHECK(cfg.n_actions == 70);
 	bad = cfg;
 	bad.heads = 0;
 	p = pearl_policy_init_random(&bad, 1, err, sizeof(err));
@@ -120,6 +120,46 @@ out:
 
 /* init -> blob -> load gives the same bytes and the same outputs; the
  * same seed gives the same blob, another seed another one. */
+/* A blob of the first 56 actions (a policy trained before the action
+ * space v2) loads widened: the same logits for those, the value, and
+ * PEARL_NEW_ACTION_BIAS for the new actions. */
+static void test_widened_blob(void)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	struct pearl_graph *g = make_tree(1.0f);
+	pearl_policy *old, *wide = NULL;
+	float lo[N_ACTIONS], lw[N_ACTIONS], vo = 0, vw = 1;
+	void *blob = NULL;
+	size_t n = 0;
+	char err[256] = "";
+	int id, same = 1;
+
+	cfg.n_actions = PEARL_N_ACTIONS_V1;
+	old = pearl_policy_init_random(&cfg, 7, err, sizeof(err));
+	blob = old ? pearl_policy_to_blob(old, &n) : NULL;
+	CHECK(blob && n == 40 + 4 * (size_t)965817);
+	if (blob)
+		wide = pearl_policy_from_blob(blob, n, err, sizeof(err));
+	CHECK(wide);
+	CHECK(wide && pearl_policy_get_config(wide)->n_actions == 70);
+	if (old && wide && g &&
+	    pearl_policy_eval(old, g, lo, &vo, err, sizeof(err)) == 0 &&
+	    pearl_policy_eval(wide, g, lw, &vw, err, sizeof(err)) == 0) {
+		for (id = 0; id < PEARL_N_ACTIONS_V1; ++id)
+			same &= lo[id] == lw[id];
+		for (; id < PEARL_N_ACTIONS; ++id)
+			same &= lw[id] == PEARL_NEW_ACTION_BIAS;
+		CHECK(same);
+		CHECK(vo == vw);
+	} else {
+		CHECK(!"evaluated");
+	}
+	free(blob);
+	pearl_policy_free(old);
+	pearl_policy_free(wide);
+	pearl_graph_free(g);
+}
+
 static void test_round_trip(void)
 {
 	pearl_policy *a = random_policy(42), *b, *c, *other = random_policy(43);
@@ -134,7 +174,7 @@ static void test_round_trip(void)
 	if (!a || !other || !g)
 		goto out;
 	ba = pearl_policy_to_blob(a, &na);
-	CHECK(ba && na == 40 + 4 * (size_t)965817);
+	CHECK(ba && na == 40 + 4 * (size_t)967623);
 	b = pearl_policy_from_blob(ba, na, err, sizeof(err));
 	CHECK(b);
 	bb = b ? pearl_policy_to_blob(b, &nb) : NULL;
@@ -549,7 +589,7 @@ static void test_bad_blobs(void)
 	CHECK_STR(err, "truncated blob: expected at least 40 bytes (the "
 		       "header), got 0");
 	CHECK(!pearl_policy_from_blob(blob, n - 4, err, sizeof(err)));
-	CHECK_STR(err, "truncated blob: expected 3863308 bytes, got 3863304");
+	CHECK_STR(err, "truncated blob: expected 3870532 bytes, got 3870528");
 	blob[0] = 'X';
 	CHECK(!pearl_policy_from_blob(blob, n, err, sizeof(err)));
 	CHECK_STR(err, "bad magic: not a Pearl weight blob (expected \"PRLW\")");
@@ -684,6 +724,7 @@ out:
 int main(void)
 {
 	test_config();
+	test_widened_blob();
 	test_round_trip();
 	test_small_config();
 	test_builtin();

@@ -100,12 +100,40 @@ static pearl_policy *load(const char *name)
 	return policy;
 }
 
+/* The compiled-in blob (lib/Policy/builtin_blob.S). */
+extern const unsigned char pearl_policy_builtin_blob[];
+
+/* The header of blob `name` ("--builtin" or a file) as stored: 0, or -1
+ * if it cannot be read (the blob was loaded before, so it can). */
+static int stored_header(const char *name, struct pearl_blob_header *hdr)
+{
+	unsigned char bytes[PEARL_BLOB_HEADER_SIZE];
+	FILE *f;
+	size_t n;
+
+	if (!strcmp(name, "--builtin")) {
+		pearl_blob_read_header(pearl_policy_builtin_blob, hdr);
+		return 0;
+	}
+	f = fopen(name, "rb");
+	if (!f)
+		return -1;
+	n = fread(bytes, 1, sizeof(bytes), f);
+	fclose(f);
+	if (n != sizeof(bytes))
+		return -1;
+	pearl_blob_read_header(bytes, hdr);
+	return 0;
+}
+
+/* The stored blob's header (the loader checked it, its checksum and its
+ * weights), and the number of actions it loads with: a blob of the first
+ * PEARL_N_ACTIONS_V1 actions is widened. */
 static int cmd_info(int argc, char **argv)
 {
 	struct pearl_blob_header hdr;
 	pearl_policy *policy;
-	size_t size;
-	unsigned char *blob;
+	int loaded;
 
 	if (argc != 1) {
 		usage(stderr);
@@ -114,15 +142,13 @@ static int cmd_info(int argc, char **argv)
 	policy = load(argv[0]);
 	if (!policy)
 		return exit_error;
-	/* A valid blob is exactly its canonical serialization. */
-	blob = pearl_policy_to_blob(policy, &size);
+	loaded = pearl_policy_get_config(policy)->n_actions;
 	pearl_policy_free(policy);
-	if (!blob) {
-		fprintf(stderr, "pearl-model: out of memory\n");
+	if (stored_header(argv[0], &hdr) < 0) {
+		fprintf(stderr, "pearl-model: %s: cannot read its header\n",
+			argv[0]);
 		return exit_error;
 	}
-	pearl_blob_read_header(blob, &hdr);
-	free(blob);
 	printf("blob %s\n", argv[0]);
 	printf("version %u\n", hdr.version);
 	printf("n_features %d\nhidden %d\nheads %d\nn_layers %d\n"
@@ -130,9 +156,13 @@ static int cmd_info(int argc, char **argv)
 	       (int)hdr.n_features, (int)hdr.hidden, (int)hdr.heads,
 	       (int)hdr.n_layers, (int)hdr.n_actions);
 	printf("n_floats %u\n", hdr.n_floats);
-	printf("bytes %zu\n", size);
+	printf("bytes %llu\n", (unsigned long long)PEARL_BLOB_HEADER_SIZE +
+				   4ull * hdr.n_floats);
 	printf("checksum 0x%016llx\n", (unsigned long long)hdr.checksum);
 	printf("valid yes\n");
+	if (loaded != hdr.n_actions)
+		printf("loads as n_actions %d (the new actions' logits at "
+		       "%g)\n", loaded, (double)PEARL_NEW_ACTION_BIAS);
 	return exit_ok;
 }
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/action_space.h"
 #include "pearl/env.h"
 #include "pearl/file.h"
 #include "pearl/schedule_file.h"
@@ -165,7 +166,7 @@ static int apply_option(struct args *a, int c, const char *v)
 		a->search.max_seconds = x; break;
 	case OPT_BEAM: bad = parse_number(v, 1, 1000, &x);
 		a->search.beam_width = (int)x; break;
-	case OPT_TOP_K: bad = parse_number(v, 0, 56, &x);
+	case OPT_TOP_K: bad = parse_number(v, 0, PEARL_ACTION_SPACE_SIZE, &x);
 		a->search.top_k = (int)x; break;
 	case OPT_DEPTH: bad = parse_number(v, 1, 64, &x);
 		a->search.max_depth = (int)x; break;
