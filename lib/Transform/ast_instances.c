@@ -33,8 +33,8 @@
  * at (owned) maps the instances of each statement to the iterations
  * the schedule runs them at: the values of the bands above its leaf.
  * seen (owned) are the instances the user nodes walked so far run.
- * wrong is set when a user node runs an instance at an iteration it is
- * not meant to or one that an earlier node runs too. */
+ * wrong is set when a user node runs an instance twice or one that an
+ * earlier node runs too. */
 struct walk {
 	isl_id **iter;
 	int depth;
