@@ -204,12 +204,25 @@ static void test_masks(pearl_ctx *ctx)
 	CHECK(!m[4] && !m[6] && m[7] && m[8]);
 	CHECK(!m[9] && !m[10] && m[11] && !m[12] && !m[13]);
 	CHECK(!m[14] && !m[15] && m[16] && m[17] && !m[50] && !m[55]);
+	/* the action space v2: D(0..2) F(0..2) J(0..2,4) V(8) V(16); no
+	 * loop 3 */
+	CHECK(!m[56] && !m[57] && !m[58] && m[59]);
+	CHECK(!m[60] && !m[61] && !m[62] && m[63]);
+	CHECK(!m[64] && !m[65] && !m[66] && m[67]);
+	CHECK(!m[68] && !m[69]);
+	/* one vector width per branch */
+	st.tried[68] = 1;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(m[68] && m[69]);
+	st.tried[68] = 0;
 	/* after a tiling: no reordering, no second tiling */
 	st.phase = pearl_phase_tile;
 	st.tiled = 1;
 	st.tried[12] = 1;
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(m[0] && m[4] && m[9] && m[14] && m[12] && !m[13] && !m[50]);
+	/* D and F are reorderings; J goes with tiling, V with unrolling */
+	CHECK(m[56] && m[60] && !m[64] && !m[68]);
 	pearl_graph_free(g);
 	pearl_sched_free(s);
 	/* T(1,2,32,32): loops i (64), the tile loops of j (2 tiles, the
@@ -251,6 +264,8 @@ static void test_masks(pearl_ctx *ctx)
 	st.min_parallel_work = 0;
 	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(m[12] && !m[13]);
+	/* nor anything to jam by 4 */
+	CHECK(m[64] && !m[65]);
 	pearl_graph_free(g);
 	pearl_sched_free(s);
 	pearl_deps_free(deps);
