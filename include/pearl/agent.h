@@ -123,6 +123,11 @@ void pearl_agent_trace_clear(struct pearl_agent_trace *trace);
 int pearl_agent_trace_actions(const struct pearl_agent_trace *trace,
 			      struct pearl_action **actions);
 
+/* The episode's applied actions in Pearl's notation, as
+ * pearl_agent_trace_actions orders them ("" for none): malloc'd (caller
+ * frees), or NULL if memory is exhausted. */
+char *pearl_agent_trace_schedule(const struct pearl_agent_trace *trace);
+
 /* What the agent remembers of the branch in focus. */
 struct pearl_branch_state {
 	unsigned char tried[PEARL_ACTION_SPACE_SIZE]; /* applied or illegal */

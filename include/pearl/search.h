@@ -24,8 +24,16 @@
  * compile and run, outputs checked bit for bit against the unscheduled
  * program. The beam_width fastest children make the next level.
  *
+ * Before the first level, the search measures its starting points (level
+ * 0): the policy's greedy decision, i.e. what pearl-schedule would do
+ * (seed_policy), and the schedules the caller knows (seeds, e.g. a
+ * committed hand schedule or an earlier tuning's best). Each may become
+ * the best schedule, so the search never returns one slower, in its own
+ * measurements, than its starting points. They are measured, not
+ * expanded: the levels start from the unscheduled program.
+ *
  * The search stops when a level brings no child faster than the best
- * schedule so far by more than min_gain (patience levels in a row), when
+ * child of the earlier levels by more than min_gain (patience levels in a row), when
  * no state can be expanded, at max_depth, or when the budget runs out:
  * max_measurements candidates measured (memo hits included: the budget
  * counts schedules looked at, so a rerun with a full memo does the same
@@ -95,6 +103,12 @@ struct pearl_search_options {
 				 * policy's action space: D(l) per loop,
 				 * J(l,4) per loop but the innermost, V(8)
 				 * and V(16) (default 1) */
+	/* Measure the policy's greedy decision first (default 1). */
+	int seed_policy;
+	/* Schedules measured first, in Pearl's notation (kept; n_seeds of
+	 * them; default none). Illegal ones are counted as refused. */
+	const char *const *seeds;
+	int n_seeds;
 	/* The policy ranking the actions (kept); NULL: the compiled-in
 	 * one. */
 	const pearl_policy *policy;
@@ -108,7 +122,8 @@ void pearl_search_options_init(struct pearl_search_options *o);
 /* Where a search stands (passed to the progress callback) and, at the
  * end, what it did. */
 struct pearl_search_progress {
-	int level;             /* the level being measured (1-based) */
+	int level;             /* the level being measured (1-based; 0:
+				* the starting points) */
 	long measured;         /* candidates measured */
 	long memo_hits;        /* of which the memo answered */
 	long illegal;          /* proposals the dependences refused */
@@ -134,6 +149,10 @@ struct pearl_search_result {
 				* sampling or the budget left them) */
 	long clustered_levels; /* levels adaptive sampling chose for */
 	double seconds;
+	/* Where the best schedule came from: "search" (a level),
+	 * "policy" (the policy's decision), "seed" (one of the seeds), or
+	 * "base" (nothing beat the unscheduled program). Static string. */
+	const char *best_origin;
 	/* Why the search stopped: "no gain", "budget", "time", "depth",
 	 * "exhausted" (no state had a legal proposal left), "stopped" (by
 	 * the progress callback). Static string. */

@@ -8,6 +8,8 @@
 #include "pearl/clock.h"
 #include "pearl/features.h"
 #include "pearl/random.h"
+#include "pearl/str.h"
+#include "pearl/transform.h"
 
 void pearl_agent_options_init(struct pearl_agent_options *opts)
 {
@@ -417,4 +419,23 @@ int pearl_agent_trace_actions(const struct pearl_agent_trace *trace,
 		pearl_action_space_decode(s->action, &(*actions)[n++]);
 	}
 	return n;
+}
+
+char *pearl_agent_trace_schedule(const struct pearl_agent_trace *trace)
+{
+	pearl_str out = PEARL_STR_INIT;
+	struct pearl_action *acts;
+	char token[64];
+	int i, n = pearl_agent_trace_actions(trace, &acts);
+
+	if (n < 0)
+		return NULL;
+	for (i = 0; i < n; ++i) {
+		pearl_action_format(&acts[i], token, sizeof(token));
+		if (i)
+			pearl_str_append(&out, " ");
+		pearl_str_append(&out, token);
+	}
+	free(acts);
+	return pearl_str_take(&out);
 }

@@ -21,6 +21,7 @@ void pearl_search_options_init(struct pearl_search_options *o)
 	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	o->sampling = pearl_search_adaptive;
 	o->extended_actions = 1;
+	o->seed_policy = 1;
 }
 
 void pearl_search_result_clear(struct pearl_search_result *r)
@@ -42,6 +43,12 @@ struct search {
 	struct search_counts counts;
 	long clustered_levels;
 	char *best;       /* owned */
+	const char *best_origin; /* static */
+	/* The best speedup of the levels' states: the gain of a level is
+	 * judged against it, not against the starting points (a policy's
+	 * decision of 5x would stop the search after level 1, whose
+	 * single actions rarely beat it). */
+	double levels_best;
 	double start;
 	const char *stop; /* why the search stopped, NULL while it runs */
 };
@@ -75,29 +82,29 @@ static void report(struct search *s, const char *schedule, double speedup)
 		s->stop = "stopped";
 }
 
-/* Measures `child` in the environment: its speedup, or 0 when it is not
- * OK (timed out, failed, wrong outputs). -1 on errors of the
+/* Measures `schedule` (kept), found by `origin` (static), in the
+ * environment: *speedup receives its speedup, or 0 when it is not OK
+ * (illegal, timed out, failed, wrong outputs). -1 on errors of the
  * environment, with a message in err. */
-static int measure(struct search *s, struct search_state *child, char *err,
-		   size_t err_size)
+static int measure_schedule(struct search *s, const char *schedule,
+			    const char *origin, double *speedup, char *err,
+			    size_t err_size)
 {
 	struct pearl_env_result res;
 
-	if (pearl_env_time(s->env, s->p, child->schedule, &res, err,
-			   err_size) < 0)
+	if (pearl_env_time(s->env, s->p, schedule, &res, err, err_size) < 0)
 		return -1;
 	s->progress.measured++;
 	s->progress.memo_hits += res.memo_hit;
-	child->measured = 1;
-	child->speedup = res.status == PEARL_ENV_OK ? res.speedup : 0;
+	*speedup = res.status == PEARL_ENV_OK ? res.speedup : 0;
 	if (res.status == PEARL_ENV_ILLEGAL)
 		s->counts.illegal++;
 	else if (res.status != PEARL_ENV_OK)
 		s->progress.failed++;
 	if (res.status == PEARL_ENV_WRONG_OUTPUT)
 		s->progress.wrong_outputs++;
-	if (child->speedup > s->progress.best_speedup) {
-		char *best = strdup(child->schedule);
+	if (*speedup > s->progress.best_speedup) {
+		char *best = strdup(schedule);
 
 		if (!best) {
 			snprintf(err, err_size, "search: out of memory");
@@ -105,9 +112,23 @@ static int measure(struct search *s, struct search_state *child, char *err,
 		}
 		free(s->best);
 		s->best = best;
-		s->progress.best_speedup = child->speedup;
+		s->best_origin = origin;
+		s->progress.best_speedup = *speedup;
 	}
-	report(s, child->schedule, child->speedup);
+	report(s, schedule, *speedup);
+	return 0;
+}
+
+/* Measures `child`, a state of a level. */
+static int measure(struct search *s, struct search_state *child, char *err,
+		   size_t err_size)
+{
+	child->measured = 1;
+	if (measure_schedule(s, child->schedule, "search", &child->speedup,
+			     err, err_size) < 0)
+		return -1;
+	if (child->speedup > s->levels_best)
+		s->levels_best = child->speedup;
 	return 0;
 }
 
@@ -327,6 +348,84 @@ static int root_state(pearl_env_program *p,
 	return search_states_push(beam, &root);
 }
 
+/* The policy's greedy decision on the program of `root` (kept), as the
+ * pass would take it: malloc'd, or NULL with a message in err. */
+static char *policy_decision(struct search *s,
+			     const struct search_state *root, char *err,
+			     size_t err_size)
+{
+	struct pearl_agent_options opts;
+	struct pearl_agent_trace trace;
+	pearl_sched *sched = pearl_sched_copy(root->sched);
+	char *text = NULL;
+
+	if (!sched) {
+		snprintf(err, err_size, "search: out of memory");
+		return NULL;
+	}
+	pearl_agent_options_init(&opts);
+	opts.min_parallel_work = s->o->min_parallel_work;
+	if (pearl_agent_run(sched, s->policy, &opts, &trace) != pearl_stat_ok)
+		snprintf(err, err_size, "search: the policy failed: %s",
+			 pearl_ctx_last_error(pearl_program_get_ctx(
+			     pearl_sched_get_program(sched))));
+	else if (!(text = pearl_agent_trace_schedule(&trace)))
+		snprintf(err, err_size, "search: out of memory");
+	pearl_agent_trace_clear(&trace);
+	pearl_sched_free(sched);
+	return text;
+}
+
+/* Whether `schedule` is the unscheduled program or one of the first n
+ * seeds of `o`. */
+static int seen_seed(const struct pearl_search_options *o, int n,
+		     const char *schedule)
+{
+	int i;
+
+	if (!*schedule)
+		return 1;
+	for (i = 0; i < n; ++i)
+		if (!strcmp(o->seeds[i], schedule))
+			return 1;
+	return 0;
+}
+
+/* Level 0: measures the policy's decision (seed_policy) and the seeds,
+ * each once, while the budget lasts. */
+static int measure_seeds(struct search *s, const struct search_state *root,
+			 char *err, size_t err_size)
+{
+	char *decision = NULL;
+	double speedup;
+	int i;
+
+	if (s->o->seed_policy) {
+		decision = policy_decision(s, root, err, err_size);
+		if (!decision)
+			return -1;
+		if (*decision && !out_of_budget(s) &&
+		    measure_schedule(s, decision, "policy", &speedup, err,
+				     err_size) < 0)
+			goto error;
+	}
+	for (i = 0; i < s->o->n_seeds && !s->stop && !out_of_budget(s); ++i) {
+		const char *seed = s->o->seeds[i];
+
+		if (seen_seed(s->o, i, seed) ||
+		    (decision && !strcmp(decision, seed)))
+			continue;
+		if (measure_schedule(s, seed, "seed", &speedup, err,
+				     err_size) < 0)
+			goto error;
+	}
+	free(decision);
+	return 0;
+error:
+	free(decision);
+	return -1;
+}
+
 /* The levels of the search, from the root in `beam`. */
 static int run_levels(struct search *s, struct search_states *beam,
 		      char *err, size_t err_size)
@@ -334,7 +433,7 @@ static int run_levels(struct search *s, struct search_states *beam,
 	int idle = 0;
 
 	while (!s->stop) {
-		double before = s->progress.best_speedup;
+		double before = s->levels_best;
 		int n;
 
 		if (s->progress.level >= s->o->max_depth) {
@@ -347,7 +446,7 @@ static int run_levels(struct search *s, struct search_states *beam,
 			return -1;
 		if (n == 0 && !s->stop)
 			s->stop = "exhausted";
-		if (s->progress.best_speedup > before * s->o->min_gain)
+		if (s->levels_best > before * s->o->min_gain)
 			idle = 0;
 		else if (++idle >= s->o->patience && !s->stop)
 			s->stop = "no gain";
@@ -385,12 +484,16 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		s.policy = builtin = pearl_policy_load_builtin(err, err_size);
 	s.best = strdup("");
 	s.progress.best_speedup = 1;
+	s.levels_best = 1;
 	if (!s.policy || !s.best)
 		goto out;
 	if (pearl_env_time(env, p, "", &base, err, err_size) < 0)
 		goto out;
 	s.progress.base_seconds = base.base_seconds;
 	if (root_state(p, o, &beam, err, err_size) < 0 ||
+	    measure_seeds(&s, &beam.s[0], err, err_size) < 0)
+		goto out;
+	if (!s.stop && !out_of_budget(&s) &&
 	    run_levels(&s, &beam, err, err_size) < 0)
 		goto out;
 	rc = 0;
@@ -408,6 +511,7 @@ out:
 	r->clustered_levels = s.clustered_levels;
 	r->seconds = pearl_now() - s.start;
 	r->stop_reason = s.stop ? s.stop : "error";
+	r->best_origin = s.best_origin ? s.best_origin : "base";
 	search_states_clear(&beam);
 	pearl_policy_free(builtin);
 	return rc;

@@ -237,31 +237,18 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 {
 	struct pearl_agent_options opts;
 	struct pearl_agent_trace trace;
-	struct pearl_action *acts = NULL;
 	pearl_sched *sched = pearl_env_program_sched(p, err, err_size);
-	char name[64], *text = NULL;
-	size_t len = 0;
-	int i, n = -1;
+	char *text = NULL;
 
 	if (!sched)
 		return NULL;
 	pearl_agent_options_init(&opts);
 	opts.sample = a->agent == 2;
 	opts.seed = a->seed + (unsigned long)k;
-	memset(&trace, 0, sizeof(trace));
-	if (pearl_agent_run(sched, a->policy, &opts, &trace) == pearl_stat_ok)
-		n = pearl_agent_trace_actions(&trace, &acts);
-	else
+	if (pearl_agent_run(sched, a->policy, &opts, &trace) != pearl_stat_ok)
 		snprintf(err, err_size, "the agent failed");
-	if (n >= 0 && (text = malloc(64 * (size_t)n + 1)) != NULL) {
-		text[0] = '\0';
-		for (i = 0; i < n; ++i) {
-			pearl_action_format(&acts[i], name, sizeof(name));
-			len += (size_t)sprintf(text + len, "%s%s", i ? " " : "",
-					       name);
-		}
-	}
-	free(acts);
+	else if (!(text = pearl_agent_trace_schedule(&trace)))
+		snprintf(err, err_size, "out of memory");
 	pearl_agent_trace_clear(&trace);
 	pearl_sched_free(sched);
 	return text;

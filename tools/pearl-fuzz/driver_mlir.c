@@ -129,10 +129,8 @@ static char *agent_schedule(struct mlir_state *s, int k, char *err,
 {
 	struct pearl_agent_options opts;
 	struct pearl_agent_trace trace;
-	struct pearl_action *acts = NULL;
 	pearl_sched *sched;
 	char *text = NULL;
-	int n = -1;
 
 	sched = pearl_env_program_sched(s->prog, err, err_size);
 	if (!sched)
@@ -142,18 +140,12 @@ static char *agent_schedule(struct mlir_state *s, int k, char *err,
 	opts.seed = (uint64_t)k;
 	opts.min_parallel_work = 0; /* every loop may run in parallel */
 	memset(&trace, 0, sizeof(trace));
-	if (pearl_agent_run(sched, s->policy, &opts, &trace) == pearl_stat_ok)
-		n = pearl_agent_trace_actions(&trace, &acts);
-	else
+	if (pearl_agent_run(sched, s->policy, &opts, &trace) != pearl_stat_ok)
 		snprintf(err, err_size, "the agent failed: %s",
 			 pearl_ctx_last_error(pearl_program_get_ctx(
 			     pearl_sched_get_program(sched))));
-	if (n >= 0) {
-		text = fuzz_actions_str(acts, n);
-		if (!text)
-			snprintf(err, err_size, "out of memory");
-	}
-	free(acts);
+	else if (!(text = pearl_agent_trace_schedule(&trace)))
+		snprintf(err, err_size, "out of memory");
 	pearl_agent_trace_clear(&trace);
 	pearl_sched_free(sched);
 	return text;

@@ -15,6 +15,11 @@
  * A function or region Pearl cannot model (or whose arguments cannot be
  * made) gets no entry and a line saying why.
  *
+ * The search first measures the policy's own decision (what
+ * pearl-schedule would do; --no-policy-seed leaves it out) and every
+ * --seed schedule, so the schedule written is never slower, as measured,
+ * than those.
+ *
  * Progress goes to stderr: one line per measured candidate (level,
  * candidates measured of the budget, the candidate's speedup, the best so
  * far, time left), then one summary line per program or (function,
@@ -28,6 +33,7 @@
 #include <string.h>
 
 #include "pearl/action_space.h"
+#include "pearl/ctx.h"
 #include "pearl/env.h"
 #include "pearl/file.h"
 #include "pearl/schedule_file.h"
@@ -41,6 +47,8 @@ struct args {
 	long long size;    /* ordinary modules: `?` dimensions and index
 			    * arguments */
 	int quiet;
+	const char **seeds; /* --seed, in order (malloc'd array) */
+	int n_seeds;
 	char **programs;
 	int n_programs;
 };
@@ -87,6 +95,12 @@ static void usage(FILE *out)
 		"  --policy-actions-only  propose only the policy's actions "
 		"(I R S T U P),\n"
 		"                       not D(l), J(l,4), V(8), V(16)\n"
+		"  --seed SCHEDULE      also measure this schedule first "
+		"(repeatable; e.g. a hand\n"
+		"                       schedule or an earlier best); it "
+		"wins if it is fastest\n"
+		"  --no-policy-seed     do not measure the policy's own "
+		"decision first\n"
 		"  --quiet              no progress lines\n");
 }
 
@@ -102,7 +116,8 @@ static int parse_number(const char *s, double min, double max, double *v)
 enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
        OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
        OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP,
-       OPT_SAMPLING, OPT_SIZE, OPT_POLICY_ACTIONS_ONLY };
+       OPT_SAMPLING, OPT_SIZE, OPT_POLICY_ACTIONS_ONLY, OPT_SEED,
+       OPT_NO_POLICY_SEED };
 
 static const struct option options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -123,6 +138,8 @@ static const struct option options[] = {
 	{"size", required_argument, NULL, OPT_SIZE},
 	{"quiet", no_argument, NULL, OPT_QUIET},
 	{"policy-actions-only", no_argument, NULL, OPT_POLICY_ACTIONS_ONLY},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"no-policy-seed", no_argument, NULL, OPT_NO_POLICY_SEED},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0}};
 
@@ -135,6 +152,35 @@ static const char *option_name(int c)
 		if (o->val == c)
 			return o->name;
 	return "?";
+}
+
+/* Appends the schedule `v` (kept: an argv string) to a's seeds; 0, or -1
+ * if memory is exhausted. */
+static int add_seed(struct args *a, const char *v)
+{
+	const char **seeds;
+	struct pearl_action *acts = NULL;
+	pearl_ctx *ctx = pearl_ctx_alloc();
+	int n = ctx ? pearl_actions_parse(ctx, v, &acts) : -1;
+
+	if (n < 0)
+		fprintf(stderr, "pearl-tune: bad schedule '%s' for --seed: "
+			"%s\n", v, ctx ? pearl_ctx_last_error(ctx)
+				       : "out of memory");
+	free(acts);
+	pearl_ctx_free(ctx);
+	if (n < 0)
+		return -1;
+	seeds = realloc(a->seeds, (a->n_seeds + 1) * sizeof(*seeds));
+	if (!seeds) {
+		fprintf(stderr, "pearl-tune: out of memory\n");
+		return -1;
+	}
+	seeds[a->n_seeds++] = v;
+	a->seeds = seeds;
+	a->search.seeds = seeds;
+	a->search.n_seeds = a->n_seeds;
+	return 0;
 }
 
 /* Applies option `c` with argument `v` to `a`; 0, or -1 if v is bad. */
@@ -150,6 +196,8 @@ static int apply_option(struct args *a, int c, const char *v)
 	case OPT_MACHINE: a->env.machine = v; return 0;
 	case OPT_QUIET: a->quiet = 1; return 0;
 	case OPT_POLICY_ACTIONS_ONLY: a->search.extended_actions = 0; return 0;
+	case OPT_NO_POLICY_SEED: a->search.seed_policy = 0; return 0;
+	case OPT_SEED: return add_seed(a, v);
 	case OPT_SAMPLING:
 		if (!strcmp(v, "plain"))
 			a->search.sampling = pearl_search_plain;
@@ -284,11 +332,12 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 			"(%d levels, %ld measured, %ld from the memo, %ld "
 			"refused, %ld failed, %ld wrong outputs, %ld not "
 			"measured, %ld levels sampled; %.1f s; stopped: "
-			"%s)\n",
+			"%s; best from: %s)\n",
 			label, r.best_speedup, r.base_seconds, r.best_schedule,
 			r.levels, r.measured, r.memo_hits, r.illegal,
 			r.failed, r.wrong_outputs, r.skipped,
-			r.clustered_levels, r.seconds, r.stop_reason);
+			r.clustered_levels, r.seconds, r.stop_reason,
+			r.best_origin);
 		if (add_entry(file, pearl_env_program_function(p),
 			      pearl_env_program_region(p), p,
 			      r.best_schedule) < 0)
@@ -441,12 +490,15 @@ int main(int argc, char **argv)
 	int i, failed = 0, rc;
 
 	rc = parse_args(argc, argv, &a);
-	if (rc != 0)
+	if (rc != 0) {
+		free(a.seeds);
 		return rc < 0 ? 2 : 0;
+	}
 	if (a.model) {
 		policy = pearl_policy_load_file(a.model, err, sizeof(err));
 		if (!policy) {
 			fprintf(stderr, "pearl-tune: %s: %s\n", a.model, err);
+			free(a.seeds);
 			return 2;
 		}
 		a.search.policy = policy;
@@ -460,6 +512,7 @@ int main(int argc, char **argv)
 			env ? "out of memory" : err);
 		pearl_env_free(env);
 		pearl_policy_free(policy);
+		free(a.seeds);
 		return 2;
 	}
 	for (i = 0; i < a.n_programs; ++i)
@@ -469,5 +522,6 @@ int main(int argc, char **argv)
 	pearl_schedule_file_free(file);
 	pearl_env_free(env);
 	pearl_policy_free(policy);
+	free(a.seeds);
 	return failed ? 1 : 0;
 }
