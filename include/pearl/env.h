@@ -39,7 +39,7 @@
  * model, fingerprint, memo) works on a target as on @kernel.
  *
  * Memoization: one SQLite row per (program hash, normalized schedule,
- * machine fingerprint) holds legality, status, time and output hash, plus
+ * machine fingerprint, PEARL_CODEGEN_VERSION) holds legality, status, time and output hash, plus
  * the program's name. A query answered from the database compiles and runs
  * nothing.
  *
@@ -235,7 +235,8 @@ struct pearl_env_result {
  * unscheduled program's (WRONG_OUTPUT otherwise: a Pearl bug, reported
  * loudly on stderr), and fills *res. The base time is measured first (once
  * per program, memoized too). Memoized in SQLite keyed by (program hash,
- * normalized schedule string, machine fingerprint): legality, status, time,
+ * normalized schedule string, machine fingerprint, code generator
+ * version): legality, status, time,
  * output hash. Returns 0 (the outcome, good or bad, is in *res), or -1 only
  * for errors of the environment itself (DB unwritable, out of memory, fork
  * failed, the base program does not run), with the reason in err. */

@@ -1,8 +1,8 @@
 /*
  * pearl/ppo.h - proximal policy optimization (Schulman et al. 2017) of the
  * policy network over recorded episodes, as Pearl trains its agent
- * (DESIGN.md section 4), and the value-only regression used for
- * actor-critic pre-training (Pearl paper section 5.2).
+ * (lib/README.md, "Training settings"), and the value-only regression
+ * used for actor-critic pre-training (Pearl paper section 5.2).
  *
  * A batch holds whole episodes, step after step: the graph the policy saw,
  * the mask the action was chosen under, the action, its log-probability and
@@ -57,7 +57,8 @@ struct pearl_ppo_batch {
 	int n_actions; /* the policy's action count */
 };
 
-/* An empty batch for a policy with n_actions actions (<= 64). */
+/* An empty batch for a policy with n_actions actions
+ * (<= PEARL_PPO_MAX_ACTIONS). */
 void pearl_ppo_batch_init(struct pearl_ppo_batch *batch, int n_actions);
 /* Frees the graphs and the steps; the batch is empty afterwards. */
 void pearl_ppo_batch_clear(struct pearl_ppo_batch *batch);
@@ -81,7 +82,8 @@ struct pearl_ppo_config {
 	int minibatch;       /* steps per Adam step (64) */
 	int normalize_advantages; /* per batch, to mean 0 and std 1 (1) */
 };
-/* Pearl's hyperparameters (Pearl paper table 2, DESIGN.md section 4). */
+/* Pearl's hyperparameters (Pearl paper table 2;
+ * lib/README.md, "Training settings"). */
 struct pearl_ppo_config pearl_ppo_default_config(void);
 
 /* What an update did, averaged over its minibatch steps. */

@@ -138,8 +138,8 @@ struct pearl_adam_config {
 			      * before the update; <= 0: no clipping */
 };
 
-/* lr 1e-4 (DESIGN.md's PPO setting), beta1 0.9, beta2 0.999, eps 1e-8,
- * no clipping. */
+/* lr 1e-4 (the PPO setting, lib/README.md, "Training settings"),
+ * beta1 0.9, beta2 0.999, eps 1e-8, no clipping. */
 struct pearl_adam_config pearl_adam_default_config(void);
 
 /* Adam (Kingma & Ba) over a flat array of n parameters: its first and
@@ -215,7 +215,8 @@ pearl_adam *pearl_adam_load_file(const char *path, char *err,
  * mask[i] != 0 marks action i as masked (pearl/agent.h's convention).
  * Masked actions are excluded exactly: the distribution is the softmax
  * over the unmasked logits only, which is the limit of softmax(logits -
- * 1e8 mask) (DESIGN.md) without its rounding; masked actions have
+ * 1e8 mask) (the reference implementation's masking, lib/README.md,
+ * "Training settings") without its rounding; masked actions have
  * probability 0, log-probability -INFINITY and zero gradient. A NULL mask
  * masks nothing. At least one action must be unmasked.
  */

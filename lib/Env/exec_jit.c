@@ -21,8 +21,9 @@
 #define PEARL_EXEC_RUNNER_UTILS "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"
 #endif
 
-/* DESIGN.md section 3, as one pipeline on the module.  lower-affine turns
- * affine.parallel into scf.parallel, which convert-scf-to-openmp makes an
+/* Pearl's lowering (lib/README.md, "The lowering pipeline") as one
+ * pipeline on the module.  lower-affine turns affine.parallel into
+ * scf.parallel, which convert-scf-to-openmp makes an
  * omp.parallel + omp.wsloop; the rest goes to the LLVM dialect.
  * expand-strided-metadata comes first so that views (memref.subview,
  * expand/collapse_shape, reinterpret_cast) lower too: it rewrites them into
