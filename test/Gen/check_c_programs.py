@@ -6,7 +6,7 @@ cannot compile them differently with and without the plugin for that
 reason), and prints one "NAME HASH" line per array the kernel writes.
 
   check_c_programs.py --pearl-gen BIN --clang BIN --seed S --count N
-                      [--size-scale small|train|wide]
+                      [--size-scale small|train|wide|cache]
 """
 import argparse
 import os

@@ -2,7 +2,7 @@
  * pearl-fuzz - differential fuzzing of Pearl's schedules (README.md).
  *
  *   pearl-fuzz [--seconds S | --pairs N | --programs N] [--seed S]
- *              [--size-scale small|train|wide] [--schedules-per-program K]
+ *              [--size-scale small|train|wide|cache] [--schedules-per-program K]
  *              [--out DIR] [--log FILE] [options]
  *
  * Draws programs from pearl-gen (seeds S, S+1, ...), and for each a set of
@@ -34,7 +34,7 @@ static void usage(FILE *out)
 		"  --programs N              stop after N programs\n"
 		"                            (none of the three: --seconds 60)\n"
 		"  --seed S                  first program seed (default 1)\n"
-		"  --size-scale small|train|wide  program sizes (default "
+		"  --size-scale small|train|wide|cache  program sizes (default "
 		"small)\n"
 		"  --schedules-per-program K schedules per program (default "
 		"12)\n"

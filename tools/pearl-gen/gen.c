@@ -37,12 +37,18 @@
 #define GEN_TRAIN_MAX_BYTES (48ULL << 20)
 #define GEN_WIDE_PS_LO 250000000ULL		/* 0.25 ms */
 #define GEN_WIDE_PS_LOG4 35			/* 0.25 .. 108 ms */
+/* The cache scale: working sets log-uniform in quarter octaves from
+ * GEN_CACHE_BYTES_LO (32 KiB) over GEN_CACHE_BYTES_LOG4 quarter octaves
+ * (to 64 MiB), under the train scale's longest run time. */
+#define GEN_CACHE_BYTES_LO (32ULL << 10)
+#define GEN_CACHE_BYTES_LOG4 44			/* 32 KiB .. 64 MiB */
+#define GEN_CACHE_MAX_PS (GEN_TRAIN_PS_LO * 27 / 2)	/* 108 ms */
 
 int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale)
 {
 	enum pearl_gen_scale s;
 
-	for (s = pearl_gen_scale_small; s <= pearl_gen_scale_wide; ++s)
+	for (s = pearl_gen_scale_small; s <= pearl_gen_scale_cache; ++s)
 		if (name && !strcmp(name, pearl_gen_scale_name(s))) {
 			*scale = s;
 			return 0;
@@ -56,6 +62,7 @@ const char *pearl_gen_scale_name(enum pearl_gen_scale scale)
 	case pearl_gen_scale_small: return "small";
 	case pearl_gen_scale_train: return "train";
 	case pearl_gen_scale_wide: return "wide";
+	case pearl_gen_scale_cache: return "cache";
 	}
 	return "?";
 }
@@ -370,34 +377,64 @@ static void set_scale(struct gen_prog *p, int64_t s, int64_t max_dim)
 	}
 }
 
-/* The largest scale whose operations stay under a random target and whose
- * arrays fit the cap (the smallest sizes if even those do not). */
-static void choose_sizes(struct gen_prog *p)
+/* A target drawn log-uniformly in quarter octaves: lo times 2^(u/4) for
+ * u uniform in 0..steps. */
+static uint64_t draw_quarter_octaves(struct gen_rng *rng, uint64_t lo,
+				     int steps)
 {
 	static const uint64_t quarter[4] = { 1000, 1189, 1414, 1682 };
-	int small = p->scale == pearl_gen_scale_small;
-	int wide = p->scale == pearl_gen_scale_wide;
-	uint64_t lo = small ? GEN_SMALL_PS_LO
-			    : wide ? GEN_WIDE_PS_LO : GEN_TRAIN_PS_LO;
-	int steps = small ? GEN_SMALL_PS_LOG4
-			  : wide ? GEN_WIDE_PS_LOG4 : GEN_TRAIN_PS_LOG4;
-	uint64_t cap = small ? GEN_SMALL_MAX_BYTES : GEN_TRAIN_MAX_BYTES;
-	int64_t max_dim = small ? GEN_SMALL_MAX_DIM : GEN_TRAIN_MAX_DIM;
-	int u = gen_below(&p->rng, steps + 1);
-	uint64_t target = (lo << (u / 4)) * quarter[u % 4] / 1000;	/* ps */
+	int u = gen_below(rng, steps + 1);
+
+	return (lo << (u / 4)) * quarter[u % 4] / 1000;
+}
+
+/* Sets the largest scale s in [1, 2^22] whose estimated run time stays
+ * under max_ps and whose arrays fit max_bytes (1 if even that does
+ * not). */
+static void largest_scale(struct gen_prog *p, uint64_t max_ps,
+			  uint64_t max_bytes, int64_t max_dim)
+{
 	int64_t a = 1, b = 1 << 22;
 
 	while (a < b) {
 		int64_t m = a + (b - a + 1) / 2;
 
 		set_scale(p, m, max_dim);
-		if (cost_ps(program_cost(p)) <= target &&
-		    program_bytes(p) <= cap)
+		if (cost_ps(program_cost(p)) <= max_ps &&
+		    program_bytes(p) <= max_bytes)
 			a = m;
 		else
 			b = m - 1;
 	}
 	set_scale(p, a, max_dim);
+}
+
+/* The sizes: the largest scale whose estimated run time stays under a
+ * random target and whose arrays fit the scale's cap; for the cache
+ * scale, whose arrays fit a random working set and whose run time stays
+ * under the cap. */
+static void choose_sizes(struct gen_prog *p)
+{
+	int small = p->scale == pearl_gen_scale_small;
+	int wide = p->scale == pearl_gen_scale_wide;
+
+	if (p->scale == pearl_gen_scale_cache)
+		largest_scale(p, GEN_CACHE_MAX_PS,
+			      draw_quarter_octaves(&p->rng, GEN_CACHE_BYTES_LO,
+						   GEN_CACHE_BYTES_LOG4),
+			      GEN_TRAIN_MAX_DIM);
+	else
+		largest_scale(
+		    p,
+		    draw_quarter_octaves(&p->rng,
+					 small ? GEN_SMALL_PS_LO
+					 : wide ? GEN_WIDE_PS_LO
+						: GEN_TRAIN_PS_LO,
+					 small ? GEN_SMALL_PS_LOG4
+					 : wide ? GEN_WIDE_PS_LOG4
+						: GEN_TRAIN_PS_LOG4),
+		    small ? GEN_SMALL_MAX_BYTES : GEN_TRAIN_MAX_BYTES,
+		    small ? GEN_SMALL_MAX_DIM : GEN_TRAIN_MAX_DIM);
 }
 
 /* ------------------------------------------------------------------ */
@@ -558,7 +595,8 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	p->scale = opts ? opts->scale : pearl_gen_scale_small;
 	if (p->scale != pearl_gen_scale_small &&
 	    p->scale != pearl_gen_scale_train &&
-	    p->scale != pearl_gen_scale_wide) {
+	    p->scale != pearl_gen_scale_wide &&
+	    p->scale != pearl_gen_scale_cache) {
 		snprintf(err, err_size, "unknown size scale %d", (int)p->scale);
 		free(p);
 		return NULL;

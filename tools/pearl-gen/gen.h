@@ -48,10 +48,17 @@ enum pearl_gen_scale {
 	 * that training also sees programs that run in well under a
 	 * millisecond, where a parallel region or a tile loop costs more than
 	 * it saves. */
-	pearl_gen_scale_wide = 2
+	pearl_gen_scale_wide = 2,
+	/* Sizes by working set, for training where loop order and tiling
+	 * matter: the bytes of all arrays are drawn log-uniformly between
+	 * 32 KiB (L1 and L2 resident) and 64 MiB (beyond a 32 MiB L3), and
+	 * the sizes are the largest that fit them while the estimated run
+	 * time stays under about 108 ms (so the largest working sets are
+	 * reached by the programs whose time allows). */
+	pearl_gen_scale_cache = 3
 };
 
-/* The scale called `name` ("small", "train", "wide") in *scale; 0 on
+/* The scale called `name` ("small", "train", "wide", "cache") in *scale; 0 on
  * success, -1 for an unknown name. */
 int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale);
 

@@ -2,7 +2,7 @@
  * pearl-gen - writes seeded random affine programs as MLIR (gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
- *             [--size-scale small|train|wide] [--lang mlir|c] [--quiet]
+ *             [--size-scale small|train|wide|cache] [--lang mlir|c] [--quiet]
  *   pearl-gen --list-features
  *
  * Program k (0 <= k < N) is the one of seed S + k.  With -o naming a
@@ -38,7 +38,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pearl-gen --seed S [--count N] [-o DIR/|FILE] "
-		"[--size-scale small|train|wide] [--lang mlir|c] [--quiet]\n"
+		"[--size-scale small|train|wide|cache] [--lang mlir|c] [--quiet]\n"
 		"       pearl-gen --list-features\n"
 		"Writes N random affine programs (seeds S .. S+N-1) as MLIR "
 		"modules in the\npearl-bench kernel contract: into "

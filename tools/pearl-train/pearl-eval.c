@@ -43,7 +43,7 @@ static void usage(FILE *f)
 "  --random REF           random legal policy with REF's episode lengths\n"
 "  --heuristic            rules-only policy: tile 32x32, parallel, unroll 4\n"
 "  --generated FIRST,N    pearl-gen programs FIRST..FIRST+N-1\n"
-"  --size-scale small|train|wide  (default train)\n"
+"  --size-scale small|train|wide|cache  (default train)\n"
 "  --memo FILE            SQLite memo (default: none)\n"
 "  --threads N  --runs N  --machine NAME  --seed N\n"
 "  --csv FILE             per-program rows with the schedules\n"
