@@ -2,7 +2,7 @@
  * pearl/policy.h - the policy network: a GATv2 actor-critic over Pearl's
  * AST graph (pearl/graph.h), evaluated in plain C.
  *
- * Architecture (DESIGN.md section 4, Pearl paper section 4.4):
+ * Architecture (lib/README.md, "The policy network"; Pearl paper section 4.4):
  *   for each of n_layers GATv2 layers (heads attention heads of width
  *   hidden, concatenated, over the graph's edges taken in both directions
  *   plus a self-loop per node), a Linear(heads*hidden -> hidden) and SELU;
@@ -81,6 +81,15 @@ pearl_policy *pearl_policy_free(pearl_policy *policy);
 /* The dimensions of `policy` (__isl_keep). */
 const struct pearl_policy_config *pearl_policy_get_config(
     const pearl_policy *policy);
+
+/* Opens the actions a widened blob added (pearl_policy_from_blob) to
+ * training: every action whose column of the last policy layer is zero
+ * and whose bias is PEARL_NEW_ACTION_BIAS gets the mean bias of the other
+ * actions, so that sampling tries it about as often as an average action
+ * (at -30, PPO would never sample it, and so never learn it). Returns the
+ * number of actions opened (0 for a policy trained on all actions).
+ * `policy` is modified in place (__isl_keep). */
+int pearl_policy_open_new_actions(pearl_policy *policy);
 
 /* A policy with fresh weights drawn from a seeded generator (Xavier-uniform
  * matrices, zero biases; splitmix64, the same on every machine, see

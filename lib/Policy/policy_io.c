@@ -161,6 +161,63 @@ static pearl_policy *widen_actions(pearl_policy *old, char *err,
 	return policy;
 }
 
+/* The tensor called `name` in `tab` (n of them), or NULL. */
+static const struct pearl_tensor *find_tensor(const struct pearl_tensor *tab,
+					      int n, const char *name)
+{
+	int t;
+
+	for (t = 0; t < n; ++t)
+		if (!strcmp(tab[t].name, name))
+			return &tab[t];
+	return NULL;
+}
+
+/* Whether column `c` of the rows x cols matrix `w` is zero. */
+static int zero_column(const float *w, int rows, int cols, int c)
+{
+	int r;
+
+	for (r = 0; r < rows; ++r)
+		if (w[r * cols + c] != 0.0f)
+			return 0;
+	return 1;
+}
+
+int pearl_policy_open_new_actions(pearl_policy *policy)
+{
+	struct pearl_tensor tab[PEARL_POLICY_MAX_TENSORS];
+	const struct pearl_tensor *w3, *b3;
+	unsigned char *closed;
+	double sum = 0;
+	int n, a, n_closed = 0;
+
+	pearl_policy_walk(&policy->cfg, NULL, NULL, tab, &n);
+	w3 = find_tensor(tab, n, "pi.w3");
+	b3 = find_tensor(tab, n, "pi.b3");
+	if (!w3 || !b3 || b3->cols != w3->cols)
+		return 0;
+	closed = calloc(b3->cols, 1);
+	if (!closed)
+		return 0;
+	for (a = 0; a < b3->cols; ++a) {
+		float bias = policy->data[b3->offset + a];
+
+		closed[a] = bias == PEARL_NEW_ACTION_BIAS &&
+			    zero_column(policy->data + w3->offset, w3->rows,
+					w3->cols, a);
+		n_closed += closed[a];
+		if (!closed[a])
+			sum += bias;
+	}
+	for (a = 0; a < b3->cols && n_closed < b3->cols; ++a)
+		if (closed[a])
+			policy->data[b3->offset + a] =
+			    (float)(sum / (b3->cols - n_closed));
+	free(closed);
+	return n_closed < b3->cols ? n_closed : 0;
+}
+
 pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 				     char *err, size_t err_size)
 {

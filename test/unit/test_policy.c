@@ -160,6 +160,43 @@ static void test_widened_blob(void)
 	pearl_graph_free(g);
 }
 
+/* The compiled-in policy (56 actions, widened) opens its 14 new actions to
+ * training: their logits become one finite value near the others' instead
+ * of PEARL_NEW_ACTION_BIAS, the old logits stay; a second call and a
+ * policy trained on every action open nothing. */
+static void test_open_new_actions(void)
+{
+	char err[256] = "";
+	struct pearl_graph *g = make_tree(1.0f);
+	pearl_policy *p = pearl_policy_load_builtin(err, sizeof(err));
+	pearl_policy *r = random_policy(5);
+	float before[N_ACTIONS], after[N_ACTIONS], v;
+	int id, same = 1;
+
+	CHECK(g && p && r);
+	if (!g || !p || !r)
+		goto out;
+	CHECK(pearl_policy_eval(p, g, before, &v, err, sizeof(err)) == 0);
+	CHECK(pearl_policy_open_new_actions(p) ==
+	      PEARL_N_ACTIONS - PEARL_N_ACTIONS_V1);
+	CHECK(pearl_policy_eval(p, g, after, &v, err, sizeof(err)) == 0);
+	for (id = 0; id < PEARL_N_ACTIONS_V1; ++id)
+		same &= before[id] == after[id];
+	for (; id < PEARL_N_ACTIONS; ++id)
+		same &= after[id] == after[PEARL_N_ACTIONS_V1] &&
+			before[id] == PEARL_NEW_ACTION_BIAS;
+	CHECK(same);
+	CHECK(isfinite(after[PEARL_N_ACTIONS_V1]) &&
+	      after[PEARL_N_ACTIONS_V1] > -10 &&
+	      after[PEARL_N_ACTIONS_V1] < 10);
+	CHECK(pearl_policy_open_new_actions(p) == 0);
+	CHECK(pearl_policy_open_new_actions(r) == 0);
+out:
+	pearl_policy_free(p);
+	pearl_policy_free(r);
+	pearl_graph_free(g);
+}
+
 static void test_round_trip(void)
 {
 	pearl_policy *a = random_policy(42), *b, *c, *other = random_policy(43);
@@ -725,6 +762,7 @@ int main(void)
 {
 	test_config();
 	test_widened_blob();
+	test_open_new_actions();
 	test_round_trip();
 	test_small_config();
 	test_builtin();

@@ -1,7 +1,7 @@
 /*
  * pearl-train: trains Pearl's policy network (Pearl paper sections 4-5,
- * DESIGN.md section 4) on random programs from pearl-gen, in the execution
- * environment (pearl/env.h, memoized in SQLite):
+ * lib/README.md, "Training settings") on random programs from pearl-gen,
+ * in the execution environment (pearl/env.h, memoized in SQLite):
  *
  *   1. actor-critic pre-training: the GATv2 layers, the MLP and the value
  *      head learn to predict the (standardized, log) execution time of the
@@ -40,6 +40,7 @@
 #include "teacher.h"
 #include "pearl/features.h"
 #include "pearl/ppo.h"
+#include "pearl/search.h"
 #include "pearl/train.h"
 #include "programs.h"
 #include "pearl/random.h"
@@ -56,6 +57,7 @@ struct options {
 	int batch;
 	int pretrain_epochs;
 	int imitate_epochs, imitate_samples, imitate_prune;
+	long imitate_search; /* search budget per program (0: no search) */
 	float imitate_lr, imitate_margin;
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
@@ -89,7 +91,7 @@ static void usage(FILE *f)
 "  --resume              continue from the checkpoint in DIR\n"
 "  --programs N          random programs to train on (default 200)\n"
 "  --first-program S     pearl-gen seed of the first (default 1)\n"
-"  --size-scale small|train|wide  program sizes (default train; wide\n"
+"  --size-scale small|train|wide|cache  program sizes (default train; wide\n"
 "                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
 "  --batch N             decisions per PPO update (default 512)\n"
@@ -111,7 +113,14 @@ static void usage(FILE *f)
 "  --imitate-prune N     rounds of pruning of the fastest candidate: each\n"
 "                        round times it without each one of its actions\n"
 "                        and keeps the fastest (default 0: none)\n"
-"  --init-model FILE     start from these weights (default: random, --seed)\n"
+"  --imitate-search N    expert iteration: also search each program with\n"
+"                        pearl-tune's measured beam search (N candidates,\n"
+"                        ranked by the current policy, starting from the\n"
+"                        fastest candidate above) and imitate its best\n"
+"                        (default 0: no search)\n"
+"  --init-model FILE     start from these weights (default: random, --seed);\n"
+"                        actions the blob has no weights for (an older\n"
+"                        action space) start at the mean bias of the others\n"
 "  --reward step|final   reward every action, or only the final schedule\n"
 "  --max-branch-steps N  actions per branch (default 8, as pearl-schedule)\n"
 "  --min-parallel-work N no parallel loop with fewer innermost iterations\n"
@@ -141,7 +150,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {"runs", 1, 0, 'r'},         {"machine", 1, 0, 'C'},
 	    {"imitate-epochs", 1, 0, 'i'}, {"imitate-samples", 1, 0, 'k'},
 	    {"imitate-lr", 1, 0, 'g'},   {"imitate-margin", 1, 0, 'G'},
-	    {"imitate-prune", 1, 0, 'D'},
+	    {"imitate-prune", 1, 0, 'D'}, {"imitate-search", 1, 0, 'Q'},
 	    {"timeout-factor", 1, 0, 'T'}, {"min-parallel-work", 1, 0, 'W'},
 	    {"seed", 1, 0, 'S'},         {"help", 0, 0, 'h'},
 	    {0, 0, 0, 0}};
@@ -201,6 +210,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'g': o->imitate_lr = strtof(optarg, NULL); break;
 		case 'G': o->imitate_margin = strtof(optarg, NULL); break;
 		case 'D': o->imitate_prune = atoi(optarg); break;
+		case 'Q': o->imitate_search = atol(optarg); break;
 		case 'I': o->init_model = optarg; break;
 		case 'w':
 			if (!strcmp(optarg, "step"))
@@ -227,7 +237,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    !(o->lr > 0) || !(o->timeout_factor > 1) || o->runs < 1 || o->threads < 1 ||
 	    o->max_branch_steps < 1 || o->min_parallel_work < 0 ||
 	    o->imitate_epochs < 0 || o->imitate_samples < 0 ||
-	    o->imitate_prune < 0 ||
+	    o->imitate_prune < 0 || o->imitate_search < 0 ||
 	    !(o->imitate_lr > 0) || !(o->imitate_margin >= 0))
 		return -1;
 	return 0;
@@ -479,16 +489,18 @@ enum source {
 	SOURCE_GREEDY,
 	SOURCE_SAMPLED,
 	SOURCE_PRUNED,
+	SOURCE_SEARCH,
 	N_SOURCES
 };
 static const char *const source_names[N_SOURCES] = {
-    "none", "heuristic", "greedy", "sampled", "pruned"};
+    "none", "heuristic", "greedy", "sampled", "pruned", "search"};
 
 struct candidates {
 	char best[EPISODE_SCHEDULE_MAX]; /* "" for none */
 	enum source source;
 	double best_speedup;
-	double heuristic, greedy, sampled; /* speedups (NAN: none ran) */
+	double heuristic, greedy, sampled, searched; /* speedups (NAN: none
+						       * ran) */
 	/* The fastest candidate with actions, margin or not (top_speedup
 	 * 0: none ran), where pruning starts. */
 	char top[EPISODE_SCHEDULE_MAX];
@@ -582,9 +594,78 @@ static int prune_top(pearl_env *env, pearl_env_program *p,
 	return 0;
 }
 
+/* The number of actions of `schedule`, N excluded. */
+static int count_actions(const char *schedule)
+{
+	int n = 0;
+	const char *t;
+
+	for (t = schedule; *t; ++t)
+		n += *t == '(';
+	return n;
+}
+
+/* Expert iteration's teacher: the measured beam search of pearl-tune
+ * (pearl/search.h) on p, its proposals ranked by `policy`, starting from
+ * the fastest candidate so far (c->top) and the policy's decision, within
+ * o->imitate_search candidates. Its best is a candidate when the agent
+ * can reach it (teacher_record: the search also proposes actions beyond
+ * the policy's ids, e.g. D(l) for l > 3). */
+static int search_candidate(pearl_env *env, pearl_env_program *p,
+			    const pearl_policy *policy,
+			    const struct options *o, struct candidates *c,
+			    char *err, size_t err_size)
+{
+	struct pearl_search_options so;
+	struct pearl_search_result r;
+	struct pearl_ppo_batch scratch;
+	struct episode_result res;
+	const char *seeds[1];
+	int reach, rc = -1;
+
+	pearl_search_options_init(&so);
+	so.max_measurements = o->imitate_search;
+	so.min_parallel_work = o->min_parallel_work;
+	so.policy = policy;
+	seeds[0] = c->top;
+	so.seeds = seeds;
+	so.n_seeds = c->top_speedup > 0;
+	pearl_ppo_batch_init(&scratch, PEARL_N_ACTIONS);
+	if (pearl_search_run(env, p, &so, &r, err, err_size) < 0)
+		goto out;
+	c->searched = r.best_speedup;
+	reach = *r.best_schedule ? teacher_record(p, r.best_schedule,
+						  &scratch, err, err_size)
+				 : 0;
+	if (reach < 0)
+		goto out;
+	if (reach == 0 && *r.best_schedule) {
+		fprintf(stderr, "pearl-train: imitation: %s: the search's best "
+				"\"%s\" is out of the agent's reach: %s\n",
+			pearl_env_program_name(p), r.best_schedule, err);
+		err[0] = 0;
+	}
+	if (reach > 0 &&
+	    strlen(r.best_schedule) < sizeof(res.schedule)) {
+		memset(&res, 0, sizeof(res));
+		snprintf(res.schedule, sizeof(res.schedule), "%s",
+			 r.best_schedule);
+		res.n_actions = count_actions(r.best_schedule);
+		res.status = PEARL_ENV_OK;
+		res.speedup = r.best_speedup;
+		consider(c, SOURCE_SEARCH, &res);
+	}
+	rc = 0;
+out:
+	pearl_ppo_batch_clear(&scratch);
+	pearl_search_result_clear(&r);
+	return rc;
+}
+
 /* Times the candidates of p (none, the heuristic's schedule, the greedy
- * policy's, imitate_samples sampled ones) and keeps the fastest in *c;
- * a schedule must beat none by the margin. */
+ * policy's, imitate_samples sampled ones, the pruned fastest, and the
+ * search's best with --imitate-search) and keeps the fastest in *c; a
+ * schedule must beat none by the margin. */
 static int best_schedule(pearl_env *env, pearl_env_program *p,
 			 const pearl_policy *policy, const struct options *o,
 			 uint64_t *rng, struct candidates *c, char *err,
@@ -598,7 +679,7 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 	memset(c, 0, sizeof(*c));
 	c->source = SOURCE_NONE;
 	c->best_speedup = 1 + o->imitate_margin;
-	c->heuristic = c->greedy = c->sampled = NAN;
+	c->heuristic = c->greedy = c->sampled = c->searched = NAN;
 	sched = pearl_env_program_sched(p, err, err_size);
 	if (!sched)
 		return -1;
@@ -634,7 +715,11 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 		}
 		consider(c, k == 0 ? SOURCE_GREEDY : SOURCE_SAMPLED, &res);
 	}
-	return prune_top(env, p, o, c, err, err_size);
+	if (prune_top(env, p, o, c, err, err_size) < 0)
+		return -1;
+	return o->imitate_search > 0
+		   ? search_candidate(env, p, policy, o, c, err, err_size)
+		   : 0;
 }
 
 static int imitate(pearl_env *env, struct program_set *set,
@@ -662,7 +747,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 		goto out;
 	}
 	fprintf(csv, "program,base_seconds,heuristic,greedy,best_sampled,"
-		     "imitated,speedup,schedule\n");
+		     "searched,imitated,speedup,schedule\n");
 	fprintf(stderr, "pearl-train: imitation: timing the candidates of "
 			"%d programs\n", set->n);
 	for (i = 0; i < set->n; ++i) {
@@ -694,9 +779,9 @@ static int imitate(pearl_env *env, struct program_set *set,
 		if (r <= 0)
 			goto out;
 		by_source[c.source]++;
-		fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%s,%.4f,\"%s\"\n",
+		fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%.4f,%s,%.4f,\"%s\"\n",
 			pearl_env_program_name(p), base.base_seconds,
-			c.heuristic, c.greedy, c.sampled,
+			c.heuristic, c.greedy, c.sampled, c.searched,
 			source_names[c.source],
 			c.source != SOURCE_NONE ? c.best_speedup : 1.0, c.best);
 		fflush(csv);
@@ -704,10 +789,11 @@ static int imitate(pearl_env *env, struct program_set *set,
 			fprintf(stderr,
 				"pearl-train: imitation: %d/%d programs; "
 				"imitating none %d, heuristic %d, greedy %d, "
-				"sampled %d, pruned %d; %d + %d decisions; "
-				"%.0fs\n",
+				"sampled %d, pruned %d, search %d; %d + %d "
+				"decisions; %.0fs\n",
 				i + 1, set->n, by_source[0], by_source[1],
 				by_source[2], by_source[3], by_source[4],
+				by_source[5],
 				train.n_steps,
 				val.n_steps, pearl_now() - t0);
 	}
@@ -938,7 +1024,7 @@ int main(int argc, char **argv)
 	pearl_policy *policy = NULL;
 	pearl_adam *adam = NULL;
 	char err[1024] = "", *memo = NULL, *path = NULL;
-	int rc = 1;
+	int rc = 1, n_opened;
 	size_t n_params;
 
 	memset(&set, 0, sizeof(set));
@@ -1010,6 +1096,14 @@ int main(int argc, char **argv)
 							sizeof(err));
 		if (!policy)
 			goto out;
+		n_opened = o.init_model ? pearl_policy_open_new_actions(policy)
+					: 0;
+		if (n_opened)
+			fprintf(stderr, "pearl-train: %s has no weights for %d "
+					"actions (a blob of an older action "
+					"space); they start at the mean bias "
+					"of the others\n",
+				o.init_model, n_opened);
 	}
 	if (!st.pretrained) {
 		if (o.pretrain_epochs > 0 &&
