@@ -2,10 +2,13 @@
  * (glue.c: buffer sizes and the calls of @init and @kernel) and the lowered
  * MLIR functions.
  *
- *   driver [--warmup W] [--runs R] [--dump FILE] [--corrupt]
+ *   driver [--warmup W] [--runs R] [--min-seconds S] [--dump FILE]
+ *          [--corrupt]
  *
  * Allocates every buffer (64-byte aligned), then W warm-up runs and R timed
- * runs; before each run every buffer is zeroed and @init is called (not
+ * runs, and more timed runs (up to DRIVER_MAX_RUNS) until the timed runs
+ * add up to S seconds: a kernel of a tenth of a millisecond gets hundreds
+ * of runs, so that its minimum is as trustworthy as a long kernel's; before each run every buffer is zeroed and @init is called (not
  * timed), then @kernel is timed with clock_gettime(CLOCK_MONOTONIC). Prints
  *
  *   run <i> <seconds>                      (one line per timed run)
@@ -26,6 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* The most timed runs --min-seconds asks for. */
+#define DRIVER_MAX_RUNS 10000
 
 /* From glue.c. */
 extern const int bench_nbufs;
@@ -63,6 +69,7 @@ static void prepare(void **bufs)
 int main(int argc, char **argv)
 {
 	int warmup = 1, runs = 5, corrupt = 0;
+	double min_seconds = 0, total = 0;
 	const char *dump = NULL;
 	void **bufs;
 
@@ -71,18 +78,22 @@ int main(int argc, char **argv)
 			warmup = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--min-seconds") && i + 1 < argc)
+			min_seconds = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
 			dump = argv[++i];
 		else if (!strcmp(argv[i], "--corrupt"))
 			corrupt = 1;
 		else {
 			fprintf(stderr, "usage: %s [--warmup W] [--runs R] "
-				"[--dump FILE] [--corrupt]\n", argv[0]);
+				"[--min-seconds S] [--dump FILE] [--corrupt]\n",
+				argv[0]);
 			return 1;
 		}
 	}
-	if (runs < 1 || warmup < 0) {
-		fprintf(stderr, "driver: need --runs >= 1 and --warmup >= 0\n");
+	if (runs < 1 || warmup < 0 || !(min_seconds >= 0)) {
+		fprintf(stderr, "driver: need --runs >= 1, --warmup >= 0 and "
+			"--min-seconds >= 0\n");
 		return 1;
 	}
 
@@ -103,13 +114,15 @@ int main(int argc, char **argv)
 		prepare(bufs);
 		bench_kernel(bufs);
 	}
-	for (int r = 0; r < runs; ++r) {
+	for (int r = 0; r < runs || (total < min_seconds &&
+				     r < DRIVER_MAX_RUNS); ++r) {
 		double t0, t1;
 
 		prepare(bufs);
 		t0 = now();
 		bench_kernel(bufs);
 		t1 = now();
+		total += t1 - t0;
 		printf("run %d %.9f\n", r, t1 - t0);
 		fflush(stdout);
 	}
