@@ -157,7 +157,10 @@ static char *child_text(const char *parent, int skips,
  * L that needs two interchanges or more and whose interchanges the mask
  * allows: in one step, the loop orders that put the loop with contiguous
  * accesses innermost (matmul j-k-i to k-i-j), whose first interchange
- * alone is often no faster and would leave the beam. */
+ * alone is often no faster and would leave the beam. Then the chains that
+ * move loop L outermost, I(L-1,L) ... I(0,1), for every L >= 2 (matmul
+ * i-j-k to k-i-j, the order whose innermost loop runs along the rows of
+ * both B and C and whose outer loop is the reduction). */
 static void add_interchange_chains(const unsigned char *mask, int depth,
 				   struct proposal *props, int *n)
 {
@@ -172,6 +175,17 @@ static void add_interchange_chains(const unsigned char *mask, int depth,
 			p.ids[p.n++] = l;
 		}
 		if (l + 1 == depth)
+			props[(*n)++] = p;
+	}
+	for (L = 2; L < depth && L <= MAX_CHAIN; ++L) {
+		struct proposal p = {{0}, {{0}}, 0};
+
+		for (l = L - 1; l >= 0; --l) {
+			if (l > 3 || mask[l])
+				break;
+			p.ids[p.n++] = l;
+		}
+		if (l < 0)
 			props[(*n)++] = p;
 	}
 }
@@ -293,7 +307,7 @@ int search_expand(const struct search_state *parent,
 	for (b = parent->branch; b < n_branch && b <= parent->branch + 1;
 	     ++b) {
 		struct pearl_branch_state state = parent->branch_state;
-		struct proposal props[PEARL_ACTION_SPACE_SIZE + MAX_CHAIN +
+		struct proposal props[PEARL_ACTION_SPACE_SIZE + 2 * MAX_CHAIN +
 				      2 * SEARCH_MAX_LEVELS + 2];
 		int n, i;
 

@@ -17,7 +17,7 @@ void pearl_search_options_init(struct pearl_search_options *o)
 	o->max_measurements = 200;
 	o->max_seconds = 0;
 	o->min_gain = 1.02;
-	o->patience = 1;
+	o->patience = 2;
 	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	o->sampling = pearl_search_adaptive;
 	o->extended_actions = 1;

@@ -74,7 +74,7 @@ static void usage(FILE *out)
 		"(default 6)\n"
 		"  --depth D            actions per schedule (default 10)\n"
 		"  --patience P         levels without gain before stopping "
-		"(default 1)\n"
+		"(default 2)\n"
 		"  --min-gain G         gain a level must bring, a factor "
 		"(default 1.02)\n"
 		"  --sampling plain|adaptive|always  which children of a "
