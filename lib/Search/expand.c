@@ -90,42 +90,66 @@ static void proposal_action(const struct proposal *prop, int i,
 /* Loops of a branch the extended actions are proposed on. */
 #define SEARCH_MAX_LEVELS 8
 
+/* Whether the agent's rules allow the action `a` beyond the policy's
+ * proposals on a branch: by the mask `rules` of its id when it has one
+ * (the order of the phases, one vector width per branch, no jam of an
+ * unrolled loop, ...), else by the order of the phases alone, with the
+ * phase of its kind (D and F reorder, J tiles, V unrolls), so that every
+ * schedule the search finds is one the agent could take. */
+static int extended_allowed(const struct pearl_action *a,
+			    const unsigned char *rules,
+			    const struct pearl_branch_state *state)
+{
+	int id = pearl_action_space_encode(a);
+	enum pearl_action_phase phase;
+
+	if (id >= 0)
+		return !rules[id];
+	phase = a->kind == pearl_action_unroll_jam   ? pearl_phase_tile
+		: a->kind == pearl_action_vectorize ? pearl_phase_unroll
+						    : pearl_phase_reorder;
+	return (int)phase >= state->phase;
+}
+
 /* Appends to props[*n] the actions of the action space v2 that the search
  * tries on a branch of `depth` loops whatever the policy's logits say
  * (the compiled-in policy has not learned them; ids 56-69 cover part of
- * them, with more levels here): the distribution of each
- * of its loops, the unroll-and-jam of each loop but the innermost by
- * SEARCH_JAM, and the vectorization of the innermost loop (8 and 16
- * lanes). The legality checks refuse those that do not fit (a loop
- * around a single part, a jam that reorders a dependence). */
-static void add_extended_actions(int depth, struct proposal *props, int *n)
+ * them, with more levels here), where the agent's rules allow them: the
+ * distribution of each of its loops, the unroll-and-jam of each loop but
+ * the innermost by SEARCH_JAM, and the vectorization of the innermost
+ * loop (8 and 16 lanes). The legality checks refuse those that do not fit
+ * (a loop around a single part, a jam that reorders a dependence). */
+static void add_extended_actions(int depth, const unsigned char *rules,
+				 const struct pearl_branch_state *state,
+				 struct proposal *props, int *n)
 {
 	static const int widths[] = { SEARCH_VECTOR_F64, SEARCH_VECTOR_F32 };
+	struct proposal p = {{-1}, {{0}}, 1};
 	int l, i;
 
 	for (l = 0; l < depth && l < SEARCH_MAX_LEVELS; ++l) {
-		struct proposal p = {{-1}, {{0}}, 1};
-
+		memset(&p.acts[0], 0, sizeof(p.acts[0]));
 		p.acts[0].kind = pearl_action_distribute;
 		p.acts[0].level[0] = l;
 		p.acts[0].n_level = 1;
-		props[(*n)++] = p;
+		if (extended_allowed(&p.acts[0], rules, state))
+			props[(*n)++] = p;
 	}
 	for (l = 0; l + 1 < depth && l < SEARCH_MAX_LEVELS; ++l) {
-		struct proposal p = {{-1}, {{0}}, 1};
-
+		memset(&p.acts[0], 0, sizeof(p.acts[0]));
 		p.acts[0].kind = pearl_action_unroll_jam;
 		p.acts[0].level[0] = l;
 		p.acts[0].n_level = 1;
 		p.acts[0].factor[0] = SEARCH_JAM;
-		props[(*n)++] = p;
+		if (extended_allowed(&p.acts[0], rules, state))
+			props[(*n)++] = p;
 	}
 	for (i = 0; depth > 0 && i < 2; ++i) {
-		struct proposal p = {{-1}, {{0}}, 1};
-
+		memset(&p.acts[0], 0, sizeof(p.acts[0]));
 		p.acts[0].kind = pearl_action_vectorize;
 		p.acts[0].factor[0] = widths[i];
-		props[(*n)++] = p;
+		if (extended_allowed(&p.acts[0], rules, state))
+			props[(*n)++] = p;
 	}
 }
 
@@ -241,9 +265,22 @@ static int proposals(pearl_sched *sched, int b,
 	add_interchange_chains(rules, pearl_sched_branch_depth(sched, b),
 			       props, &n);
 	if (extended)
-		add_extended_actions(pearl_sched_branch_depth(sched, b), props,
-				     &n);
+		add_extended_actions(pearl_sched_branch_depth(sched, b), rules,
+				     state, props, &n);
 	return n;
+}
+
+/* Records in `state` the phase of `a`, an action without an id (D, J on
+ * loops beyond the ids' levels), as pearl_branch_state_applied does for
+ * the actions with one. */
+static void note_phase(struct pearl_branch_state *state,
+		       const struct pearl_action *a)
+{
+	int phase = a->kind == pearl_action_unroll_jam ? pearl_phase_tile
+						       : pearl_phase_reorder;
+
+	if (phase > state->phase)
+		state->phase = phase;
 }
 
 /* Applies the actions of `prop` to branch b of a copy of the parent's
@@ -259,7 +296,7 @@ static int add_child(const struct search_state *parent, int b,
 	struct search_state child = {0};
 	struct pearl_action a;
 	pearl_ctx *ctx;
-	int i;
+	int i, id;
 
 	child.schedule = child_text(parent->schedule, b - parent->branch, prop);
 	child.sched = pearl_sched_copy(parent->sched);
@@ -282,9 +319,12 @@ static int add_child(const struct search_state *parent, int b,
 			search_state_clear(&child);
 			return 0;
 		}
-		if (prop->ids[i] >= 0)
-			pearl_branch_state_applied(&child.branch_state,
-						   prop->ids[i]);
+		id = prop->ids[i] >= 0 ? prop->ids[i]
+				       : pearl_action_space_encode(&a);
+		if (id >= 0)
+			pearl_branch_state_applied(&child.branch_state, id);
+		else /* beyond the ids: its phase is reached all the same */
+			note_phase(&child.branch_state, &a);
 	}
 	child.branch = b;
 	child.prior = prior;
