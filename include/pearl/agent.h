@@ -123,10 +123,13 @@ void pearl_agent_trace_clear(struct pearl_agent_trace *trace);
 int pearl_agent_trace_actions(const struct pearl_agent_trace *trace,
 			      struct pearl_action **actions);
 
-/* The episode's applied actions in Pearl's notation, as
- * pearl_agent_trace_actions orders them ("" for none): malloc'd (caller
- * frees), or NULL if memory is exhausted. */
-char *pearl_agent_trace_schedule(const struct pearl_agent_trace *trace);
+/* Runs an episode as pearl_agent_run does (`sched` is transformed; the
+ * trace is not kept) and returns its applied actions in Pearl's notation,
+ * as pearl_agent_trace_actions orders them ("" for none): malloc'd
+ * (caller frees), or NULL with an error in the program's context (the
+ * policy failed, or memory is exhausted). */
+char *pearl_agent_schedule(pearl_sched *sched, const pearl_policy *policy,
+			   const struct pearl_agent_options *opts);
 
 /* What the agent remembers of the branch in focus. */
 struct pearl_branch_state {

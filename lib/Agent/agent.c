@@ -421,21 +421,28 @@ int pearl_agent_trace_actions(const struct pearl_agent_trace *trace,
 	return n;
 }
 
-char *pearl_agent_trace_schedule(const struct pearl_agent_trace *trace)
+char *pearl_agent_schedule(pearl_sched *sched, const pearl_policy *policy,
+			   const struct pearl_agent_options *opts)
 {
+	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
+	struct pearl_agent_trace trace;
+	struct pearl_action *acts = NULL;
 	pearl_str out = PEARL_STR_INIT;
-	struct pearl_action *acts;
-	char token[64];
-	int i, n = pearl_agent_trace_actions(trace, &acts);
+	char *text = NULL;
+	int n;
 
-	if (n < 0)
+	if (pearl_agent_run(sched, policy, opts, &trace) != pearl_stat_ok) {
+		pearl_agent_trace_clear(&trace);
 		return NULL;
-	for (i = 0; i < n; ++i) {
-		pearl_action_format(&acts[i], token, sizeof(token));
-		if (i)
-			pearl_str_append(&out, " ");
-		pearl_str_append(&out, token);
+	}
+	n = pearl_agent_trace_actions(&trace, &acts);
+	pearl_agent_trace_clear(&trace);
+	if (n >= 0) {
+		pearl_actions_format(&out, acts, n);
+		text = pearl_str_take(&out);
 	}
 	free(acts);
-	return pearl_str_take(&out);
+	if (!text)
+		pearl_ctx_error(ctx, "out of memory");
+	return text;
 }

@@ -355,9 +355,8 @@ static char *policy_decision(struct search *s,
 			     size_t err_size)
 {
 	struct pearl_agent_options opts;
-	struct pearl_agent_trace trace;
 	pearl_sched *sched = pearl_sched_copy(root->sched);
-	char *text = NULL;
+	char *text;
 
 	if (!sched) {
 		snprintf(err, err_size, "search: out of memory");
@@ -365,13 +364,11 @@ static char *policy_decision(struct search *s,
 	}
 	pearl_agent_options_init(&opts);
 	opts.min_parallel_work = s->o->min_parallel_work;
-	if (pearl_agent_run(sched, s->policy, &opts, &trace) != pearl_stat_ok)
+	text = pearl_agent_schedule(sched, s->policy, &opts);
+	if (!text)
 		snprintf(err, err_size, "search: the policy failed: %s",
 			 pearl_ctx_last_error(pearl_program_get_ctx(
 			     pearl_sched_get_program(sched))));
-	else if (!(text = pearl_agent_trace_schedule(&trace)))
-		snprintf(err, err_size, "search: out of memory");
-	pearl_agent_trace_clear(&trace);
 	pearl_sched_free(sched);
 	return text;
 }

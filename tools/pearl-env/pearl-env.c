@@ -236,20 +236,19 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 			    int k, char *err, size_t err_size)
 {
 	struct pearl_agent_options opts;
-	struct pearl_agent_trace trace;
 	pearl_sched *sched = pearl_env_program_sched(p, err, err_size);
-	char *text = NULL;
+	char *text;
 
 	if (!sched)
 		return NULL;
 	pearl_agent_options_init(&opts);
 	opts.sample = a->agent == 2;
 	opts.seed = a->seed + (unsigned long)k;
-	if (pearl_agent_run(sched, a->policy, &opts, &trace) != pearl_stat_ok)
-		snprintf(err, err_size, "the agent failed");
-	else if (!(text = pearl_agent_trace_schedule(&trace)))
-		snprintf(err, err_size, "out of memory");
-	pearl_agent_trace_clear(&trace);
+	text = pearl_agent_schedule(sched, a->policy, &opts);
+	if (!text)
+		snprintf(err, err_size, "the agent failed: %s",
+			 pearl_ctx_last_error(pearl_program_get_ctx(
+			     pearl_sched_get_program(sched))));
 	pearl_sched_free(sched);
 	return text;
 }

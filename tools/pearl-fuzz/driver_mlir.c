@@ -128,9 +128,8 @@ static char *agent_schedule(struct mlir_state *s, int k, char *err,
 			    size_t err_size)
 {
 	struct pearl_agent_options opts;
-	struct pearl_agent_trace trace;
 	pearl_sched *sched;
-	char *text = NULL;
+	char *text;
 
 	sched = pearl_env_program_sched(s->prog, err, err_size);
 	if (!sched)
@@ -139,14 +138,11 @@ static char *agent_schedule(struct mlir_state *s, int k, char *err,
 	opts.sample = k > 0;
 	opts.seed = (uint64_t)k;
 	opts.min_parallel_work = 0; /* every loop may run in parallel */
-	memset(&trace, 0, sizeof(trace));
-	if (pearl_agent_run(sched, s->policy, &opts, &trace) != pearl_stat_ok)
+	text = pearl_agent_schedule(sched, s->policy, &opts);
+	if (!text)
 		snprintf(err, err_size, "the agent failed: %s",
 			 pearl_ctx_last_error(pearl_program_get_ctx(
 			     pearl_sched_get_program(sched))));
-	else if (!(text = pearl_agent_trace_schedule(&trace)))
-		snprintf(err, err_size, "out of memory");
-	pearl_agent_trace_clear(&trace);
 	pearl_sched_free(sched);
 	return text;
 }
