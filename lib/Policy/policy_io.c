@@ -173,13 +173,20 @@ static const struct pearl_tensor *find_tensor(const struct pearl_tensor *tab,
 	return NULL;
 }
 
-/* Whether column `c` of the rows x cols matrix `w` is zero. */
-static int zero_column(const float *w, int rows, int cols, int c)
+/* Whether action `a` of `policy` is one a widening added and training has
+ * not touched: its column of pi.w3 (`w3`) zero, its bias in pi.b3 (`b3`)
+ * PEARL_NEW_ACTION_BIAS. */
+static int closed_action(const pearl_policy *policy,
+			 const struct pearl_tensor *w3,
+			 const struct pearl_tensor *b3, int a)
 {
+	const float *w = policy->data + w3->offset;
 	int r;
 
-	for (r = 0; r < rows; ++r)
-		if (w[r * cols + c] != 0.0f)
+	if (policy->data[b3->offset + a] != PEARL_NEW_ACTION_BIAS)
+		return 0;
+	for (r = 0; r < w3->rows; ++r)
+		if (w[r * w3->cols + a] != 0.0f)
 			return 0;
 	return 1;
 }
@@ -188,7 +195,6 @@ int pearl_policy_open_new_actions(pearl_policy *policy)
 {
 	struct pearl_tensor tab[PEARL_POLICY_MAX_TENSORS];
 	const struct pearl_tensor *w3, *b3;
-	unsigned char *closed;
 	double sum = 0;
 	int n, a, n_closed = 0;
 
@@ -197,25 +203,19 @@ int pearl_policy_open_new_actions(pearl_policy *policy)
 	b3 = find_tensor(tab, n, "pi.b3");
 	if (!w3 || !b3 || b3->cols != w3->cols)
 		return 0;
-	closed = calloc(b3->cols, 1);
-	if (!closed)
-		return 0;
 	for (a = 0; a < b3->cols; ++a) {
-		float bias = policy->data[b3->offset + a];
-
-		closed[a] = bias == PEARL_NEW_ACTION_BIAS &&
-			    zero_column(policy->data + w3->offset, w3->rows,
-					w3->cols, a);
-		n_closed += closed[a];
-		if (!closed[a])
-			sum += bias;
+		if (closed_action(policy, w3, b3, a))
+			n_closed++;
+		else
+			sum += policy->data[b3->offset + a];
 	}
-	for (a = 0; a < b3->cols && n_closed < b3->cols; ++a)
-		if (closed[a])
+	if (n_closed == 0 || n_closed == b3->cols)
+		return 0;
+	for (a = 0; a < b3->cols; ++a)
+		if (closed_action(policy, w3, b3, a))
 			policy->data[b3->offset + a] =
 			    (float)(sum / (b3->cols - n_closed));
-	free(closed);
-	return n_closed < b3->cols ? n_closed : 0;
+	return n_closed;
 }
 
 pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
