@@ -56,6 +56,9 @@ int pearl_action_space_decode(int id, struct pearl_action *action);
 int pearl_action_space_encode(const struct pearl_action *action);
 /* The phase of action `id`. */
 enum pearl_action_phase pearl_action_space_phase(int id);
+/* The phase of `action` (kept), by its kind, whether or not it has an id:
+ * I R S D F reorder, T J tile, P parallel, U V unroll, N next. */
+enum pearl_action_phase pearl_action_phase(const struct pearl_action *action);
 /* The deepest loop level (0-based) action `id` touches, -1 for U, V and
  * N. */
 int pearl_action_space_max_level(int id);

@@ -143,23 +143,35 @@ int pearl_action_space_encode(const struct pearl_action *a)
 	return -1;
 }
 
+enum pearl_action_phase pearl_action_phase(const struct pearl_action *a)
+{
+	switch (a->kind) {
+	case pearl_action_tile:
+	case pearl_action_unroll_jam:
+		return pearl_phase_tile;
+	case pearl_action_parallel:
+		return pearl_phase_parallel;
+	case pearl_action_unroll:
+	case pearl_action_vectorize:
+		return pearl_phase_unroll;
+	case pearl_action_next:
+		return pearl_phase_next;
+	case pearl_action_interchange:
+	case pearl_action_reverse:
+	case pearl_action_skew:
+	case pearl_action_distribute:
+	case pearl_action_fuse:
+		break;
+	}
+	return pearl_phase_reorder;
+}
+
 enum pearl_action_phase pearl_action_space_phase(int id)
 {
-	if (id >= first_vectorize)
-		return pearl_phase_unroll;
-	if (id >= first_unroll_jam)
-		return pearl_phase_tile;
-	if (id >= first_distribute)
-		return pearl_phase_reorder;
-	if (id == PEARL_ACTION_NEXT)
-		return pearl_phase_next;
-	if (id >= first_unroll)
-		return pearl_phase_unroll;
-	if (id >= first_tile)
-		return pearl_phase_tile;
-	if (id >= first_parallel)
-		return pearl_phase_parallel;
-	return pearl_phase_reorder;
+	struct pearl_action a;
+
+	pearl_action_space_decode(id, &a);
+	return pearl_action_phase(&a);
 }
 
 int pearl_action_space_max_level(int id)

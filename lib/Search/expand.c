@@ -90,20 +90,11 @@ static void proposal_action(const struct proposal *prop, int i,
 /* Loops of a branch the extended actions are proposed on. */
 #define SEARCH_MAX_LEVELS 8
 
-/* The phase of the search's own actions (pearl/action_space.h): D and F
- * reorder, J tiles, V unrolls. */
-static enum pearl_action_phase extended_phase(const struct pearl_action *a)
-{
-	return a->kind == pearl_action_unroll_jam   ? pearl_phase_tile
-	       : a->kind == pearl_action_vectorize ? pearl_phase_unroll
-						   : pearl_phase_reorder;
-}
-
 /* Whether the agent's rules allow the action `a` beyond the policy's
  * proposals on a branch: by the mask `rules` of its id when it has one
  * (the order of the phases, one vector width per branch, no jam of an
- * unrolled loop, ...), else by the order of the phases alone, with the
- * phase of its kind (D and F reorder, J tiles, V unrolls), so that every
+ * unrolled loop, ...), else by the order of the phases alone
+ * (pearl_action_phase), so that every
  * schedule the search finds is one the agent could take. */
 static int extended_allowed(const struct pearl_action *a,
 			    const unsigned char *rules,
@@ -113,7 +104,7 @@ static int extended_allowed(const struct pearl_action *a,
 
 	if (id >= 0)
 		return !rules[id];
-	return (int)extended_phase(a) >= state->phase;
+	return (int)pearl_action_phase(a) >= state->phase;
 }
 
 /* Appends to props[*n] the actions of the action space v2 that the search
@@ -281,8 +272,8 @@ static int proposals(pearl_sched *sched, int b,
 static void note_phase(struct pearl_branch_state *state,
 		       const struct pearl_action *a)
 {
-	if ((int)extended_phase(a) > state->phase)
-		state->phase = extended_phase(a);
+	if ((int)pearl_action_phase(a) > state->phase)
+		state->phase = pearl_action_phase(a);
 }
 
 /* Applies the actions of `prop` to branch b of a copy of the parent's
