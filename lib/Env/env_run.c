@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -234,7 +235,7 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 	int fds[2], timed = 0, got_done = 0, ret;
 	double deadline;
 	struct rec r;
-	pid_t pid;
+	pid_t parent, pid;
 
 	memset(res, 0, sizeof(*res));
 	res->best = -1;
@@ -246,6 +247,7 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 		return -1;
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
@@ -257,6 +259,10 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 	}
 	if (pid == 0) {
 		close(fds[0]);
+		/* a run whose parent is gone (killed) is nobody's: it ends */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
 		child(req, fds[1]);
 	}
 	close(fds[1]);

@@ -76,23 +76,54 @@ void fuzz_options_init(struct fuzz_options *o)
 
 volatile sig_atomic_t campaign_interrupted;
 
+/* Read by the main loop, which kills the worker (and with it the program
+ * under test) and stops after saying so. */
 static void on_interrupt(int sig)
 {
 	(void)sig;
 	campaign_interrupted = 1;
 }
 
+#define READ_INTERRUPTED (-3)
+
 /* --- talking to the worker ------------------------------------------- */
+
+/* How often a wait for the worker looks at campaign_interrupted. */
+#define INTERRUPT_POLL_SECONDS 0.25
+
+/* The next line from the worker, waiting at most `timeout` seconds, in
+ * slices so that an interruption is seen within INTERRUPT_POLL_SECONDS:
+ * fuzz_worker_read's answer, or READ_INTERRUPTED. */
+static int read_line(struct campaign *c, double timeout, char **line)
+{
+	double deadline = pearl_now() + timeout;
+
+	for (;;) {
+		double left = deadline - pearl_now();
+		int r;
+
+		if (campaign_interrupted)
+			return READ_INTERRUPTED;
+		r = fuzz_worker_read(&c->w,
+				     left < INTERRUPT_POLL_SECONDS
+					 ? (left > 0 ? left : 0)
+					 : INTERRUPT_POLL_SECONDS,
+				     line);
+		if (r != -2 || left <= INTERRUPT_POLL_SECONDS)
+			return r;
+	}
+}
 
 /* The next answer that is not a trace line (traces go to c->trace),
  * waiting at most `timeout` seconds for each line: 1, or
- * fuzz_worker_read's 0 (died), -2 (silent too long), -1. */
+ * fuzz_worker_read's 0 (died), -2 (silent too long), -1, or
+ * READ_INTERRUPTED (SIGINT or SIGTERM: the pair is abandoned). */
 static int read_answer(struct campaign *c, double timeout, char **line)
 {
 	int r;
 
 	for (;;) {
-		r = fuzz_worker_read(&c->w, timeout, line);
+		r = read_line(c, timeout, line);
 		if (r != 1)
 			return r;
 		if (strncmp(*line, "G ", 2) != 0)
@@ -102,7 +133,8 @@ static int read_answer(struct campaign *c, double timeout, char **line)
 }
 
 /* The worker is gone (r from read_answer, or 0 if a send failed): buries
- * it and makes the pair a CRASH or HANG (ERROR for a read error). */
+ * it and makes the pair a CRASH or HANG (ERROR for a read error). After
+ * an interruption the worker is killed and the pair is nothing. */
 static void lost_worker(struct campaign *c, int r, struct fuzz_outcome *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -158,6 +190,7 @@ enum load_status {
 	load_ok,
 	load_unusable, /* out->message says why */
 	load_failed,   /* the worker crashed, hung or erred: *out */
+	load_interrupted, /* SIGINT or SIGTERM: nothing to count */
 	load_fatal     /* no worker could be started (c->err) */
 };
 
@@ -183,7 +216,8 @@ static enum load_status load_program(struct campaign *c, uint64_t seed,
 		r = read_answer(c, c->o->hang_seconds, &line);
 		if (r != 1) {
 			lost_worker(c, r, out);
-			return load_failed;
+			return r == READ_INTERRUPTED ? load_interrupted
+						     : load_failed;
 		}
 		if (!strncmp(line, "S ", 2)) {
 			if (list && strings_add(list, line + 2) < 0) {
@@ -259,6 +293,8 @@ int campaign_run_pair(struct campaign *c, uint64_t seed, const char *schedule,
 		}
 		if (st == load_failed)
 			return 0;
+		if (st == load_interrupted)
+			return 1;
 	}
 	snprintf(c->trace, sizeof(c->trace), "%s", schedule);
 	if (fuzz_worker_send(&c->w, "R %s", schedule) < 0) {
@@ -268,7 +304,7 @@ int campaign_run_pair(struct campaign *c, uint64_t seed, const char *schedule,
 	r = read_answer(c, timeout, &line);
 	if (r != 1) {
 		lost_worker(c, r, out);
-		return 0;
+		return r == READ_INTERRUPTED ? 1 : 0;
 	}
 	if (parse_outcome(line, out) < 0) {
 		out->cls = fuzz_error;
@@ -393,6 +429,8 @@ static int fuzz_program(struct campaign *c, uint64_t seed)
 	}
 	if (st == load_fatal) {
 		ret = -1;
+	} else if (st == load_interrupted) {
+		c->counts->programs--;
 	} else if (st == load_unusable) {
 		c->counts->unusable++;
 	} else if (st == load_failed) {
@@ -408,7 +446,9 @@ static int fuzz_program(struct campaign *c, uint64_t seed)
 		double t0 = pearl_now();
 
 		ret = campaign_run_pair(c, seed, list.s[i], c->o->hang_seconds, &out);
-		if (!ret)
+		if (ret == 1) /* interrupted: the pair is not counted */
+			ret = 0;
+		else if (!ret)
 			ret = account(c, seed, list.s[i], pearl_now() - t0, &out);
 	}
 	strings_clear(&list);
@@ -517,6 +557,9 @@ int fuzz_campaign_run(const struct fuzz_options *o, FILE *summary,
 		fprintf(stderr, "pearl-fuzz: at the end, %s\n", end);
 		counts->by_class[fuzz_error]++;
 	}
+	if (campaign_interrupted)
+		fprintf(stderr, "pearl-fuzz: interrupted: stopped, the pair in "
+			"progress was dropped\n");
 	counts->seconds = pearl_now() - c.t0;
 	progress(&c, 1);
 	if (summary)

@@ -52,7 +52,9 @@ extern volatile sig_atomic_t campaign_interrupted;
 
 /* Runs (seed, schedule) in the worker, loading the program first if the
  * worker does not hold it; a worker silent for `timeout` seconds hangs.
- * 0 with *out, or -1 (c->err) if no worker can be started. */
+ * 0 with *out; 1 if the campaign was interrupted (SIGINT or SIGTERM)
+ * while the pair ran: the worker is killed, *out means nothing; or -1
+ * (c->err) if no worker can be started. */
 int campaign_run_pair(struct campaign *c, uint64_t seed, const char *schedule,
 		      double timeout, struct fuzz_outcome *out);
 

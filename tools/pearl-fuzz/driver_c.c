@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -138,9 +139,10 @@ static int run_command(char *const argv[], const char *out,
 {
 	double deadline = now() + timeout;
 	int wstatus;
-	pid_t pid, done;
+	pid_t parent, pid, done;
 
 	memset(e, 0, sizeof(*e));
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, err_size, "fork: %s", strerror(errno));
@@ -153,7 +155,11 @@ static int run_command(char *const argv[], const char *out,
 			     O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		setpgid(0, 0);
-		if (o < 0 || r < 0 || dup2(o, 1) < 0 || dup2(r, 2) < 0)
+		/* in a group of its own, so the worker's end would not take
+		 * it: dies with the worker instead of running on */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent || o < 0 || r < 0 || dup2(o, 1) < 0 ||
+		    dup2(r, 2) < 0)
 			_exit(127);
 		execv(argv[0], argv);
 		_exit(127);

@@ -117,8 +117,11 @@ static struct tested *test_candidate(struct min_ctx *m, char *schedule)
 	double timeout = test_timeout(m);
 	char *key;
 
-	if (campaign_run_pair(m->c, m->seed, schedule, timeout, &out) < 0) {
+	switch (campaign_run_pair(m->c, m->seed, schedule, timeout, &out)) {
+	case -1:
 		m->fatal = 1;
+		return NULL;
+	case 1: /* interrupted: nothing is known about the candidate */
 		return NULL;
 	}
 	m->c->counts->minimize_tests++;
@@ -372,11 +375,13 @@ static int confirm_failure(struct campaign *c, int idx)
 		return -1;
 	for (i = 0; i < c->o->confirm_runs && f->cls != fuzz_hang && final[0];
 	     ++i) {
-		if (campaign_run_pair(c, f->seed, final, c->o->hang_seconds,
-				      &out) < 0) {
+		int r = campaign_run_pair(c, f->seed, final,
+					  c->o->hang_seconds, &out);
+
+		if (r < 0)
 			ret = -1;
+		if (r != 0)
 			break;
-		}
 		c->counts->minimize_tests++;
 		f = &c->failures[idx];
 		key = failure_key(out.cls, out.message);
