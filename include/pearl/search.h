@@ -23,7 +23,9 @@
  * children of all states of a level are measured in the environment, best
  * prior first (the policy's rank, parents in turn): the memo first, then
  * compile and run, outputs checked bit for bit against the unscheduled
- * program. The beam_width fastest children make the next level.
+ * program. The beam_width fastest children make the next level, but for
+ * beam_diversity places kept for the fastest child of each kind of last
+ * action the fastest ones do not end with.
  *
  * Before the first level, the search measures its starting points (level
  * 0): the policy's greedy decision, i.e. what pearl-schedule would do
@@ -88,6 +90,11 @@ struct pearl_search_options {
 				 * the k-i-j matmul lost its I(0,1) state to
 				 * faster tiled ones and ended at 0.78 of
 				 * the best; with 8, 0.96) */
+	int beam_diversity;     /* places of the beam kept for the
+				 * fastest state of each kind of last action
+				 * (T, J, P, ...) the fastest states do not
+				 * end with (default 4; 0: the fastest
+				 * only) */
 	int top_k;              /* policy actions per state and branch
 				 * (default 6) */
 	int max_depth;          /* actions in a schedule (default 10) */

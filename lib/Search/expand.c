@@ -320,6 +320,7 @@ static int add_child(const struct search_state *parent, int b,
 			note_phase(&child.branch_state, &a);
 	}
 	child.branch = b;
+	child.last_kind = prop->n > 0 ? (int)a.kind : -1;
 	child.prior = prior;
 	child.seq = children->n;
 	if (search_states_push(children, &child) < 0) {

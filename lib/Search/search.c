@@ -18,6 +18,7 @@ void pearl_search_options_init(struct pearl_search_options *o)
 	o->max_seconds = 0;
 	o->min_gain = 1.02;
 	o->patience = 2;
+	o->beam_diversity = 4;
 	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	o->sampling = pearl_search_adaptive;
 	o->extended_actions = 1;
@@ -142,39 +143,12 @@ static int by_prior(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Orders measured states fastest first. */
-static int by_speed(const void *a, const void *b)
-{
-	const struct search_state *x = a, *y = b;
-
-	if (x->speedup != y->speedup)
-		return x->speedup > y->speedup ? -1 : 1;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Keeps the beam_width fastest OK states among the measured children in
- * `beam` (emptied first), and frees the rest. */
+/* Makes the next beam from the measured children (search_select_beam). */
 static int next_beam(struct search *s, struct search_states *children,
 		     struct search_states *beam)
 {
-	int i;
-
-	search_states_clear(beam);
-	for (i = 0; i < children->n; ++i)
-		if (!children->s[i].measured)
-			children->s[i].speedup = 0;
-	qsort(children->s, children->n, sizeof(*children->s), by_speed);
-	for (i = 0; i < children->n && i < s->o->beam_width; ++i) {
-		struct search_state *c = &children->s[i];
-
-		if (!c->measured || c->speedup <= 0)
-			break;
-		if (search_states_push(beam, c) < 0)
-			return -1;
-		memset(c, 0, sizeof(*c)); /* moved */
-	}
-	search_states_clear(children);
-	return 0;
+	return search_select_beam(children, s->o->beam_width,
+				  s->o->beam_diversity, beam);
 }
 
 /* Measures the children in prior order while the budget lasts. */

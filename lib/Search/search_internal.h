@@ -19,6 +19,8 @@ struct search_state {
 	double prior;           /* the proposal's rank: lower first */
 	int seq;                /* creation order among its level's children:
 				 * breaks ties, so that sorts are stable */
+	int last_kind;          /* enum pearl_action_kind of its last
+				 * action, -1 for the root */
 	int measured;           /* measured in the environment */
 	int cluster;            /* adaptive sampling's cluster */
 };
@@ -54,6 +56,18 @@ int search_expand(const struct search_state *parent,
 		  const pearl_policy *policy, const struct pearl_search_options *o,
 		  struct search_states *children,
 		  struct search_counts *counts, char *err, size_t err_size);
+
+/* Makes `beam` (emptied first) the next level's states: at most `width`
+ * of the measured, OK states of `children` (taken: emptied), and frees
+ * the rest. The fastest, but `diversity` of the places go to the fastest
+ * child of each kind of last action (last_kind) that the faster ones kept
+ * do not end with, fastest first; places left go to the fastest left. A
+ * state whose last action pays only after later ones (a tiling, before
+ * its tile loop is parallel and its point loop vectorized) thus stays in
+ * the beam beside faster states of the same prefix. 0, or -1 if memory is
+ * exhausted. */
+int search_select_beam(struct search_states *children, int width,
+		       int diversity, struct search_states *beam);
 
 /* Clusters `children` (their `cluster` fields) by k-means of `policy`'s
  * (kept) graph embedding of their schedules, at most max_k clusters.

@@ -70,6 +70,10 @@ static void usage(FILE *out)
 		"and index argument\n"
 		"                       (default 64, as pearl-exec)\n"
 		"  --beam W             states kept per level (default 8)\n"
+		"  --diversity D        of which D for the fastest state of "
+		"each kind of last\n"
+		"                       action the fastest do not end with "
+		"(default 4; 0: none)\n"
 		"  --top-k K            policy actions per state and branch "
 		"(default 6)\n"
 		"  --depth D            actions per schedule (default 10)\n"
@@ -117,13 +121,14 @@ enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
        OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
        OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP,
        OPT_SAMPLING, OPT_SIZE, OPT_POLICY_ACTIONS_ONLY, OPT_SEED,
-       OPT_NO_POLICY_SEED };
+       OPT_NO_POLICY_SEED, OPT_DIVERSITY };
 
 static const struct option options[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"budget", required_argument, NULL, OPT_BUDGET},
 	{"seconds", required_argument, NULL, OPT_SECONDS},
 	{"beam", required_argument, NULL, OPT_BEAM},
+	{"diversity", required_argument, NULL, OPT_DIVERSITY},
 	{"top-k", required_argument, NULL, OPT_TOP_K},
 	{"depth", required_argument, NULL, OPT_DEPTH},
 	{"patience", required_argument, NULL, OPT_PATIENCE},
@@ -214,6 +219,8 @@ static int apply_option(struct args *a, int c, const char *v)
 		a->search.max_seconds = x; break;
 	case OPT_BEAM: bad = parse_number(v, 1, 1000, &x);
 		a->search.beam_width = (int)x; break;
+	case OPT_DIVERSITY: bad = parse_number(v, 0, 1000, &x);
+		a->search.beam_diversity = (int)x; break;
 	case OPT_TOP_K: bad = parse_number(v, 0, PEARL_ACTION_SPACE_SIZE, &x);
 		a->search.top_k = (int)x; break;
 	case OPT_DEPTH: bad = parse_number(v, 1, 64, &x);

@@ -1,0 +1,77 @@
+/* The choice of the next beam among a level's measured children
+ * (search_internal.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search_internal.h"
+
+/* Orders measured states fastest first. */
+static int by_speed(const void *a, const void *b)
+{
+	const struct search_state *x = a, *y = b;
+
+	if (x->speedup != y->speedup)
+		return x->speedup > y->speedup ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Moves child `c` (measured, OK) into `beam`; 0, or -1 if memory is
+ * exhausted. */
+static int keep(struct search_states *beam, struct search_state *c)
+{
+	if (search_states_push(beam, c) < 0)
+		return -1;
+	memset(c, 0, sizeof(*c)); /* moved: its schedule is NULL now */
+	return 0;
+}
+
+/* Whether some state of `beam` ends with an action of kind `kind`. */
+static int kind_kept(const struct search_states *beam, int kind)
+{
+	int i;
+
+	for (i = 0; i < beam->n; ++i)
+		if (beam->s[i].last_kind == kind)
+			return 1;
+	return 0;
+}
+
+/* The number of the first children, sorted fastest first, that are
+ * measured and OK. */
+static int n_ok(const struct search_states *children)
+{
+	int n = 0;
+
+	while (n < children->n && children->s[n].measured &&
+	       children->s[n].speedup > 0)
+		n++;
+	return n;
+}
+
+int search_select_beam(struct search_states *children, int width,
+		       int diversity, struct search_states *beam)
+{
+	int diverse = diversity < width ? diversity : width, n, i;
+
+	search_states_clear(beam);
+	for (i = 0; i < children->n; ++i)
+		if (!children->s[i].measured)
+			children->s[i].speedup = 0;
+	qsort(children->s, children->n, sizeof(*children->s), by_speed);
+	n = n_ok(children);
+	for (i = 0; i < n && beam->n < width - diverse; ++i)
+		if (keep(beam, &children->s[i]) < 0)
+			return -1;
+	for (; i < n && beam->n < width; ++i) {
+		struct search_state *c = &children->s[i];
+
+		if (!kind_kept(beam, c->last_kind) && keep(beam, c) < 0)
+			return -1;
+	}
+	for (i = 0; i < n && beam->n < width; ++i)
+		if (children->s[i].schedule && keep(beam, &children->s[i]) < 0)
+			return -1;
+	search_states_clear(children);
+	return 0;
+}
+

@@ -1,0 +1,134 @@
+/* The choice of the search's next beam (lib/Search/search_internal.h):
+ * the fastest children, with places kept for kinds of last action the
+ * fastest do not end with. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "search_internal.h"
+
+/* A measured child: schedule text, speedup (0: failed), kind of its
+ * last action, and whether it was measured at all. */
+struct child {
+	const char *schedule;
+	double speedup;
+	enum pearl_action_kind kind;
+	int measured;
+};
+
+/* children[] into a level's states, in the given (prior) order. */
+static void make_level(const struct child *c, int n,
+		       struct search_states *level)
+{
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		struct search_state s;
+
+		memset(&s, 0, sizeof(s));
+		s.schedule = strdup(c[i].schedule);
+		s.speedup = c[i].speedup;
+		s.last_kind = (int)c[i].kind;
+		s.measured = c[i].measured;
+		s.seq = i;
+		CHECK(search_states_push(level, &s) == 0);
+	}
+}
+
+/* Whether `beam` holds `schedule`. */
+static int holds(const struct search_states *beam, const char *schedule)
+{
+	int i;
+
+	for (i = 0; i < beam->n; ++i)
+		if (!strcmp(beam->s[i].schedule, schedule))
+			return 1;
+	return 0;
+}
+
+/* Matmul i-j-k after I(1,2), second level (made-up speedups): the tiling
+ * is slower than four other children, so a beam of the 4 fastest drops
+ * it; with 2 places for diversity it stays, beside the two fastest P and
+ * the fastest J; the failed and unmeasured children never enter. */
+static const struct child level2[] = {
+	{"I(1,2) P(0)", 26.0, pearl_action_parallel, 1},
+	{"I(1,2) J(0,4) P(0)", 0, pearl_action_parallel, 1}, /* failed */
+	{"I(1,2) I(0,1) P(1)", 24.3, pearl_action_parallel, 1},
+	{"I(1,2) I(0,1) J(0,4)", 23.6, pearl_action_unroll_jam, 1},
+	{"I(1,2) J(0,4)", 20.1, pearl_action_unroll_jam, 1},
+	{"I(1,2) V(16)", 15.0, pearl_action_vectorize, 1},
+	{"I(1,2) T(0,1,32,32)", 18.3, pearl_action_tile, 1},
+	{"I(1,2) U(4)", 13.2, pearl_action_unroll, 1},
+	{"I(1,2) T(1,2,32,32)", 30.0, pearl_action_tile, 0}, /* unmeasured */
+};
+#define N_LEVEL2 ((int)(sizeof(level2) / sizeof(level2[0])))
+
+static void test_fastest_only(void)
+{
+	struct search_states level = {0}, beam = {0};
+
+	make_level(level2, N_LEVEL2, &level);
+	CHECK(search_select_beam(&level, 4, 0, &beam) == 0);
+	CHECK(level.n == 0 && !level.s);
+	CHECK(beam.n == 4);
+	CHECK_STR(beam.s[0].schedule, "I(1,2) P(0)");
+	CHECK_STR(beam.s[1].schedule, "I(1,2) I(0,1) P(1)");
+	CHECK_STR(beam.s[2].schedule, "I(1,2) I(0,1) J(0,4)");
+	CHECK_STR(beam.s[3].schedule, "I(1,2) J(0,4)");
+	CHECK(!holds(&beam, "I(1,2) T(0,1,32,32)"));
+	search_states_clear(&beam);
+}
+
+static void test_diverse(void)
+{
+	struct search_states level = {0}, beam = {0};
+
+	make_level(level2, N_LEVEL2, &level);
+	CHECK(search_select_beam(&level, 4, 2, &beam) == 0);
+	CHECK(beam.n == 4);
+	/* the 2 fastest, then the fastest of each kind they lack: J, then
+	 * T (18.3) before V (15.0) for want of places */
+	CHECK_STR(beam.s[0].schedule, "I(1,2) P(0)");
+	CHECK_STR(beam.s[1].schedule, "I(1,2) I(0,1) P(1)");
+	CHECK_STR(beam.s[2].schedule, "I(1,2) I(0,1) J(0,4)");
+	CHECK_STR(beam.s[3].schedule, "I(1,2) T(0,1,32,32)");
+	CHECK(!holds(&beam, "I(1,2) J(0,4) P(0)"));
+	CHECK(!holds(&beam, "I(1,2) T(1,2,32,32)"));
+	search_states_clear(&beam);
+}
+
+/* More places than kinds: the places left go to the fastest left; fewer
+ * OK children than places: all of them, nothing else. */
+static void test_fill(void)
+{
+	struct search_states level = {0}, beam = {0};
+
+	make_level(level2, N_LEVEL2, &level);
+	CHECK(search_select_beam(&level, 8, 8, &beam) == 0);
+	CHECK(beam.n == 7);
+	CHECK(holds(&beam, "I(1,2) U(4)"));
+	CHECK(holds(&beam, "I(1,2) V(16)"));
+	CHECK(!holds(&beam, "I(1,2) J(0,4) P(0)"));
+	search_states_clear(&beam);
+
+	make_level(level2, N_LEVEL2, &level);
+	CHECK(search_select_beam(&level, 6, 5, &beam) == 0);
+	/* 1 fastest (P), then J, T, V, U by kind (4), then the fastest
+	 * left: I(0,1) P(1) */
+	CHECK(beam.n == 6);
+	CHECK_STR(beam.s[0].schedule, "I(1,2) P(0)");
+	CHECK_STR(beam.s[1].schedule, "I(1,2) I(0,1) J(0,4)");
+	CHECK_STR(beam.s[2].schedule, "I(1,2) T(0,1,32,32)");
+	CHECK_STR(beam.s[3].schedule, "I(1,2) V(16)");
+	CHECK_STR(beam.s[4].schedule, "I(1,2) U(4)");
+	CHECK_STR(beam.s[5].schedule, "I(1,2) I(0,1) P(1)");
+	search_states_clear(&beam);
+}
+
+int main(void)
+{
+	test_fastest_only();
+	test_diverse();
+	test_fill();
+	return check_done("test_beam");
+}
