@@ -8,6 +8,11 @@ sizes are `${NAME}` placeholders.  It starts with three comment lines:
     // sizes: MINI N=30 M=28 | SMALL N=... | MEDIUM ... | LARGE ... | EXTRALARGE ...
     // outputs: <comma-separated 0-based argument indices the kernel writes>
 
+and may have a fourth, for kernels that are one BLAS call (pearl-bench's
+openblas configuration):
+
+    // blas: dgemm A=<arg> B=<arg> C=<arg> alpha=<float> beta=<float>
+
 A placeholder is a parameter, or a parameter and an integer literal joined
 by one of + - * / (integer division, rounding down), in either order:
 `${N}`, `${N-1}`, `${N*2}`, `${2*N}`.
@@ -20,7 +25,7 @@ Errors (unknown size, parameter or placeholder, malformed header) exit with
 status 2 and a message.
 
 As a module: parse_header(path) -> dict(name, suite, description, sizes,
-outputs) and expand(path, size) -> str; both raise KernelError.
+outputs, blas) and expand(path, size) -> str; both raise KernelError.
 """
 import argparse
 import re
@@ -34,6 +39,7 @@ _KERNEL_RE = re.compile(
     r"\((?P<suite>[A-Za-z0-9_-]+)\)\s*(?P<desc>.*?)\s*$")
 _SIZES_RE = re.compile(r"^//\s*sizes:\s*(?P<body>.*?)\s*$")
 _OUTPUTS_RE = re.compile(r"^//\s*outputs:\s*(?P<body>.*?)\s*$")
+_BLAS_RE = re.compile(r"^//\s*blas:\s*dgemm\s+(?P<body>.*?)\s*$")
 _PLACEHOLDER_RE = re.compile(r"\$\{([^}]*)\}")
 _PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _EXPR_RE = re.compile(
@@ -69,10 +75,21 @@ def _parse_assignments(text, where):
     return params
 
 
+def _parse_blas(body, path):
+    """'A=0 B=1 C=2 alpha=1.5 beta=1.2' -> dict(A, B, C, alpha, beta)."""
+    spec = dict(w.partition("=")[::2] for w in body.split())
+    try:
+        return {"A": int(spec["A"]), "B": int(spec["B"]), "C": int(spec["C"]),
+                "alpha": float(spec["alpha"]), "beta": float(spec["beta"])}
+    except (KeyError, ValueError):
+        raise KernelError("%s: bad '// blas:' line (want dgemm A= B= C= "
+                          "alpha= beta=)" % path)
+
+
 def _parse_header_text(text, path):
     lines = text.splitlines()
     head = [l for l in lines[:10] if l.startswith("//")]
-    kernel = sizes = outputs = None
+    kernel = sizes = outputs = blas = None
     for line in head:
         m = _KERNEL_RE.match(line)
         if m and kernel is None:
@@ -85,6 +102,10 @@ def _parse_header_text(text, path):
         m = _OUTPUTS_RE.match(line)
         if m and outputs is None:
             outputs = m.group("body")
+            continue
+        m = _BLAS_RE.match(line)
+        if m and blas is None:
+            blas = _parse_blas(m.group("body"), path)
     if kernel is None:
         raise KernelError("%s: missing '// pearl-bench kernel: NAME (SUITE) "
                           "DESCRIPTION' header line" % path)
@@ -127,7 +148,7 @@ def _parse_header_text(text, path):
         raise KernelError("%s: outputs line is empty" % path)
     return {"name": kernel.group("name"), "suite": suite,
             "description": kernel.group("desc"), "sizes": table,
-            "outputs": outs}
+            "outputs": outs, "blas": blas}
 
 
 def parse_header(path):
