@@ -160,8 +160,8 @@ int pearl_band_unroll_factor(__isl_keep isl_schedule_node *band);
 /* The name of the AST build option that marks the point loop of an
  * unroll-and-jam J(l,f): a band whose options contain { PEARL_JAM_OPTION[f] }
  * runs f iterations (at most) and is unrolled completely by the MLIR code
- * generator, whether or not it carries a dependence; the LLVM plugin's
- * code generator (Polly's) generates the plain loop. */
+ * generator, whether or not it carries a dependence; the LLVM plugin has
+ * isl's AST generator unroll it (passes/llvm/loop_hints.h). */
 #define PEARL_JAM_OPTION "pearl_jam"
 
 /* The unroll-and-jam factor of band `band` (kept, one member), or 0. */
@@ -170,7 +170,8 @@ int pearl_band_jam_factor(__isl_keep isl_schedule_node *band);
 /* The name of the AST build option that holds the vector width of V(w):
  * a band whose options contain { PEARL_VECTOR_OPTION[w] } is an innermost
  * loop LLVM's loop vectorizer is asked to vectorize by w (the MLIR code
- * generator's loop_annotation; Polly's code generator drops it). */
+ * generator's loop_annotation; in the LLVM plugin, loop metadata that
+ * Polly's code generator attaches: passes/llvm/loop_hints.h). */
 #define PEARL_VECTOR_OPTION "pearl_vectorize"
 /* The mark that wraps such a loop in generated ASTs; its isl_id's user
  * pointer holds the width as an intptr_t. */

@@ -46,6 +46,7 @@
 #include "isl/id.h"
 
 #include "decide.h"
+#include "loop_hints.h"
 #include "pearl/agent.h"
 #include "pearl/deps.h"
 #include "pearl/fingerprint.h"
@@ -722,13 +723,14 @@ public:
       Remark = "pearl-schedule: schedule file '" + PearlScheduleFile +
                "' line " + std::to_string(FromFile.Entry->line) +
                ": applied \"" + Actions + "\"";
+    isl_schedule *Hinted = pearl::markLoopHints(D.schedule, F.getContext());
     isl::schedule Sched = isl::manage(isl_schedule_pullback_union_pw_multi_aff(
-        pearl_llvm_mark_parallel(D.schedule, ParallelMark),
-        ToModelOwner.copy()));
+        pearl_llvm_mark_parallel(Hinted, ParallelMark), ToModelOwner.copy()));
     D.schedule = nullptr;
     pearl_llvm_decision_clear(&D);
     if (Sched.is_null())
-      return Unchanged("isl error while marking parallel loops");
+      return Unchanged("isl error while marking parallel loops and loop "
+                       "hints");
 
     // Computed now, on the simplified Scop (DeLICM changed its accesses).
     const Dependences &Deps =
