@@ -89,6 +89,10 @@ struct pearl_env_options {
 				  * the base time is a timeout (default 8) */
 	double timeout_min_seconds; /* never time out below this (default 1.0) */
 	int threads;             /* OMP_NUM_THREADS for the runs (default 2) */
+	double time_limit;       /* seconds an action's checks and the AST
+				  * generation may take, as pearl-schedule's
+				  * time-limit= (default PEARL_TIME_LIMIT; 0:
+				  * none); past it the schedule is refused */
 	const char *machine;     /* machine fingerprint override; NULL:
 				  * computed (CPU model from /proc/cpuinfo,
 				  * cores, threads) */

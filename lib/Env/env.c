@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "env_internal.h"
+#include "pearl/ctx.h"
 
 void pearl_env_options_init(struct pearl_env_options *o)
 {
@@ -17,6 +18,7 @@ void pearl_env_options_init(struct pearl_env_options *o)
 	o->timeout_factor = 8.0;
 	o->timeout_min_seconds = 1.0;
 	o->threads = 2;
+	o->time_limit = PEARL_TIME_LIMIT;
 }
 
 const char *pearl_env_status_name(enum pearl_env_status status)
@@ -136,12 +138,14 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	}
 	if (o->runs < 1 || o->warmup < 0 || !(o->warmup_seconds >= 0) ||
 	    o->threads < 1 || o->timeout_factor <= 1.0 ||
-	    o->timeout_min_seconds < 0) {
+	    o->timeout_min_seconds < 0 || !(o->time_limit >= 0)) {
 		env_err(err, err_size, "bad options: runs %d (>= 1), warmup %d "
 			"(>= 0), warm-up time %g (>= 0), threads %d (>= 1), "
-			"timeout factor %g (> 1), minimum timeout %g (>= 0)",
+			"timeout factor %g (> 1), minimum timeout %g (>= 0), "
+			"time limit %g (>= 0)",
 			o->runs, o->warmup, o->warmup_seconds, o->threads,
-			o->timeout_factor, o->timeout_min_seconds);
+			o->timeout_factor, o->timeout_min_seconds,
+			o->time_limit);
 		return NULL;
 	}
 	env = calloc(1, sizeof(*env));

@@ -316,6 +316,7 @@ int env_program_model(pearl_env_program *p)
 	}
 	p->model_error[0] = '\0';
 	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
+	pearl_ctx_set_time_limit(p->ctx, p->env->opts.time_limit);
 	where = mlirOperationGetLocation(regions[p->region].first);
 	p->prog = pearl_mlir_extract(p->ctx, func, &regions[p->region],
 				     &where);

@@ -482,6 +482,7 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 		env_err(err, err_size, "out of memory");
 		return -1;
 	}
+	pearl_ctx_set_time_limit(p->ctx, env->opts.time_limit);
 	rc = normalize(p->ctx, schedule ? schedule : "", &acts, &n, &norm,
 		       res->message, sizeof(res->message));
 	if (rc == -2) {

@@ -10,12 +10,12 @@
 // in the last else block: "if (p) A else if (q) A else B", so that every
 // instance runs exactly once.
 // RUN: split-file %s %t
-// RUN: %pearl_opt %t/kernel.mlir '--pearl-schedule=schedule="T(0,1,2,2,7,3) S(1,2,3,-2)" print-schedule' -o %t/sched.mlir 2>%t/remarks | FileCheck %s --check-prefix=AST
+// RUN: %pearl_opt %t/kernel.mlir '--pearl-schedule=schedule="T(0,1,2,2,7,3) S(1,2,3,-2)" print-schedule time-limit=120' -o %t/sched.mlir 2>%t/remarks | FileCheck %s --check-prefix=AST
 // RUN: FileCheck %s --check-prefix=REMARK < %t/remarks
 // RUN: FileCheck %s --check-prefix=IR < %t/sched.mlir
 // RUN: %pearl_exec --entry=kernel %t/kernel.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
 // The training environment runs the whole program and compares outputs.
-// RUN: %pearl_env --runs 1 --schedule "T(0,1,2,2,7,3) S(1,2,3,-2)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
+// RUN: %pearl_env --runs 1 --time-limit 120 --schedule "T(0,1,2,2,7,3) S(1,2,3,-2)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 
 // AST:      S0(c3, (2 * c0 + c1 <= -18 && c1 % 2 == 0) || (2 * c5 >= c1 + 2 * c3 + 2 && {{.*}}) ? {{.*}} : {{.*}}
 

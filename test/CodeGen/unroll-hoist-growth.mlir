@@ -9,10 +9,10 @@
 // only out of a loop that holds nothing else: the pass takes about a
 // second, and the outputs are the original's.
 // RUN: split-file %s %t
-// RUN: %pearl_opt %t/prog.mlir '--pearl-schedule=schedule="R(0) N I(2,1) T(1,2,8,8) T(3,4,5,5) T(3,4,4,5) S(6,7,1,1) U(5) S(3,4) S(5,6) S(6,7,-1,-1)"' -o %t/sched.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %pearl_opt %t/prog.mlir '--pearl-schedule=schedule="R(0) N I(2,1) T(1,2,8,8) T(3,4,5,5) T(3,4,4,5) S(6,7,1,1) U(5) S(3,4) S(5,6) S(6,7,-1,-1)" time-limit=120' -o %t/sched.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %python -c "import sys; n = sum(1 for _ in open(sys.argv[1])); print('lines', n); sys.exit(n > 60000)" %t/sched.mlir
 // RUN: %pearl_exec --entry=kernel %t/prog.mlir %t/sched.mlir | FileCheck %s --check-prefix=SAME
-// RUN: %pearl_env --runs 1 --schedule "R(0) N I(2,1) T(1,2,8,8) T(3,4,5,5) T(3,4,4,5) S(6,7,1,1) U(5) S(3,4) S(5,6) S(6,7,-1,-1)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
+// RUN: %pearl_env --runs 1 --time-limit 120 --schedule "R(0) N I(2,1) T(1,2,8,8) T(3,4,5,5) T(3,4,4,5) S(6,7,1,1) U(5) S(3,4) S(5,6) S(6,7,-1,-1)" %t/prog.mlir 2>&1 | FileCheck %s --check-prefix=ENV
 
 // REMARK: prog.mlir:{{[0-9]+}}:3: remark: pearl-schedule: branch 0: applied R(0); branch 1: applied I(2,1) T(1,2,8,8) T(3,4,5,5) T(3,4,4,5) S(6,7,1,1) U(5) S(3,4) S(5,6) S(6,7,-1,-1)
 // SAME: pearl-exec: outputs identical

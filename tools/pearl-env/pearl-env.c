@@ -56,6 +56,10 @@ static void usage(FILE *out)
 		"  --timeout-factor F  timeout at F times the base (default 8)\n"
 		"  --timeout-min S     never time out below S seconds "
 		"(default 1)\n"
+		"  --time-limit S      seconds an action's checks and the AST "
+		"generation may take,\n"
+		"                      as pearl-schedule's time-limit= "
+		"(default 4; 0: none)\n"
 		"  --agent greedy|sample  time the compiled-in policy's "
 		"choices instead\n"
 		"  --episodes K        sampled episodes per program (default "
@@ -200,6 +204,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		} else if (!strcmp(o, "--timeout-min") &&
 			   !parse_num(val, 0, &v)) {
 			a->opts.timeout_min_seconds = v;
+		} else if (!strcmp(o, "--time-limit") &&
+			   !parse_num(val, 0, &v)) {
+			a->opts.time_limit = v;
 		} else {
 			fprintf(stderr, "pearl-env: bad option or value: %s %s\n",
 				o, val);
