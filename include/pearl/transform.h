@@ -25,8 +25,10 @@
  * 0..k-1 and one over parts k and after. Fusion F(l) makes loop l and the
  * loop right after it in the sequence that holds them one loop, whose body
  * runs the first loop's body, then the second's; the second loop's
- * iterations are shifted by the first of 0, 1, -1, 2, -2, ... (up to 16)
- * that respects the dependences, or by s with F(l,s). Both are checked
+ * iterations are shifted by the smallest shift (0 or more, up to 16) that
+ * keeps every dependence between the two loops forward, computed from the
+ * dependences of one iteration of the loops around them, or by s with
+ * F(l,s). Both are checked
  * against every dependence, e.g. "violates RAW dependence S0[2] -> S1[1]".
  *
  * Unroll-and-jam J(l,f) (register tiling) strip-mines loop l by f, moves

@@ -3,7 +3,9 @@
  * together in a new shape (subtree.c); the dependences decide, through the
  * full legality check of pearl_sched_commit. */
 #include <isl/aff.h>
+#include <isl/ilp.h>
 #include <isl/schedule_node.h>
+#include <isl/union_map.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
 #include <stdio.h>
@@ -11,7 +13,9 @@
 
 #include "sched_internal.h"
 
-/* Fusion without an explicit shift tries 0, 1, -1, 2, -2, ... up to this. */
+/* The largest shift fusion without an explicit one chooses: beyond it the
+ * fused loop would mostly run the two bodies in different iterations (a
+ * loop of 40 reading another backwards needs a shift of 39). */
 #define PEARL_MAX_FUSE_SHIFT 16
 
 /* The schedule of `sched` with the subtree at `at` (kept) replaced by `by`
@@ -221,56 +225,98 @@ static __isl_give isl_schedule *fused(pearl_sched *sched,
 	return replaced(sched, f->seq, s);
 }
 
+/* The dependences of `sched` from the first loop's statements to the
+ * second's in one iteration of the loops around them (__isl_give). */
+static __isl_give isl_union_map *deps_between(pearl_sched *sched,
+					      const struct fusion *f)
+{
+	isl_union_map *deps = pearl_deps_get_all(pearl_sched_get_deps(sched));
+	isl_multi_union_pw_aff *outer;
+
+	deps = isl_union_map_intersect_domain(
+	    deps, isl_schedule_node_get_domain(f->first));
+	deps = isl_union_map_intersect_range(
+	    deps, isl_schedule_node_get_domain(f->second));
+	outer = isl_schedule_node_get_prefix_schedule_multi_union_pw_aff(f->seq);
+	if (isl_multi_union_pw_aff_dim(outer, isl_dim_set) > 0)
+		return isl_union_map_eq_at_multi_union_pw_aff(deps, outer);
+	isl_multi_union_pw_aff_free(outer);
+	return deps;
+}
+
+/* The smallest shift of the second loop of `f` after which no dependence
+ * between the two loops runs backwards: the largest P1(x) - P2(y) over
+ * the dependences x -> y of deps_between, P1 and P2 the loops' schedules
+ * (with the loops' values equal, the first loop's body runs first); 0 if
+ * that is below 0 (no shift needed). Into *shift: 1, 0 if no shift can
+ * (the difference is unbounded, or above PEARL_MAX_FUSE_SHIFT), -1 on
+ * errors. */
+static int minimal_shift(pearl_sched *sched, const struct fusion *f,
+			 int *shift)
+{
+	isl_union_map *deps = deps_between(sched, f);
+	isl_union_pw_multi_aff *src, *dst;
+	isl_union_pw_aff *diff;
+	isl_val *max;
+	int found;
+
+	src = isl_union_map_domain_map_union_pw_multi_aff(
+	    isl_union_map_copy(deps));
+	dst = isl_union_pw_multi_aff_from_union_map(
+	    isl_union_map_range_map(deps));
+	diff = isl_union_pw_aff_sub(
+	    isl_union_pw_aff_pullback_union_pw_multi_aff(shifted(f->first, 0),
+							 src),
+	    isl_union_pw_aff_pullback_union_pw_multi_aff(shifted(f->second, 0),
+							 dst));
+	max = isl_union_pw_aff_max_val(diff);
+	if (!max)
+		return -1;
+	/* -infinity (or NaN): no dependence between the loops */
+	found = isl_val_is_neginfty(max) || isl_val_is_nan(max) ||
+		(isl_val_is_int(max) &&
+		 isl_val_cmp_si(max, PEARL_MAX_FUSE_SHIFT) <= 0);
+	*shift = found && isl_val_is_int(max) && isl_val_is_pos(max)
+		     ? (int)isl_val_get_num_si(max)
+		     : 0;
+	isl_val_free(max);
+	return found;
+}
+
 /* Fusion: loop `l` of branch `b` and the loop right after it (the next
  * part of the sequence that holds it) become one loop, the second shifted
- * by `shift` iterations; without `has_shift`, by the first shift of 0, 1,
- * -1, 2, -2, ... (up to PEARL_MAX_FUSE_SHIFT) that respects the
- * dependences, written into *shift. */
+ * by `shift` iterations; without `has_shift`, by the smallest shift that
+ * respects the dependences between the two loops (minimal_shift), written
+ * into *shift. The full check of pearl_sched_commit decides either way. */
 static pearl_stat fuse(pearl_sched *sched, int b, int l, int has_shift,
 		       int *shift)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
 	struct fusion f;
-	char why[512] = "";
 	pearl_stat st;
-	int k;
 
 	if (find_fusion(sched, b, l, &f) < 0) {
 		fusion_free(&f);
 		return pearl_stat_error;
 	}
-	if (has_shift) {
-		st = pearl_sched_commit(sched, fused(sched, &f, *shift));
-		fusion_free(&f);
-		return st;
-	}
-	st = pearl_stat_error;
-	for (k = 0; k <= 2 * PEARL_MAX_FUSE_SHIFT && st < 0; ++k) {
-		int s = (k + 1) / 2 * (k % 2 ? 1 : -1);
-		isl_schedule *cand = fused(sched, &f, s);
+	if (!has_shift) {
+		int found = minimal_shift(sched, &f, shift);
 
-		if (!cand) {
+		if (found < 0) {
 			fusion_free(&f);
 			return pearl_ctx_isl_error(ctx, "fusion");
 		}
-		st = pearl_sched_check_deps(sched, cand);
-		if (st < 0 && k == 0)
-			snprintf(why, sizeof(why), "%s",
-				 pearl_ctx_last_error(ctx));
-		if (st == pearl_stat_ok)
-			st = pearl_sched_commit(sched, cand);
-		else
-			isl_schedule_free(cand);
-		if (st == pearl_stat_ok)
-			*shift = s;
-		if (st < 0 && pearl_ctx_quota_exceeded(ctx))
-			break;
+		if (!found) {
+			fusion_free(&f);
+			return pearl_ctx_error(ctx, "fusing loop %d of branch %d "
+					       "with the next loop: no shift up "
+					       "to %d keeps every dependence "
+					       "between them forward", l, b,
+					       PEARL_MAX_FUSE_SHIFT);
+		}
 	}
+	st = pearl_sched_commit(sched, fused(sched, &f, *shift));
 	fusion_free(&f);
-	if (st < 0 && why[0] && !pearl_ctx_quota_exceeded(ctx))
-		pearl_ctx_error(ctx, "fusing loop %d of branch %d with the next loop "
-				"%s (and no shift in -%d..%d is legal)", l, b,
-				why, PEARL_MAX_FUSE_SHIFT, PEARL_MAX_FUSE_SHIFT);
 	return st;
 }
 

@@ -40,8 +40,9 @@
 
 // Fusion of a producer with a consumer that reads one element ahead needs
 // a shift of 1: F(0) finds it (the remark names it), F(0,1) gives it, F(0,0) is refused with the
-// dependence it violates. The third loop reads A backwards: no shift
-// within the solver's range makes its fusion legal.
+// dependence it violates. The third loop reads A backwards: only a shift
+// of 39 would make its fusion legal, beyond the 16 F(l) chooses (the
+// solver computes the smallest legal shift from the dependences).
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0)"' -o %t/f0.mlir 2>&1 | FileCheck %s --check-prefix=F0
 // RUN: %pearl_exec --entry=kernel %t/chain.mlir %t/f0.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0,1)"' -o %t/f01.mlir
@@ -52,7 +53,17 @@
 // F00: branch 0: refused F(0,0) (violates RAW dependence { S0[i0] -> S1[i0'] : i0 = 39 and i0' = 38 })
 // RUN: %pearl_opt %t/chain.mlir '--pearl-schedule=schedule="F(0) F(0) N N F(0)"' -o %t/ff.mlir 2>&1 | FileCheck %s --check-prefix=FF
 // RUN: %pearl_exec --entry=kernel %t/chain.mlir %t/ff.mlir | FileCheck %s --check-prefix=SAME
-// FF: branch 0: applied F(0,1); branch 0: refused F(0) (fusing loop 0 of branch 0 with the next loop violates RAW dependence { S0[i0] -> S2[i0'] : {{.*}} } (and no shift in -16..16 is legal)); branch 2: refused F(0) (loop 0 of branch 2 is the last part of its sequence: nothing to fuse it with)
+// FF: branch 0: applied F(0,1); branch 0: refused F(0) (fusing loop 0 of branch 0 with the next loop: no shift up to 16 keeps every dependence between them forward); branch 2: refused F(0) (loop 0 of branch 2 is the last part of its sequence: nothing to fuse it with)
+
+// Inside a time loop, the second inner loop reads A five elements ahead
+// of the first one's writes: F(1) computes the shift, 5, from the
+// dependences of one time step (those between steps are carried by the
+// time loop and do not count), and F(1,4) is refused.
+// RUN: %pearl_opt %t/ahead.mlir '--pearl-schedule=schedule="F(1)"' -o %t/ahead5.mlir 2>&1 | FileCheck %s --check-prefix=AHEAD
+// RUN: %pearl_exec --entry=kernel %t/ahead.mlir %t/ahead5.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_opt %t/ahead.mlir '--pearl-schedule=schedule="F(1,4)"' -o /dev/null 2>&1 | FileCheck %s --check-prefix=AHEAD4
+// AHEAD: remark: pearl-schedule: branch 0: applied F(1,5)
+// AHEAD4: branch 0: refused F(1,4) (violates RAW dependence
 
 // A recurrence through two statements cannot be distributed.
 // RUN: %pearl_opt %t/cycle.mlir '--pearl-schedule=schedule="D(0)"' -o %t/cyc.mlir 2>&1 | FileCheck %s --check-prefix=CYC
@@ -185,6 +196,41 @@ func.func @kernel(%A: memref<32xf64>, %B: memref<32xf64>) {
     %a = affine.load %A[%i] : memref<32xf64>
     %t = arith.mulf %a, %a : f64
     affine.store %t, %B[%i] : memref<32xf64>
+  }
+  return
+}
+
+//--- ahead.mlir
+// outputs: 0,1
+
+func.func @init(%A: memref<64xf64>, %B: memref<64xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cn = arith.constant 64 : index
+  scf.for %i = %c0 to %cn step %c1 {
+    %n = arith.index_cast %i : index to i32
+    %f = arith.sitofp %n : i32 to f64
+    memref.store %f, %A[%i] : memref<64xf64>
+    memref.store %f, %B[%i] : memref<64xf64>
+  }
+  return
+}
+
+// Each step scales A, then B[i] takes A[i + 5] and B[i].
+func.func @kernel(%A: memref<64xf64>, %B: memref<64xf64>) {
+  %h = arith.constant 0.5 : f64
+  affine.for %t = 0 to 4 {
+    affine.for %i = 0 to 64 {
+      %a = affine.load %A[%i] : memref<64xf64>
+      %s = arith.mulf %a, %h : f64
+      affine.store %s, %A[%i] : memref<64xf64>
+    }
+    affine.for %i = 0 to 59 {
+      %a = affine.load %A[%i + 5] : memref<64xf64>
+      %b = affine.load %B[%i] : memref<64xf64>
+      %s = arith.addf %a, %b : f64
+      affine.store %s, %B[%i] : memref<64xf64>
+    }
   }
   return
 }
