@@ -62,6 +62,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pearl/agent.h"
 #include "pearl/transform.h"
 
 #ifdef __cplusplus
@@ -136,6 +137,13 @@ const char *pearl_env_program_name(const pearl_env_program *p);
  * The sched refers to the model p owns: p must outlive it. */
 pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
 				     size_t err_size);
+/* The schedule the agent takes on that model (pearl_agent_schedule with
+ * `policy` and `opts`, both kept), in Pearl's notation: malloc'd, or NULL
+ * with a message in err (no model, or the agent failed and why). */
+char *pearl_env_program_agent_schedule(pearl_env_program *p,
+				       const pearl_policy *policy,
+				       const struct pearl_agent_options *opts,
+				       char *err, size_t err_size);
 /* The fingerprint of the same model (pearl/fingerprint.h): 16 hex digits,
  * the value pearl-schedule computes for @kernel's (or the target's)
  * region and schedule

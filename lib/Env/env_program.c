@@ -366,3 +366,22 @@ pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
 			pearl_ctx_last_error(p->ctx));
 	return sched;
 }
+
+char *pearl_env_program_agent_schedule(pearl_env_program *p,
+				       const pearl_policy *policy,
+				       const struct pearl_agent_options *opts,
+				       char *err, size_t err_size)
+{
+	pearl_sched *sched = pearl_env_program_sched(p, err, err_size);
+	char *text;
+
+	if (!sched)
+		return NULL;
+	text = pearl_agent_schedule(sched, policy, opts);
+	if (!text)
+		env_err(err, err_size, "the agent failed: %s",
+			pearl_ctx_last_error(pearl_program_get_ctx(
+			    pearl_sched_get_program(sched))));
+	pearl_sched_free(sched);
+	return text;
+}

@@ -37,24 +37,6 @@ static __isl_give isl_schedule *replaced(pearl_sched *sched,
 	return s;
 }
 
-/* Loop `band` (kept, one member) around `s` (taken), with its properties. */
-static __isl_give isl_schedule *loop_around(__isl_keep isl_schedule_node *band,
-					    __isl_take isl_schedule *s)
-{
-	isl_schedule_node *node;
-
-	s = pearl_schedule_insert_loop(
-	    s, isl_schedule_node_band_get_partial_schedule(band));
-	if (!s)
-		return NULL;
-	node = isl_schedule_node_child(isl_schedule_get_root(s), 0);
-	isl_schedule_free(s);
-	node = pearl_band_copy_properties(node, band);
-	s = isl_schedule_node_get_schedule(node);
-	isl_schedule_node_free(node);
-	return s;
-}
-
 /* Distribution: loop `l` of branch `b` becomes one loop per group of the
  * parts of its body (the children of the sequence it holds), in their
  * order. With `split` > 0, two groups: parts 0..split-1 and split..; with
@@ -90,8 +72,8 @@ static pearl_stat distribute(pearl_sched *sched, int b, int l, int split)
 			last = split == 0	  ? first
 			       : first < split ? split - 1
 					       : n - 1;
-			part = loop_around(band, pearl_subtree_children(
-						     body, first, last));
+			part = pearl_subtree_loop_around(
+			    band, pearl_subtree_children(body, first, last));
 			acc = part ? pearl_subtree_append(acc, part)
 				   : isl_schedule_free(acc);
 			ok = acc != NULL;

@@ -166,6 +166,10 @@ __isl_give isl_schedule *pearl_subtree_append(__isl_take isl_schedule *acc,
  * its instances. */
 __isl_give isl_schedule *pearl_schedule_insert_loop(
     __isl_take isl_schedule *s, __isl_take isl_multi_union_pw_aff *mupa);
+/* `s` (taken) under the loop of band `band` (kept, one member), with its
+ * properties (pearl_band_copy_properties). */
+__isl_give isl_schedule *pearl_subtree_loop_around(
+    __isl_keep isl_schedule_node *band, __isl_take isl_schedule *s);
 /* Band `node` (taken, one member) with the properties of band `band`
  * (kept): coincidence, AST loop type and build options. */
 __isl_give isl_schedule_node *pearl_band_copy_properties(

@@ -45,14 +45,13 @@ __isl_give isl_schedule *pearl_subtree_append(__isl_take isl_schedule *acc,
 	return isl_schedule_sequence(acc, s);
 }
 
-/* The one band at the top of `s` (taken; below its domain node) given the
- * properties of band `band` (kept): coincidence, loop type, AST build
- * options. */
-static __isl_give isl_schedule *copy_band_properties(
-    __isl_take isl_schedule *s, __isl_keep isl_schedule_node *band)
+__isl_give isl_schedule *pearl_subtree_loop_around(
+    __isl_keep isl_schedule_node *band, __isl_take isl_schedule *s)
 {
 	isl_schedule_node *node;
 
+	s = pearl_schedule_insert_loop(
+	    s, isl_schedule_node_band_get_partial_schedule(band));
 	if (!s)
 		return NULL;
 	node = isl_schedule_node_child(isl_schedule_get_root(s), 0);
@@ -147,9 +146,7 @@ __isl_give isl_schedule *pearl_subtree_schedule(
 		child = isl_schedule_node_get_child(node, 0);
 		s = pearl_subtree_schedule(child, edit);
 		isl_schedule_node_free(child);
-		s = pearl_schedule_insert_loop(
-		    s, isl_schedule_node_band_get_partial_schedule(node));
-		return copy_band_properties(s, node);
+		return pearl_subtree_loop_around(node, s);
 	case isl_schedule_node_sequence:
 	case isl_schedule_node_set:
 		n = isl_schedule_node_n_children(node);

@@ -243,21 +243,12 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 			    int k, char *err, size_t err_size)
 {
 	struct pearl_agent_options opts;
-	pearl_sched *sched = pearl_env_program_sched(p, err, err_size);
-	char *text;
 
-	if (!sched)
-		return NULL;
 	pearl_agent_options_init(&opts);
 	opts.sample = a->agent == 2;
 	opts.seed = a->seed + (unsigned long)k;
-	text = pearl_agent_schedule(sched, a->policy, &opts);
-	if (!text)
-		snprintf(err, err_size, "the agent failed: %s",
-			 pearl_ctx_last_error(pearl_program_get_ctx(
-			     pearl_sched_get_program(sched))));
-	pearl_sched_free(sched);
-	return text;
+	return pearl_env_program_agent_schedule(p, a->policy, &opts, err,
+						err_size);
 }
 
 /* Prints "NAME FINGERPRINT" for p and frees it; 0, or 1 if p cannot be

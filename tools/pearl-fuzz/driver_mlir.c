@@ -128,23 +128,13 @@ static char *agent_schedule(struct mlir_state *s, int k, char *err,
 			    size_t err_size)
 {
 	struct pearl_agent_options opts;
-	pearl_sched *sched;
-	char *text;
 
-	sched = pearl_env_program_sched(s->prog, err, err_size);
-	if (!sched)
-		return NULL;
 	pearl_agent_options_init(&opts);
 	opts.sample = k > 0;
 	opts.seed = (uint64_t)k;
 	opts.min_parallel_work = 0; /* every loop may run in parallel */
-	text = pearl_agent_schedule(sched, s->policy, &opts);
-	if (!text)
-		snprintf(err, err_size, "the agent failed: %s",
-			 pearl_ctx_last_error(pearl_program_get_ctx(
-			     pearl_sched_get_program(sched))));
-	pearl_sched_free(sched);
-	return text;
+	return pearl_env_program_agent_schedule(s->prog, s->policy, &opts, err,
+						err_size);
 }
 
 /* The schedules handed out so far, to skip repeats. */
