@@ -255,6 +255,17 @@ struct pearl_env_result {
 int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 		   struct pearl_env_result *res, char *err, size_t err_size);
 
+/* Measures `schedule` (kept) on p once more, as pearl_env_time does
+ * (legality, code, runs, outputs compared), but neither reads nor writes
+ * the memo, and runs the code even where it is the base's (the schedule
+ * "" runs the unscheduled program): for comparing finalists in one
+ * sitting, free of the luck of their first measurements. *res's speedup
+ * is against the base's first time. Returns 0, or -1 on errors of the
+ * environment (err). */
+int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
+			 const char *schedule, struct pearl_env_result *res,
+			 char *err, size_t err_size);
+
 struct pearl_env_stats {
 	long queries, memo_hits, memo_misses; /* pearl_env_time calls and how
 					       * they were answered */

@@ -43,6 +43,10 @@
  * counts schedules looked at, so a rerun with a full memo does the same
  * search), or max_seconds of wall clock.
  *
+ * After the last level, the fastest schedules and the unscheduled program
+ * are measured again in turn (confirm, confirm_rounds), without the memo,
+ * and the fastest of those measurements is the result.
+ *
  * Ownership follows isl's conventions (__isl_give, __isl_take,
  * __isl_keep). Errors: -1 with a message in err (NUL-terminated when
  * err_size > 0); nothing here exits. A WRONG_OUTPUT candidate (a Pearl
@@ -120,6 +124,15 @@ struct pearl_search_options {
 	 * them; default none). Illegal ones are counted as refused. */
 	const char *const *seeds;
 	int n_seeds;
+	/* After the search, its `confirm` fastest schedules and the
+	 * unscheduled program are measured again, `confirm_rounds` times
+	 * each in turn, without the memo (pearl_env_time_again), and the
+	 * fastest of these measurements wins: the best of hundreds of noisy
+	 * first measurements is often one that was lucky, and the base's
+	 * own first measurement sets every speedup. 0: no confirmation
+	 * (default 3 and 2). */
+	int confirm;
+	int confirm_rounds;
 	/* The policy ranking the actions (kept); NULL: the compiled-in
 	 * one. */
 	const pearl_policy *policy;
@@ -134,7 +147,8 @@ void pearl_search_options_init(struct pearl_search_options *o);
  * end, what it did. */
 struct pearl_search_progress {
 	int level;             /* the level being measured (1-based; 0:
-				* the starting points) */
+				* the starting points; -1: the confirmation
+				* of the finalists) */
 	long measured;         /* candidates measured */
 	long memo_hits;        /* of which the memo answered */
 	long illegal;          /* proposals the dependences refused */
@@ -160,6 +174,11 @@ struct pearl_search_result {
 				* sampling or the budget left them) */
 	long clustered_levels; /* levels adaptive sampling chose for */
 	double seconds;
+	/* The confirmation: finalists measured again (schedules, the base
+	 * included), and the speedup the search's own measurements gave
+	 * the best before it (equal to best_speedup without one). */
+	int confirmed;
+	double search_speedup;
 	/* Where the best schedule came from: "search" (a level),
 	 * "policy" (the policy's decision), "seed" (one of the seeds), or
 	 * "base" (nothing beat the unscheduled program). Static string. */

@@ -394,9 +394,11 @@ static void count(pearl_env *env, const struct pearl_env_result *res)
 }
 
 /* Measures the (legal) schedule: generates, compiles, runs, compares;
- * fills row. Returns 0, or -1 on an error of the environment. */
+ * fills row. A schedule that keeps the code gets the base's time, unless
+ * `again` (then it is run as it is). Returns 0, or -1 on an error of the
+ * environment. */
 static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
-		   const struct pearl_action *acts, int n,
+		   const struct pearl_action *acts, int n, int again,
 		   struct env_memo_row *row, int *any_machine, char *err,
 		   size_t err_size)
 {
@@ -414,7 +416,7 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 		*any_machine = 1;
 		return 0;
 	}
-	if (same) {
+	if (same && !again) {
 		/* The same code as the base: its time, not a second sample
 		 * of it (on small kernels, run-to-run noise alone was worth
 		 * +-20%). */
@@ -532,8 +534,8 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 			goto done;
 	} else {
 		if (ensure_base(env, p, &measured, err, err_size) < 0 ||
-		    measure(env, p, norm, acts, n, &row, &any_machine, err,
-			    err_size) < 0)
+		    measure(env, p, norm, acts, n, 0, &row, &any_machine,
+			    err, err_size) < 0)
 			goto done;
 	}
 	if (memo_put(env, p, norm, any_machine ? ENV_ANY_MACHINE : env->machine,
@@ -550,6 +552,50 @@ counted:
 			res->base_seconds, res->cpu_seconds,
 			res->memo_hit ? " memo" : "", res->message[0] ? ": " : "",
 			res->message);
+done:
+	free(acts);
+	free(norm);
+	return ret;
+}
+
+int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
+			 const char *schedule, struct pearl_env_result *res,
+			 char *err, size_t err_size)
+{
+	struct pearl_action *acts = NULL;
+	struct env_memo_row row;
+	char *norm = NULL;
+	int n, rc, measured = 0, any_machine = 0, legal, ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	if (!p->ctx && !(p->ctx = pearl_ctx_alloc())) {
+		env_err(err, err_size, "out of memory");
+		return -1;
+	}
+	pearl_ctx_set_time_limit(p->ctx, env->opts.time_limit);
+	rc = normalize(p->ctx, schedule ? schedule : "", &acts, &n, &norm,
+		       res->message, sizeof(res->message));
+	if (rc == -2) {
+		env_err(err, err_size, "out of memory");
+		goto done;
+	}
+	if (rc == -1) {
+		res->status = PEARL_ENV_ILLEGAL;
+		ret = 0;
+		goto done;
+	}
+	if (ensure_base(env, p, &measured, err, err_size) < 0)
+		goto done;
+	legal = check_legal(p, acts, n, row.message, sizeof(row.message));
+	if (legal <= 0) {
+		memset(&row, 0, sizeof(row));
+		row.status = legal == 0 ? PEARL_ENV_ILLEGAL : PEARL_ENV_FAILED;
+	} else if (measure(env, p, norm, acts, n, 1, &row, &any_machine, err,
+			   err_size) < 0) {
+		goto done;
+	}
+	fill(p, &row, res);
+	ret = 0;
 done:
 	free(acts);
 	free(norm);

@@ -19,6 +19,8 @@ void pearl_search_options_init(struct pearl_search_options *o)
 	o->min_gain = 1.02;
 	o->patience = 2;
 	o->beam_diversity = 4;
+	o->confirm = 3;
+	o->confirm_rounds = 2;
 	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	o->sampling = pearl_search_adaptive;
 	o->extended_actions = 1;
@@ -52,6 +54,7 @@ struct search {
 	double levels_best;
 	double start;
 	const char *stop; /* why the search stopped, NULL while it runs */
+	struct search_finalists finalists; /* for the confirmation */
 };
 
 /* Whether the budget of `s` is spent; sets s->stop if so. */
@@ -104,6 +107,11 @@ static int measure_schedule(struct search *s, const char *schedule,
 		s->progress.failed++;
 	if (res.status == PEARL_ENV_WRONG_OUTPUT)
 		s->progress.wrong_outputs++;
+	if (search_finalists_note(&s->finalists, schedule, *speedup,
+				  origin) < 0) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
 	if (*speedup > s->progress.best_speedup) {
 		char *best = strdup(schedule);
 
@@ -429,6 +437,42 @@ static int run_levels(struct search *s, struct search_states *beam,
 	return 0;
 }
 
+/* Reports a measurement of the confirmation (search_confirm_fn). */
+static void heard_again(void *user, const char *schedule, double speedup)
+{
+	report(user, schedule, speedup);
+}
+
+/* The confirmation of the finalists (see pearl/search.h): the winner
+ * replaces the search's best. */
+static int confirm(struct search *s, struct pearl_search_result *r,
+		   char *err, size_t err_size)
+{
+	char *best;
+	double speedup;
+	const char *origin;
+	int level, rc;
+
+	r->search_speedup = s->progress.best_speedup;
+	if (s->o->confirm <= 0 || s->o->confirm_rounds <= 0 ||
+	    s->finalists.n == 0 || (s->stop && !strcmp(s->stop, "stopped")))
+		return 0;
+	level = s->progress.level;
+	s->progress.level = -1;
+	rc = search_confirm(s->env, s->p, &s->finalists, s->o->confirm_rounds,
+			    heard_again, s, &best, &speedup, &origin, err,
+			    err_size);
+	s->progress.level = level;
+	if (rc < 0)
+		return -1;
+	free(s->best);
+	s->best = best;
+	s->best_origin = origin;
+	s->progress.best_speedup = speedup;
+	r->confirmed = 1;
+	return 0;
+}
+
 int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		     const struct pearl_search_options *o,
 		     struct pearl_search_result *r, char *err,
@@ -455,6 +499,10 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		s.policy = builtin = pearl_policy_load_builtin(err, err_size);
 	s.best = strdup("");
 	s.progress.best_speedup = 1;
+	if (search_finalists_init(&s.finalists, o->confirm) < 0) {
+		snprintf(err, err_size, "search: out of memory");
+		goto out;
+	}
 	s.levels_best = 1;
 	if (!s.policy || !s.best)
 		goto out;
@@ -466,6 +514,8 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		goto out;
 	if (!s.stop && !out_of_budget(&s) &&
 	    run_levels(&s, &beam, err, err_size) < 0)
+		goto out;
+	if (confirm(&s, r, err, err_size) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -483,7 +533,10 @@ out:
 	r->seconds = pearl_now() - s.start;
 	r->stop_reason = s.stop ? s.stop : "error";
 	r->best_origin = s.best_origin ? s.best_origin : "base";
+	if (!r->confirmed)
+		r->search_speedup = s.progress.best_speedup;
 	search_states_clear(&beam);
+	search_finalists_clear(&s.finalists);
 	pearl_policy_free(builtin);
 	return rc;
 }

@@ -69,6 +69,42 @@ int search_expand(const struct search_state *parent,
 int search_select_beam(struct search_states *children, int width,
 		       int diversity, struct search_states *beam);
 
+/* The fastest schedules a search measured, for its confirmation
+ * (confirm.c): at most `cap` distinct ones, fastest first, the
+ * unscheduled program ("") left out. */
+struct search_finalists {
+	char **schedule;      /* owned strings */
+	double *speedup;
+	const char **origin;  /* static strings */
+	int n, cap;
+};
+
+/* Makes `f` hold at most cap finalists. 0, or -1 if memory is exhausted. */
+int search_finalists_init(struct search_finalists *f, int cap);
+void search_finalists_clear(struct search_finalists *f);
+/* Notes a measured schedule (kept) with its speedup and origin (static):
+ * it joins the finalists if it is among the cap fastest so far. 0, or -1
+ * if memory is exhausted. */
+int search_finalists_note(struct search_finalists *f, const char *schedule,
+			  double speedup, const char *origin);
+
+/* Hears each measurement of the confirmation: the schedule (kept) and its
+ * speedup against the base's first time (0 if it did not run OK). */
+typedef void (*search_confirm_fn)(void *user, const char *schedule,
+				  double speedup);
+
+/* The confirmation: the finalists of `f` and the unscheduled program are
+ * measured again in p (pearl_env_time_again), `rounds` times each in
+ * turn; each one's fastest run counts, and the fastest of them wins.
+ * *best (malloc'd; "" for the base), *speedup (its time against the
+ * base's, both from the confirmation) and *origin (the finalist's, or
+ * "base") receive the winner. 0, or -1 with a message in err. */
+int search_confirm(pearl_env *env, pearl_env_program *p,
+		   const struct search_finalists *f, int rounds,
+		   search_confirm_fn heard, void *user, char **best,
+		   double *speedup, const char **origin, char *err,
+		   size_t err_size);
+
 /* Clusters `children` (their `cluster` fields) by k-means of `policy`'s
  * (kept) graph embedding of their schedules, at most max_k clusters.
  * Returns the number of clusters, or -1 with a message in err. */

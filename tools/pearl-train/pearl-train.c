@@ -626,6 +626,9 @@ static int search_candidate(pearl_env *env, pearl_env_program *p,
 	pearl_search_options_init(&so);
 	so.max_measurements = o->imitate_search;
 	so.min_parallel_work = o->min_parallel_work;
+	/* no confirmation: its measurements bypass the memo, and a training
+	 * run on a full memo must replay without running anything */
+	so.confirm = 0;
 	so.policy = policy;
 	seeds[0] = c->top;
 	so.seeds = seeds;

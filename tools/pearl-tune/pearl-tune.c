@@ -74,6 +74,14 @@ static void usage(FILE *out)
 		"each kind of last\n"
 		"                       action the fastest do not end with "
 		"(default 4; 0: none)\n"
+		"  --confirm K          measure the K fastest schedules and "
+		"the unscheduled\n"
+		"                       program again at the end, in turn; "
+		"the fastest wins\n"
+		"                       (default 3; 0: keep the search's "
+		"best)\n"
+		"  --confirm-rounds R   times each of them is measured again "
+		"(default 2)\n"
 		"  --top-k K            policy actions per state and branch "
 		"(default 6)\n"
 		"  --depth D            actions per schedule (default 10)\n"
@@ -121,7 +129,8 @@ enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
        OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
        OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP,
        OPT_SAMPLING, OPT_SIZE, OPT_POLICY_ACTIONS_ONLY, OPT_SEED,
-       OPT_NO_POLICY_SEED, OPT_DIVERSITY };
+       OPT_NO_POLICY_SEED, OPT_DIVERSITY, OPT_CONFIRM,
+       OPT_CONFIRM_ROUNDS };
 
 static const struct option options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -129,6 +138,8 @@ static const struct option options[] = {
 	{"seconds", required_argument, NULL, OPT_SECONDS},
 	{"beam", required_argument, NULL, OPT_BEAM},
 	{"diversity", required_argument, NULL, OPT_DIVERSITY},
+	{"confirm", required_argument, NULL, OPT_CONFIRM},
+	{"confirm-rounds", required_argument, NULL, OPT_CONFIRM_ROUNDS},
 	{"top-k", required_argument, NULL, OPT_TOP_K},
 	{"depth", required_argument, NULL, OPT_DEPTH},
 	{"patience", required_argument, NULL, OPT_PATIENCE},
@@ -221,6 +232,10 @@ static int apply_option(struct args *a, int c, const char *v)
 		a->search.beam_width = (int)x; break;
 	case OPT_DIVERSITY: bad = parse_number(v, 0, 1000, &x);
 		a->search.beam_diversity = (int)x; break;
+	case OPT_CONFIRM: bad = parse_number(v, 0, 100, &x);
+		a->search.confirm = (int)x; break;
+	case OPT_CONFIRM_ROUNDS: bad = parse_number(v, 1, 100, &x);
+		a->search.confirm_rounds = (int)x; break;
 	case OPT_TOP_K: bad = parse_number(v, 0, PEARL_ACTION_SPACE_SIZE, &x);
 		a->search.top_k = (int)x; break;
 	case OPT_DEPTH: bad = parse_number(v, 1, 64, &x);
@@ -287,12 +302,16 @@ static int print_progress(void *user,
 	if (pr->seconds_left >= 0)
 		snprintf(left, sizeof(left), ", %.0f s left",
 			 pr->seconds_left);
-	fprintf(stderr,
-		"  level %d  %ld/%ld measured  %6.3fx  best %6.3fx  "
-		"%.1f s%s  \"%s\"\n",
-		pr->level, pr->measured, a->search.max_measurements,
-		pr->last_speedup, pr->best_speedup, pr->elapsed, left,
-		pr->last_schedule);
+	if (pr->level < 0)
+		fprintf(stderr, "  confirm  %6.3fx  %.1f s  \"%s\"\n",
+			pr->last_speedup, pr->elapsed, pr->last_schedule);
+	else
+		fprintf(stderr,
+			"  level %d  %ld/%ld measured  %6.3fx  best %6.3fx  "
+			"%.1f s%s  \"%s\"\n",
+			pr->level, pr->measured, a->search.max_measurements,
+			pr->last_speedup, pr->best_speedup, pr->elapsed, left,
+			pr->last_schedule);
 	return 0;
 }
 
@@ -334,17 +353,23 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 	if (rc < 0)
 		fprintf(stderr, "pearl-tune: %s: %s\n", label, err);
 	else {
+		char again[96] = "";
+
+		if (r.confirmed)
+			snprintf(again, sizeof(again), "; confirmed: %.3fx "
+				 "measured again, the search's best %.3fx",
+				 r.best_speedup, r.search_speedup);
 		fprintf(stderr,
 			"pearl-tune: %s: best %.3fx over %.6f s \"%s\" "
 			"(%d levels, %ld measured, %ld from the memo, %ld "
 			"refused, %ld failed, %ld wrong outputs, %ld not "
 			"measured, %ld levels sampled; %.1f s; stopped: "
-			"%s; best from: %s)\n",
+			"%s; best from: %s%s)\n",
 			label, r.best_speedup, r.base_seconds, r.best_schedule,
 			r.levels, r.measured, r.memo_hits, r.illegal,
 			r.failed, r.wrong_outputs, r.skipped,
 			r.clustered_levels, r.seconds, r.stop_reason,
-			r.best_origin);
+			r.best_origin, again);
 		if (add_entry(file, pearl_env_program_function(p),
 			      pearl_env_program_region(p), p,
 			      r.best_schedule) < 0)

@@ -1,0 +1,129 @@
+/* The confirmation of a search's finalists (search_internal.h): its
+ * fastest schedules and the unscheduled program measured again, in turn,
+ * in one sitting. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search_internal.h"
+
+int search_finalists_init(struct search_finalists *f, int cap)
+{
+	memset(f, 0, sizeof(*f));
+	if (cap <= 0)
+		return 0;
+	f->schedule = calloc(cap, sizeof(*f->schedule));
+	f->speedup = calloc(cap, sizeof(*f->speedup));
+	f->origin = calloc(cap, sizeof(*f->origin));
+	f->cap = cap;
+	if (f->schedule && f->speedup && f->origin)
+		return 0;
+	search_finalists_clear(f);
+	return -1;
+}
+
+void search_finalists_clear(struct search_finalists *f)
+{
+	int i;
+
+	for (i = 0; i < f->n; ++i)
+		free(f->schedule[i]);
+	free(f->schedule);
+	free(f->speedup);
+	free(f->origin);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The position of `schedule` among the finalists, or -1. */
+static int find(const struct search_finalists *f, const char *schedule)
+{
+	int i;
+
+	for (i = 0; i < f->n; ++i)
+		if (!strcmp(f->schedule[i], schedule))
+			return i;
+	return -1;
+}
+
+int search_finalists_note(struct search_finalists *f, const char *schedule,
+			  double speedup, const char *origin)
+{
+	int at, i;
+	char *copy;
+
+	if (f->cap == 0 || !*schedule || speedup <= 0 ||
+	    find(f, schedule) >= 0)
+		return 0;
+	if (f->n == f->cap && speedup <= f->speedup[f->n - 1])
+		return 0;
+	copy = strdup(schedule);
+	if (!copy)
+		return -1;
+	if (f->n == f->cap)
+		free(f->schedule[--f->n]);
+	for (at = f->n; at > 0 && f->speedup[at - 1] < speedup; --at)
+		;
+	for (i = f->n; i > at; --i) {
+		f->schedule[i] = f->schedule[i - 1];
+		f->speedup[i] = f->speedup[i - 1];
+		f->origin[i] = f->origin[i - 1];
+	}
+	f->schedule[at] = copy;
+	f->speedup[at] = speedup;
+	f->origin[at] = origin;
+	f->n++;
+	return 0;
+}
+
+int search_confirm(pearl_env *env, pearl_env_program *p,
+		   const struct search_finalists *f, int rounds,
+		   search_confirm_fn heard, void *user, char **best,
+		   double *speedup, const char **origin, char *err,
+		   size_t err_size)
+{
+	/* seconds[0] the base's fastest run, seconds[1 + i] finalist i's;
+	 * 0 until one ran OK */
+	double *seconds = calloc(f->n + 1, sizeof(double));
+	struct pearl_env_result res;
+	int r, i, win = 0;
+
+	*best = NULL;
+	if (!seconds) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	for (r = 0; r < rounds; ++r)
+		for (i = 0; i <= f->n; ++i) {
+			const char *schedule = i ? f->schedule[i - 1] : "";
+
+			if (pearl_env_time_again(env, p, schedule, &res, err,
+						 err_size) < 0) {
+				free(seconds);
+				return -1;
+			}
+			if (heard)
+				heard(user, schedule,
+				      res.status == PEARL_ENV_OK ? res.speedup
+								 : 0);
+			if (res.status == PEARL_ENV_OK &&
+			    (!seconds[i] || res.seconds < seconds[i]))
+				seconds[i] = res.seconds;
+		}
+	for (i = 1; i <= f->n; ++i)
+		if (seconds[i] && (!seconds[win] || seconds[i] < seconds[win]))
+			win = i;
+	*best = strdup(win ? f->schedule[win - 1] : "");
+	if (!win)
+		*speedup = 1.0;
+	else if (seconds[0])
+		*speedup = seconds[0] / seconds[win];
+	else /* the base did not run again: the first measurement's */
+		*speedup = f->speedup[win - 1];
+	*origin = win ? f->origin[win - 1] : "base";
+	free(seconds);
+	if (!*best) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	return 0;
+}
