@@ -1,6 +1,6 @@
 /* The choice of the search's next beam (lib/Search/search_internal.h):
  * the fastest children, with places kept for kinds of last action the
- * fastest do not end with. */
+ * fastest do not end with; and the finalists of the confirmation. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,10 +125,43 @@ static void test_fill(void)
 	search_states_clear(&beam);
 }
 
+/* The finalists of the confirmation (confirm.c): the cap fastest
+ * distinct schedules, fastest first, never the unscheduled program nor a
+ * failed candidate. */
+static void test_finalists(void)
+{
+	struct search_finalists f;
+
+	CHECK(search_finalists_init(&f, 3) == 0);
+	CHECK(search_finalists_note(&f, "", 9.0, "search") == 0);
+	CHECK(search_finalists_note(&f, "P(0)", 2.0, "policy") == 0);
+	CHECK(search_finalists_note(&f, "U(4)", 0, "search") == 0);
+	CHECK(search_finalists_note(&f, "I(1,2)", 3.0, "search") == 0);
+	CHECK(search_finalists_note(&f, "P(0)", 2.5, "search") == 0);
+	CHECK(search_finalists_note(&f, "T(0,1,32,32)", 1.5, "seed") == 0);
+	CHECK(search_finalists_note(&f, "J(0,4)", 1.2, "search") == 0);
+	CHECK(f.n == 3);
+	CHECK_STR(f.schedule[0], "I(1,2)");
+	CHECK_STR(f.schedule[1], "P(0)");
+	CHECK(f.speedup[1] == 2.0);
+	CHECK_STR(f.origin[1], "policy");
+	CHECK_STR(f.schedule[2], "T(0,1,32,32)");
+	CHECK(search_finalists_note(&f, "V(8)", 2.2, "search") == 0);
+	CHECK(f.n == 3);
+	CHECK_STR(f.schedule[1], "V(8)");
+	CHECK_STR(f.schedule[2], "P(0)");
+	search_finalists_clear(&f);
+	CHECK(search_finalists_init(&f, 0) == 0);
+	CHECK(search_finalists_note(&f, "P(0)", 2.0, "search") == 0);
+	CHECK(f.n == 0);
+	search_finalists_clear(&f);
+}
+
 int main(void)
 {
 	test_fastest_only();
 	test_diverse();
 	test_fill();
+	test_finalists();
 	return check_done("test_beam");
 }
