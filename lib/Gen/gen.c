@@ -1,5 +1,5 @@
 /*
- * pearl-gen/gen.c - the public entry: builds the structure (gen_build.c),
+ * lib/Gen/gen.c - the public entry: builds the structure (gen_build.c),
  * decides the sizes from an operation budget, checks every access against
  * the array bounds, and prints the module (gen_emit.c).
  *
