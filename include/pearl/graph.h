@@ -4,7 +4,7 @@
  * A pearl_graph is plain data (no isl, no MLIR): n_nodes rows of
  * PEARL_GRAPH_N_FEATURES floats and a list of parent -> child edges. It is
  * built from the current schedule of a region (pearl_graph_build, in
- * lib/Policy/features.c) and read by the network (pearl/policy.h). The
+ * lib/Graph/features.c) and read by the network (pearl/policy.h). The
  * network treats edges as undirected and adds a self-loop to every node.
  *
  * Nodes: node 0 is the region's root; then one node per loop of the

@@ -11,12 +11,12 @@
 #include <mlir-c/IR.h>
 #include <stdint.h>
 
-#include "exec_args.h"
-#include "exec_jit.h"
 #include "pearl/clock.h"
 #include "pearl/ctx.h"
 #include "pearl/deps.h"
 #include "pearl/env.h"
+#include "pearl/exec_args.h"
+#include "pearl/exec_jit.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/program.h"
 

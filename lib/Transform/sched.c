@@ -756,31 +756,3 @@ pearl_stat pearl_sched_commit_reversed(pearl_sched *sched,
 
 	return commit(sched, schedule, 0, &keep);
 }
-
-int pearl_sched_apply_sequence(pearl_sched *sched,
-			       const struct pearl_action *actions, int n,
-			       pearl_action_report_fn report, void *user)
-{
-	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	int i, b = 0, applied = 0;
-
-	for (i = 0; i < n; ++i) {
-		struct pearl_action resolved;
-		int ok;
-
-		if (actions[i].kind == pearl_action_next) {
-			b++;
-			continue;
-		}
-		pearl_ctx_clear_error(ctx);
-		resolved = actions[i];
-		ok = pearl_sched_apply_resolved(sched, b, &resolved) ==
-		     pearl_stat_ok;
-		applied += ok;
-		if (report)
-			report(b, ok ? &resolved : &actions[i], ok,
-			       ok ? "" : pearl_ctx_last_error(ctx), user);
-	}
-	pearl_ctx_clear_error(ctx);
-	return applied;
-}

@@ -63,7 +63,7 @@ struct PearlLowerAffinePass
 };
 } // namespace
 
-// The passes of pearl-exec's lowering (lib/Env/exec_jit.c), with
+// The passes of pearl-exec's lowering (lib/Exec/exec_jit.c), with
 // pearl-lower-affine for lower-affine.
 static void buildPearlLowering(mlir::OpPassManager &pm) {
   pm.addPass(mlir::memref::createExpandStridedMetadataPass());

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/Policy/weights.h"
+#include "Policy/weights.h"
 #include "check.h"
 #include "helpers.h"
 #include "pearl/agent.h"

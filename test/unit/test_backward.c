@@ -21,10 +21,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "adjacency.h"
+#include "Policy/adjacency.h"
+#include "Policy/nn.h"
+#include "Policy/nn_grad.h"
 #include "check.h"
-#include "nn.h"
-#include "nn_grad.h"
 #include "pearl/graph.h"
 #include "pearl/policy.h"
 #include "pearl/train.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "env_internal.h"
+#include "Env/env_internal.h"
 
 static int failures;
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/Policy/weights.h"
+#include "Policy/weights.h"
 #include "check.h"
 #include "pearl/imitation.h"
 #include "pearl/ppo.h"

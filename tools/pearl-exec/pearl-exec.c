@@ -5,10 +5,10 @@
  *
  *   pearl-exec [options] original.mlir [scheduled.mlir]
  *
- * Both modules are lowered and JIT-compiled in-process (exec_jit.h), their
- * entries (the same name; by default the first public func.func with a body
- * of the original) must have the same signature.  The inputs are made once
- * (exec_frame_init in exec_args.h) and copied before every run, so both
+ * Both modules are lowered and JIT-compiled in-process (pearl/exec_jit.h),
+ * their entries (the same name; by default the first public func.func with
+ * a body of the original) must have the same signature.  The inputs are made once
+ * (exec_frame_init in pearl/exec_args.h) and copied before every run, so both
  * programs, and every repeated run, start from the same bytes.  Every memref
  * argument counts as an output; a scalar result is compared too.
  *
@@ -31,8 +31,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "exec_args.h"
-#include "exec_jit.h"
+#include "pearl/exec_args.h"
+#include "pearl/exec_jit.h"
 
 enum { exit_identical = 0, exit_differ = 1, exit_error = 2 };
 

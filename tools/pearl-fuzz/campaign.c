@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "campaign.h"
-#include "gen.h"
+#include "pearl/gen.h"
 
 static const char *class_names[fuzz_n_classes] = {
 	"OK", "ILLEGAL", "WRONG_OUTPUT", "NOT_GENERATED", "COMPILE_FAILED",

@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "gen.h"
+#include "pearl/gen.h"
 
 /* A compilation slower than this many times the run timeout (and at
  * least COMPILE_MIN_SECONDS) hangs. */

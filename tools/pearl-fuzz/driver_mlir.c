@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "gen.h"
 #include "pearl/agent.h"
 #include "pearl/env.h"
+#include "pearl/gen.h"
 #include "pearl/policy.h"
 #include "pearl/random.h"
 

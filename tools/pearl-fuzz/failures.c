@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "campaign.h"
-#include "gen.h"
+#include "pearl/gen.h"
 
 /* The kind of a failure: its class and its message without numbers (runs
  * of digits and hex hashes become '#'), without the worker's output, and

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "gen.h"
+#include "pearl/gen.h"
 
 static void usage(FILE *out)
 {

@@ -1,5 +1,5 @@
 /*
- * pearl-gen - writes seeded random affine programs as MLIR (gen.h).
+ * pearl-gen - writes seeded random affine programs as MLIR (pearl/gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
  *             [--size-scale small|train|wide|cache] [--lang mlir|c] [--quiet]
@@ -30,7 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gen.h"
+#include "pearl/gen.h"
 
 enum { exit_ok = 0, exit_error = 1, exit_usage = 2 };
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
 #include "programs.h"
 #include "pearl/file.h"
+#include "pearl/gen.h"
 
 /* Loads text as a program and checks that it can be modeled; 1 if added,
  * 0 if skipped, -1 if out of memory. */

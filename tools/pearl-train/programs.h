@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "gen.h"
 #include "pearl/env.h"
+#include "pearl/gen.h"
 
 struct program_set {
 	pearl_env_program **p; /* owned */

@@ -1,5 +1,5 @@
 /*
- * pearl-gen/gen_build.c - the random structure of a program.
+ * lib/Gen/gen_build.c - the random structure of a program.
  *
  * The grammar (probabilities in per mille where not given as weights):
  *

@@ -1,8 +1,9 @@
 /*
- * exec_jit.h - one MLIR module run by pearl-exec: parsed with the MLIR C API,
- * lowered in-process to the LLVM dialect (affine -> scf -> OpenMP -> LLVM),
- * JIT-compiled by MLIR's ExecutionEngine and called through the packed
- * wrapper of its entry function's C interface (see exec_args.h).
+ * pearl/exec_jit.h - one MLIR module run by pearl-exec and the training
+ * environment: parsed with the MLIR C API, lowered in-process to the LLVM
+ * dialect (affine -> scf -> OpenMP -> LLVM), JIT-compiled by MLIR's
+ * ExecutionEngine and called through the packed wrapper of its entry
+ * function's C interface (see pearl/exec_args.h).
  *
  * Why `_mlir_ciface_NAME` through its packed wrapper: the entry is marked
  * llvm.emit_c_interface, so the lowering adds `_mlir_ciface_NAME`, which
@@ -17,6 +18,9 @@
  * documented C-compatible ABI (the one the Python bindings' invoke uses).
  * The pointer is looked up once, so timed runs call it directly.
  *
+ * Ownership follows isl's conventions (__isl_give: the caller frees the
+ * result; __isl_take: consumed; __isl_keep: borrowed); MLIR handles are
+ * values, and who destroys the object behind one is said at each function.
  * Errors: functions return -1 (or NULL) and leave a message in a
  * struct exec_err; MLIR's own diagnostics (parse and lowering errors) are
  * printed to stderr by the context.  Nothing here exits.
@@ -26,7 +30,7 @@
 
 #include <mlir-c/IR.h>
 
-#include "exec_args.h"
+#include "pearl/exec_args.h"
 
 /* The packed wrapper of a C interface: void fn(void **args), one pointer per
  * argument (exec_frame_packed). */
@@ -37,46 +41,51 @@ typedef void (*exec_packed_fn)(void **args);
  * carried over lower-affine (which drops them) in between. */
 extern const char exec_pipeline[];
 
-/* A new context with every upstream dialect and the LLVM IR translations
- * registered, and every upstream pass registered globally (once).
- * The caller destroys it with mlirContextDestroy after freeing every module. */
+/* A new context (__isl_give) with every upstream dialect and the LLVM IR
+ * translations registered, and every upstream pass registered globally
+ * (once). The caller destroys it with mlirContextDestroy after freeing
+ * every module. */
 MlirContext exec_context_create(void);
 
 struct exec_module;
 
 /* Parses the file at `path` into ctx (__isl_keep; must outlive the module)
  * and finds its entry: the func.func named `entry`, or, if entry is NULL,
- * the first public func.func with a body.  Returns NULL (message in err) if
+ * the first public func.func with a body.  Returns a new module
+ * (__isl_give; free with exec_module_free), or NULL (message in err) if
  * the file does not parse or has no such function. */
 struct exec_module *exec_module_load(MlirContext ctx, const char *path,
 				     const char *entry, struct exec_err *err);
 /* Wraps `module` (__isl_take; it lives in ctx, which must outlive it) like
  * exec_module_load does a parsed file; `label` names it in messages.
- * On failure the module is destroyed and NULL returned (message in err). */
+ * Returns a new module (__isl_give; free with exec_module_free). On
+ * failure the module is destroyed and NULL returned (message in err). */
 struct exec_module *exec_module_wrap(MlirContext ctx, MlirModule module,
 				     const char *label, const char *entry,
 				     struct exec_err *err);
-/* Accepts NULL. */
+/* Frees `mod` (__isl_take) and the MLIR module it holds; accepts NULL. */
 void exec_module_free(struct exec_module *mod);
 
 /* The func.func named `name` with a body in `module` (__isl_keep), or, if
- * name is NULL, the first public one; a null operation if there is none. */
+ * name is NULL, the first public one; a null operation if there is none.
+ * The operation belongs to the module (__isl_keep). */
 MlirOperation exec_find_func(MlirModule module, const char *name);
 
-/* 1 if `op` (kept) is a func.func with a body (not a declaration). */
+/* 1 if `op` (__isl_keep) is a func.func with a body (not a declaration). */
 int exec_func_is_defined(MlirOperation op);
-/* 1 if `op` (kept) is a public func.func with a body, the functions
+/* 1 if `op` (__isl_keep) is a public func.func with a body, the functions
  * exec_find_func(module, NULL) chooses from; else 0. */
 int exec_func_is_public(MlirOperation op);
 
 /* Fills sig (zeroed; cleared by the caller with exec_sig_clear) with the
- * signature of `func` (kept), a func.func; `label` names it in messages. */
+ * signature of `func` (__isl_keep), a func.func; `label` names it in
+ * messages. */
 int exec_func_signature(MlirOperation func, const char *label,
 			struct exec_sig *sig, struct exec_err *err);
 
-/* Makes the function `name` callable too (besides the entry): gives it a C
- * interface that exec_module_lookup finds after compilation.  Call before
- * exec_module_compile. */
+/* Makes the function `name` of `mod` (__isl_keep) callable too (besides
+ * the entry): gives it a C interface that exec_module_lookup finds after
+ * compilation.  Call before exec_module_compile. */
 int exec_module_export(struct exec_module *mod, const char *name,
 		       struct exec_err *err);
 /* The packed C interface of exported function `name` (or of the entry) of
@@ -87,8 +96,8 @@ exec_packed_fn exec_module_lookup(struct exec_module *mod, const char *name);
 /* The name of the entry function (__isl_keep, lives as long as mod). */
 const char *exec_module_entry(const struct exec_module *mod);
 
-/* The module's top operation (kept by the module): the program as loaded,
- * or its LLVM dialect form after exec_module_compile. */
+/* The module's top operation (__isl_keep: owned by the module): the
+ * program as loaded, or its LLVM dialect form after exec_module_compile. */
 MlirOperation exec_module_op(const struct exec_module *mod);
 
 /* Fills sig (which must be zeroed; the caller clears it with
@@ -107,7 +116,8 @@ int exec_module_lower(struct exec_module *mod, struct exec_err *err);
  * utilities loaded.  Call once, before exec_module_run. */
 int exec_module_compile(struct exec_module *mod, struct exec_err *err);
 
-/* Calls the compiled entry once with the arguments of `frame`. */
+/* Calls the compiled entry of `mod` (__isl_keep) once with the arguments
+ * of `frame` (__isl_keep; its buffers are written). */
 void exec_module_run(struct exec_module *mod, struct exec_frame *frame);
 
 /* Stops the threads of the OpenMP runtime the compiled module loaded (all

@@ -1,5 +1,5 @@
 /*
- * pearl-gen/gen_emit_c.c - prints a sized program as a C program: the same
+ * lib/Gen/gen_emit_c.c - prints a sized program as a C program: the same
  * loops, conditions, statements and initial values as the MLIR module of
  * gen_emit.c, for the clang plugin (passes/llvm) and its differential
  * fuzzing (tools/pearl-fuzz).

@@ -1,5 +1,5 @@
 /*
- * pearl-gen/gen_internal.h - the generator's program model, shared by the
+ * lib/Gen/gen_internal.h - the generator's program model, shared by the
  * builder (gen_build.c: random structure), the sizer (gen.c: sizes from an
  * operation budget) and the printer (gen_emit.c: MLIR text).
  *
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen.h"
+#include "pearl/gen.h"
 
 #define GEN_MAX_DEPTH 5		/* loops per nest (Pearl's graph limit) */
 #define GEN_MAX_RANK 5		/* array dimensions (Pearl's graph limit) */

@@ -1,5 +1,5 @@
 /* Argument buffers of pearl-exec: allocation, inputs, comparison. */
-#include "exec_args.h"
+#include "pearl/exec_args.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * pearl-gen/gen.c - the public entry: builds the structure (gen_build.c),
+ * lib/Gen/gen.c - the public entry: builds the structure (gen_build.c),
  * decides the sizes from an operation budget, checks every access against
  * the array bounds, and prints the module (gen_emit.c).
  *
@@ -43,29 +43,6 @@
 #define GEN_CACHE_BYTES_LO (32ULL << 10)
 #define GEN_CACHE_BYTES_LOG4 44			/* 32 KiB .. 64 MiB */
 #define GEN_CACHE_MAX_PS (GEN_TRAIN_PS_LO * 27 / 2)	/* 108 ms */
-
-int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale)
-{
-	enum pearl_gen_scale s;
-
-	for (s = pearl_gen_scale_small; s <= pearl_gen_scale_cache; ++s)
-		if (name && !strcmp(name, pearl_gen_scale_name(s))) {
-			*scale = s;
-			return 0;
-		}
-	return -1;
-}
-
-const char *pearl_gen_scale_name(enum pearl_gen_scale scale)
-{
-	switch (scale) {
-	case pearl_gen_scale_small: return "small";
-	case pearl_gen_scale_train: return "train";
-	case pearl_gen_scale_wide: return "wide";
-	case pearl_gen_scale_cache: return "cache";
-	}
-	return "?";
-}
 
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
@@ -654,129 +631,4 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	if (info)
 		*info = local;
 	return text;
-}
-
-/* ------------------------------------------------------------------ */
-/* Names */
-
-static const char *const kind_names[pearl_gen_n_kinds] = {
-	"elementwise", "stencil", "reduction", "contraction"
-};
-static const char *const type_names[pearl_gen_n_types] = {
-	"f32", "f64", "i32"
-};
-static const char *const feature_names[pearl_gen_n_features][2] = {
-	{ "multi-nest", "more than one loop nest in @kernel" },
-	{ "chain", "a nest reads an array an earlier nest wrote" },
-	{ "triangular", "a loop bound depends on an outer iterator" },
-	{ "banded", "max/min bound maps around an outer iterator" },
-	{ "imperfect", "a statement before or after an inner loop" },
-	{ "time-loop", "an outer loop repeating a sweep" },
-	{ "in-place", "a statement reads and writes the same array" },
-	{ "if", "affine.if guards (with or without else)" },
-	{ "apply", "an index computed by affine.apply" },
-	{ "step", "a loop with step 2" },
-	{ "transpose", "a read with permuted iterators" },
-	{ "broadcast", "a read indexed by a subset of the iterators" },
-	{ "math", "math.sqrt / math.absf" },
-	{ "select", "cmp + select, max, min" },
-	{ "conv", "convolution (i + r indices, constant-size filter)" },
-	{ "batched", "batched matmul or doitgen (4-d contraction)" },
-};
-
-const char *pearl_gen_kind_name(enum pearl_gen_kind kind)
-{
-	return (unsigned)kind < pearl_gen_n_kinds ? kind_names[kind] : NULL;
-}
-
-const char *pearl_gen_type_name(enum pearl_gen_type type)
-{
-	return (unsigned)type < pearl_gen_n_types ? type_names[type] : NULL;
-}
-
-static int feature_index(enum pearl_gen_feature feature)
-{
-	int i;
-
-	for (i = 0; i < pearl_gen_n_features; ++i)
-		if ((unsigned)feature == 1u << i)
-			return i;
-	return -1;
-}
-
-const char *pearl_gen_feature_name(enum pearl_gen_feature feature)
-{
-	int i = feature_index(feature);
-
-	return i < 0 ? NULL : feature_names[i][0];
-}
-
-const char *pearl_gen_feature_description(enum pearl_gen_feature feature)
-{
-	int i = feature_index(feature);
-
-	return i < 0 ? NULL : feature_names[i][1];
-}
-
-/* Appends names of the set bits of `bits` joined by ',' ("none" if
- * empty). */
-static size_t append_names(char *buf, size_t size, size_t len, unsigned bits,
-			   const char *(*name)(unsigned))
-{
-	int i, first = 1;
-
-	for (i = 0; i < 32; ++i) {
-		const char *s;
-
-		if (!(bits & (1u << i)) || !(s = name(i)))
-			continue;
-		len += snprintf(len < size ? buf + len : NULL,
-				len < size ? size - len : 0, "%s%s",
-				first ? "" : ",", s);
-		first = 0;
-	}
-	if (first)
-		len += snprintf(len < size ? buf + len : NULL,
-				len < size ? size - len : 0, "none");
-	return len;
-}
-
-static const char *kind_by_bit(unsigned i)
-{
-	return pearl_gen_kind_name((enum pearl_gen_kind)i);
-}
-
-static const char *type_by_bit(unsigned i)
-{
-	return pearl_gen_type_name((enum pearl_gen_type)i);
-}
-
-static const char *feature_by_bit(unsigned i)
-{
-	return i < pearl_gen_n_features ?
-		pearl_gen_feature_name((enum pearl_gen_feature)(1u << i)) : NULL;
-}
-
-int pearl_gen_info_str(const struct pearl_gen_info *info, uint64_t seed,
-		       char *buf, size_t size)
-{
-	size_t len;
-
-	if (!buf)
-		size = 0;
-	len = snprintf(buf, size, "gen-%llu: nests=%d depth=%d kinds=",
-		       (unsigned long long)seed, info->n_nests, info->max_depth);
-	len = append_names(buf, size, len, info->kinds, kind_by_bit);
-	len += snprintf(len < size ? buf + len : NULL,
-			len < size ? size - len : 0, " types=");
-	len = append_names(buf, size, len, info->types, type_by_bit);
-	len += snprintf(len < size ? buf + len : NULL,
-			len < size ? size - len : 0, " features=");
-	len = append_names(buf, size, len, info->features, feature_by_bit);
-	len += snprintf(len < size ? buf + len : NULL,
-			len < size ? size - len : 0,
-			" ops=%llu est=%.3gms mem=%lluKB",
-			(unsigned long long)info->ops, info->est_ms,
-			(unsigned long long)((info->bytes + 1023) / 1024));
-	return (int)len;
 }

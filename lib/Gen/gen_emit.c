@@ -1,5 +1,5 @@
 /*
- * pearl-gen/gen_emit.c - prints a sized program as an MLIR module in the
+ * lib/Gen/gen_emit.c - prints a sized program as an MLIR module in the
  * benchmark kernel contract (test/bench/kernels/README.md).
  *
  * Arguments are %A, %B, ... in order of creation; iterators are %i<level>

@@ -1,5 +1,5 @@
 /*
- * pearl-gen/gen.h - seeded generator of random affine programs (MLIR).
+ * pearl/gen.h - seeded generator of random affine programs (MLIR).
  *
  * pearl_gen_program(seed, opts, ...) returns the text of one MLIR module in
  * the benchmark kernel contract of test/bench/kernels/README.md: a header
@@ -18,10 +18,12 @@
  * generator draws from its own splitmix64 stream and decides sizes with
  * integer arithmetic only.
  *
- * Ownership: the returned text is malloc'd and the caller frees it; `opts`
- * and `info` are borrowed.  Errors (out of memory, a generator bug caught by
- * the internal checks) return NULL and leave a message in err[err_size]
- * (when err is not NULL); nothing here exits or aborts.
+ * Ownership follows isl's conventions (__isl_give: the caller frees the
+ * result; __isl_keep: borrowed): the returned text is __isl_give (malloc'd,
+ * freed with free); `opts` and `info` are __isl_keep.  Errors (out of
+ * memory, a generator bug caught by the internal checks) return NULL and
+ * leave a message in err[err_size] (when err is not NULL); nothing here
+ * exits or aborts.
  */
 #ifndef PEARL_GEN_H
 #define PEARL_GEN_H
@@ -62,7 +64,7 @@ enum pearl_gen_scale {
  * success, -1 for an unknown name. */
 int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale);
 
-/* The name of `scale`, "?" if out of range. */
+/* The name of `scale` (__isl_keep, static), "?" if out of range. */
 const char *pearl_gen_scale_name(enum pearl_gen_scale scale);
 
 /* The language of the text: the MLIR module of the kernel contract, or
@@ -132,22 +134,24 @@ struct pearl_gen_info {
 	double est_ms;		/* the same in milliseconds */
 };
 
-/* The MLIR text of program `seed` (malloc'd, caller frees), and, when info
- * is not NULL, a description of it.  opts NULL means the small scale.
- * NULL on error, with a message in err. */
+/* The MLIR text of program `seed` (__isl_give: malloc'd, caller frees),
+ * and, when info (__isl_keep) is not NULL, a description of it.  opts
+ * (__isl_keep) NULL means the small scale.  NULL on error, with a message
+ * in err. */
 char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 			struct pearl_gen_info *info, char *err,
 			size_t err_size);
 
 /* Name of a kind, type or feature bit (e.g. "stencil", "f32",
- * "triangular"); NULL if out of range. */
+ * "triangular"; __isl_keep, static); NULL if out of range. */
 const char *pearl_gen_kind_name(enum pearl_gen_kind kind);
 const char *pearl_gen_type_name(enum pearl_gen_type type);
 const char *pearl_gen_feature_name(enum pearl_gen_feature feature);
-/* One-line description of a feature bit; NULL if out of range. */
+/* One-line description of a feature bit (__isl_keep, static); NULL if out
+ * of range. */
 const char *pearl_gen_feature_description(enum pearl_gen_feature feature);
 
-/* Writes the one-line summary of `info` for program `seed`:
+/* Writes the one-line summary of `info` (__isl_keep) for program `seed`:
  * "gen-<seed>: nests=N depth=D kinds=a,b types=t features=x,y ops=O
  *  est=E ms mem=M KB" (without newline) to buf[size], truncated if needed.
  * Returns the length it would have had, like snprintf. */

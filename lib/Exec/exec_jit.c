@@ -1,5 +1,5 @@
 /* Parse, lower, JIT-compile and call one MLIR module. */
-#include "exec_jit.h"
+#include "pearl/exec_jit.h"
 #include "pearl/mlir_loop_hints.h"
 
 #include <mlir-c/AffineMap.h>
