@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "search_internal.h"
+#include "Search/search_internal.h"
 
 /* A measured child: schedule text, speedup (0: failed), kind of its
  * last action, and whether it was measured at all. */
