@@ -880,7 +880,7 @@ static int train(pearl_env *env, struct program_set *set,
 	int *order = malloc(set->n * sizeof(*order));
 	char *csv_path = path_in(o->out, "curve.csv");
 	FILE *csv = NULL;
-	int i, rc = -1;
+	int rc = -1;
 	uint64_t order_rng = o->seed ^ 0x5eedULL;
 
 	if (!order || !csv_path) {
@@ -888,15 +888,7 @@ static int train(pearl_env *env, struct program_set *set,
 		goto out;
 	}
 	/* A fixed shuffled order of the programs, cycled through. */
-	for (i = 0; i < set->n; ++i)
-		order[i] = i;
-	for (i = set->n - 1; i > 0; --i) {
-		int j = (int)(pearl_splitmix64(&order_rng) % (uint64_t)(i + 1));
-		int t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
+	pearl_shuffle_indices(order, set->n, &order_rng);
 	{
 		struct stat sb;
 		int fresh = stat(csv_path, &sb) != 0;
