@@ -14,11 +14,11 @@
 
 #include <isl/ctx.h>
 
+#include "pearl/error.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum { pearl_stat_error = -1, pearl_stat_ok = 0 } pearl_stat;
 
 typedef struct pearl_ctx pearl_ctx;
 
@@ -75,12 +75,6 @@ int pearl_ctx_get_check_ast(pearl_ctx *ctx);
 /* Records a printf-style message as the last error; returns pearl_stat_error. */
 pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Writes a printf-style message into err (err_size bytes, NUL-terminated
- * when err_size > 0; err may be NULL), the error buffer of functions that
- * have no context; returns pearl_stat_error. */
-pearl_stat pearl_error_printf(char *err, size_t err_size, const char *fmt,
-			      ...) __attribute__((format(printf, 3, 4)));
 
 /* Records "what: isl error: <isl's message>" (or, when the operations quota
  * ran out, "isl operations quota exceeded in what")

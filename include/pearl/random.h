@@ -20,6 +20,13 @@ static inline uint64_t pearl_splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+/* A number in [0, 1) from the next one of the stream (*state advanced):
+ * its top 53 bits times 2^-53, exact in a double. */
+static inline double pearl_random_unit(uint64_t *state)
+{
+	return (double)(pearl_splitmix64(state) >> 11) * 0x1.0p-53;
+}
+
 /* idx[0..n-1] = a permutation of 0..n-1 drawn from *state (advanced):
  * Fisher-Yates from the end. */
 static inline void pearl_shuffle_indices(int *idx, int n, uint64_t *state)

@@ -209,6 +209,34 @@ int pearl_adam_save_file(const pearl_adam *adam, const char *path, char *err,
 pearl_adam *pearl_adam_load_file(const char *path, char *err,
 				 size_t err_size);
 
+/* ---- Minibatches -------------------------------------------------------- */
+
+/* What a minibatch pass does with one sample: its forward pass, its loss
+ * and the backward pass into `grad` (__isl_keep), the gradient scaled by
+ * 1 / size (the size of its minibatch) so that grad ends up holding the
+ * minibatch's mean. `sample` is the sample's number (0..n-1). Returns 0,
+ * or -1 with a message in err. */
+typedef int (*pearl_minibatch_sample_fn)(void *user, int sample, int size,
+					 pearl_policy_grad *grad, char *err,
+					 size_t err_size);
+
+/* One pass over n samples (n >= 1, minibatch >= 1): order[0..n-1] (room
+ * for n ints, overwritten) becomes a permutation drawn from *rng (which
+ * advances, pearl_shuffle_indices), cut into minibatches of `minibatch`
+ * samples (the last may be smaller); for each: grad (__isl_keep) zeroed,
+ * add_sample(user, ...) for its samples in order, then one Adam step of
+ * the policy's parameters (policy and adam __isl_keep, updated in place).
+ * The norm of each step's gradient before clipping is added to
+ * *grad_norm_sum and each step counted in *adam_steps (either may be
+ * NULL). Returns 0, or -1 with a message (the policy may then be partly
+ * updated). */
+int pearl_minibatch_pass(pearl_policy *policy, pearl_adam *adam,
+			 pearl_policy_grad *grad, int *order, int n,
+			 int minibatch, uint64_t *rng,
+			 pearl_minibatch_sample_fn add_sample, void *user,
+			 double *grad_norm_sum, int *adam_steps, char *err,
+			 size_t err_size);
+
 /* ---- The masked action distribution ------------------------------------- */
 
 /*

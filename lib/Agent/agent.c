@@ -223,7 +223,7 @@ static int choose(const double *prob, const unsigned char *mask, int sample,
 				best = id;
 		return best;
 	}
-	u = (double)(pearl_splitmix64(rng) >> 11) * 0x1.0p-53;
+	u = pearl_random_unit(rng);
 	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id) {
 		if (mask[id])
 			continue;

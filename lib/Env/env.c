@@ -139,18 +139,19 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	if (o->runs < 1 || o->warmup < 0 || !(o->warmup_seconds >= 0) ||
 	    o->threads < 1 || o->timeout_factor <= 1.0 ||
 	    o->timeout_min_seconds < 0 || !(o->time_limit >= 0)) {
-		env_err(err, err_size, "bad options: runs %d (>= 1), warmup %d "
-			"(>= 0), warm-up time %g (>= 0), threads %d (>= 1), "
-			"timeout factor %g (> 1), minimum timeout %g (>= 0), "
-			"time limit %g (>= 0)",
-			o->runs, o->warmup, o->warmup_seconds, o->threads,
-			o->timeout_factor, o->timeout_min_seconds,
-			o->time_limit);
+		pearl_error_printf(err, err_size, "bad options: runs %d "
+				   "(>= 1), warmup %d (>= 0), warm-up time %g "
+				   "(>= 0), threads %d (>= 1), timeout factor "
+				   "%g (> 1), minimum timeout %g (>= 0), time "
+				   "limit %g (>= 0)",
+				   o->runs, o->warmup, o->warmup_seconds,
+				   o->threads, o->timeout_factor,
+				   o->timeout_min_seconds, o->time_limit);
 		return NULL;
 	}
 	env = calloc(1, sizeof(*env));
 	if (!env) {
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return NULL;
 	}
 	env->opts = *o;
@@ -164,7 +165,7 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	if (o->memo_path) {
 		env->memo_path = strdup(o->memo_path);
 		if (!env->memo_path) {
-			env_err(err, err_size, "out of memory");
+			pearl_error_printf(err, err_size, "out of memory");
 			return pearl_env_free(env);
 		}
 		env->opts.memo_path = env->memo_path;

@@ -178,9 +178,4 @@ struct env_run_result {
  * the environment (res->message says why). */
 int env_run(const struct env_run_request *req, struct env_run_result *res);
 
-
-/* snprintf into err if it has room. */
-void env_err(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 #endif

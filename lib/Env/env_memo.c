@@ -65,8 +65,9 @@ static const char migrate_v1[] =
 static int fail(struct env_memo *m, const char *what, char *err,
 		size_t err_size)
 {
-	env_err(err, err_size, "memo database '%s': %s: %s", m->path, what,
-		m->db ? sqlite3_errmsg(m->db) : "out of memory");
+	pearl_error_printf(err, err_size, "memo database '%s': %s: %s", m->path,
+			   what,
+			   m->db ? sqlite3_errmsg(m->db) : "out of memory");
 	return -1;
 }
 
@@ -78,8 +79,8 @@ static int exec_sql(struct env_memo *m, const char *sql, char *err,
 
 	if (sqlite3_exec(m->db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
-	env_err(err, err_size, "memo database '%s': %s", m->path,
-		msg ? msg : sqlite3_errmsg(m->db));
+	pearl_error_printf(err, err_size, "memo database '%s': %s", m->path,
+			   msg ? msg : sqlite3_errmsg(m->db));
 	sqlite3_free(msg);
 	return -1;
 }
@@ -135,9 +136,10 @@ static int init_schema(struct env_memo *m, char *err, size_t err_size)
 	if (v == MEMO_VERSION)
 		return 0;
 	if (v != 0 && v != 1) {
-		env_err(err, err_size, "memo database '%s': schema version %d, "
-			"this Pearl reads versions 1 and %d", m->path, v,
-			MEMO_VERSION);
+		pearl_error_printf(err, err_size,
+				   "memo database '%s': schema version %d, "
+				   "this Pearl reads versions 1 and %d",
+				   m->path, v, MEMO_VERSION);
 		return -1;
 	}
 	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", MEMO_VERSION);
@@ -168,7 +170,7 @@ struct env_memo *env_memo_open(const char *path, char *err, size_t err_size)
 
 	if (!m || !(m->path = strdup(path))) {
 		free(m);
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return NULL;
 	}
 	rc = sqlite3_open_v2(path, &m->db,

@@ -80,9 +80,9 @@ static int parse_outputs(pearl_env_program *p, const char *text, char *err,
 	int cap = 0;
 
 	if (!s) {
-		env_err(err, err_size, "%s: no `// outputs:` header (the kernel "
-			"contract names the arguments @kernel writes)",
-			p->name);
+		pearl_error_printf(err, err_size, "%s: no `// outputs:` header "
+				   "(the kernel contract names the arguments "
+				   "@kernel writes)", p->name);
 		return -1;
 	}
 	s += strlen("// outputs:");
@@ -94,9 +94,10 @@ static int parse_outputs(pearl_env_program *p, const char *text, char *err,
 		v = strtol(s, &end, 10);
 		s = end;
 		if (v < 0 || v >= p->sig.n_args) {
-			env_err(err, err_size, "%s: output %ld is not an "
-				"argument of @kernel (%d arguments)", p->name,
-				v, p->sig.n_args);
+			pearl_error_printf(err, err_size,
+					   "%s: output %ld is not an "
+					   "argument of @kernel (%d arguments)",
+					   p->name, v, p->sig.n_args);
 			return -1;
 		}
 		if (p->n_outputs == cap) {
@@ -105,7 +106,8 @@ static int parse_outputs(pearl_env_program *p, const char *text, char *err,
 			cap = cap ? 2 * cap : 4;
 			grown = realloc(p->outputs, cap * sizeof(*grown));
 			if (!grown) {
-				env_err(err, err_size, "out of memory");
+				pearl_error_printf(err, err_size,
+						   "out of memory");
 				return -1;
 			}
 			p->outputs = grown;
@@ -113,8 +115,10 @@ static int parse_outputs(pearl_env_program *p, const char *text, char *err,
 		p->outputs[p->n_outputs++] = (int)v;
 	}
 	if (p->n_outputs == 0) {
-		env_err(err, err_size, "%s: the `// outputs:` header names no "
-			"argument", p->name);
+		pearl_error_printf(err, err_size,
+				   "%s: the `// outputs:` header names no "
+				   "argument",
+				   p->name);
 		return -1;
 	}
 	return 0;
@@ -131,26 +135,32 @@ static int check_signature(pearl_env_program *p, char *err, size_t err_size)
 	int i, d, ok;
 
 	if (mlirOperationIsNull(init) || mlirOperationIsNull(kernel)) {
-		env_err(err, err_size, "%s: the kernel contract needs "
-			"func.func @init and @kernel with bodies", p->name);
+		pearl_error_printf(err, err_size,
+				   "%s: the kernel contract needs "
+				   "func.func @init and @kernel with bodies",
+				   p->name);
 		return -1;
 	}
 	if (exec_func_signature(kernel, p->name, &p->sig, &e) < 0 ||
 	    exec_func_signature(init, p->name, &init_sig, &e) < 0) {
 		exec_sig_clear(&init_sig);
-		env_err(err, err_size, "%s", e.msg);
+		pearl_error_printf(err, err_size, "%s", e.msg);
 		return -1;
 	}
 	ok = exec_sig_equal(&p->sig, &init_sig);
 	exec_sig_clear(&init_sig);
 	if (!ok) {
-		env_err(err, err_size, "%s: @init and @kernel have different "
-			"signatures", p->name);
+		pearl_error_printf(err, err_size,
+				   "%s: @init and @kernel have different "
+				   "signatures",
+				   p->name);
 		return -1;
 	}
 	if (p->sig.n_results) {
-		env_err(err, err_size, "%s: @kernel returns a value (the "
-			"kernel contract has none)", p->name);
+		pearl_error_printf(err, err_size,
+				   "%s: @kernel returns a value (the "
+				   "kernel contract has none)",
+				   p->name);
 		return -1;
 	}
 	for (i = 0; i < p->sig.n_args; ++i) {
@@ -160,10 +170,10 @@ static int check_signature(pearl_env_program *p, char *err, size_t err_size)
 		for (d = 0; ok && d < t->rank; ++d)
 			ok = t->shape[d] >= 0;
 		if (!ok) {
-			env_err(err, err_size, "%s: argument %d of @kernel is "
-				"%s (the kernel contract takes statically "
-				"shaped memrefs only)", p->name, i,
-				t->spelling);
+			pearl_error_printf(err, err_size, "%s: argument %d of "
+					   "@kernel is %s (the kernel contract "
+					   "takes statically shaped memrefs "
+					   "only)", p->name, i, t->spelling);
 			return -1;
 		}
 	}
@@ -179,7 +189,7 @@ pearl_env_program *env_program_alloc(pearl_env *env, const char *text,
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->name = strdup(name ? name : "program"))) {
 		free(p);
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return NULL;
 	}
 	p->env = env;
@@ -188,8 +198,9 @@ pearl_env_program *env_program_alloc(pearl_env *env, const char *text,
 	p->module = mlirModuleCreateParse(env->mctx,
 					  mlirStringRefCreateFromCString(text));
 	if (mlirModuleIsNull(p->module)) {
-		env_err(err, err_size, "%s: cannot parse the module: %s",
-			p->name, env->diag[0] ? env->diag : "(no message)");
+		pearl_error_printf(err, err_size,
+				   "%s: cannot parse the module: %s", p->name,
+				   env->diag[0] ? env->diag : "(no message)");
 		return pearl_env_program_free(p);
 	}
 	return p;
@@ -345,7 +356,8 @@ const char *pearl_env_program_fingerprint(pearl_env_program *p, char *err,
 					  size_t err_size)
 {
 	if (env_program_model(p) < 0) {
-		env_err(err, err_size, "%s: %s", p->name, p->model_error);
+		pearl_error_printf(err, err_size, "%s: %s", p->name,
+				   p->model_error);
 		return NULL;
 	}
 	return p->fingerprint;
@@ -357,13 +369,14 @@ pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
 	pearl_sched *sched;
 
 	if (env_program_model(p) < 0) {
-		env_err(err, err_size, "%s: %s", p->name, p->model_error);
+		pearl_error_printf(err, err_size, "%s: %s", p->name,
+				   p->model_error);
 		return NULL;
 	}
 	sched = pearl_sched_alloc(p->prog, p->deps);
 	if (!sched)
-		env_err(err, err_size, "%s: %s", p->name,
-			pearl_ctx_last_error(p->ctx));
+		pearl_error_printf(err, err_size, "%s: %s", p->name,
+				   pearl_ctx_last_error(p->ctx));
 	return sched;
 }
 
@@ -379,9 +392,9 @@ char *pearl_env_program_agent_schedule(pearl_env_program *p,
 		return NULL;
 	text = pearl_agent_schedule(sched, policy, opts);
 	if (!text)
-		env_err(err, err_size, "the agent failed: %s",
-			pearl_ctx_last_error(pearl_program_get_ctx(
-			    pearl_sched_get_program(sched))));
+		pearl_error_printf(err, err_size, "the agent failed: %s",
+				   pearl_ctx_last_error(pearl_program_get_ctx(
+				       pearl_sched_get_program(sched))));
 	pearl_sched_free(sched);
 	return text;
 }

@@ -20,7 +20,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,17 +32,6 @@
 
 #include "env_internal.h"
 #include "pearl/clock.h"
-
-void env_err(char *err, size_t err_size, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !err_size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, err_size, fmt, ap);
-	va_end(ap);
-}
 
 /* One record from the child. */
 enum rec_kind { rec_run = 1, rec_done, rec_timeout, rec_error };
@@ -216,17 +204,19 @@ static int reap(pid_t pid, char *msg, size_t size)
 
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR) {
-			env_err(msg, size, "waitpid: %s", strerror(errno));
+			pearl_error_printf(msg, size, "waitpid: %s",
+					   strerror(errno));
 			return 0;
 		}
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 1;
 	if (WIFSIGNALED(st))
-		env_err(msg, size, "the run was killed by signal %d (%s)",
-			WTERMSIG(st), strsignal(WTERMSIG(st)));
+		pearl_error_printf(msg, size,
+				   "the run was killed by signal %d (%s)",
+				   WTERMSIG(st), strsignal(WTERMSIG(st)));
 	else
-		env_err(msg, size, "the run exited with status %d",
-			WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		pearl_error_printf(msg, size, "the run exited with status %d",
+				   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	return 0;
 }
 
@@ -242,8 +232,8 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 	res->init = -1;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		res->status = env_run_error;
-		env_err(res->message, sizeof(res->message), "pipe: %s",
-			strerror(errno));
+		pearl_error_printf(res->message, sizeof(res->message),
+				   "pipe: %s", strerror(errno));
 		return -1;
 	}
 	fflush(NULL);
@@ -253,8 +243,8 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 		close(fds[0]);
 		close(fds[1]);
 		res->status = env_run_error;
-		env_err(res->message, sizeof(res->message), "fork: %s",
-			strerror(errno));
+		pearl_error_printf(res->message, sizeof(res->message),
+				   "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
@@ -277,9 +267,10 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 			reap(pid, NULL, 0);
 			res->status = env_run_timeout;
 			res->executions++;
-			env_err(res->message, sizeof(res->message),
-				"killed after %.3f s without finishing a run "
-				"(limit %.3f s)", deadline, req->limit);
+			pearl_error_printf(res->message, sizeof(res->message),
+					   "killed after %.3f s without "
+					   "finishing a run (limit %.3f s)",
+					   deadline, req->limit);
 			close(fds[0]);
 			return 0;
 		}
@@ -299,15 +290,16 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 		} else if (r.kind == rec_timeout) {
 			res->status = env_run_timeout;
 			res->best = r.seconds;
-			env_err(res->message, sizeof(res->message),
-				"a run took %.3f s (limit %.3f s)", r.seconds,
-				req->limit);
+			pearl_error_printf(res->message, sizeof(res->message),
+					   "a run took %.3f s (limit %.3f s)",
+					   r.seconds, req->limit);
 		} else if (r.kind == rec_done) {
 			res->hash = r.hash;
 			got_done = 1;
 		} else if (r.kind == rec_error) {
-			env_err(res->message, sizeof(res->message),
-				"the child could not allocate the arguments");
+			pearl_error_printf(res->message, sizeof(res->message),
+					   "the child could not allocate the "
+					   "arguments");
 		}
 	}
 	close(fds[0]);
@@ -321,9 +313,9 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 	if (!got_done || timed != req->runs) {
 		res->status = env_run_crash;
 		if (!res->message[0])
-			env_err(res->message, sizeof(res->message),
-				"the run ended after %d of %d timed runs",
-				timed, req->runs);
+			pearl_error_printf(res->message, sizeof(res->message),
+					   "the run ended after %d of %d timed "
+					   "runs", timed, req->runs);
 		return 0;
 	}
 	res->status = env_run_ok;

@@ -97,9 +97,10 @@ static MlirModule parse(pearl_env *env, const char *text, const char *name,
 	module = mlirModuleCreateParse(env->mctx,
 				       mlirStringRefCreateFromCString(text));
 	if (mlirModuleIsNull(module))
-		env_err(err, err_size, "%s%scannot parse the module: %s",
-			name ? name : "", name ? ": " : "",
-			env->diag[0] ? env->diag : "(no message)");
+		pearl_error_printf(err, err_size,
+				   "%s%scannot parse the module: %s",
+				   name ? name : "", name ? ": " : "",
+				   env->diag[0] ? env->diag : "(no message)");
 	return module;
 }
 
@@ -255,7 +256,7 @@ pearl_env_targets *pearl_env_targets_find(pearl_env *env, const char *text,
 			t = pearl_env_targets_free(t);
 	mlirModuleDestroy(module);
 	if (!t)
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 	return t;
 }
 
@@ -309,17 +310,18 @@ static int target_function(pearl_env_program *p, char *err, size_t err_size)
 	int i;
 
 	if (mlirOperationIsNull(func)) {
-		env_err(err, err_size, "%s: no func.func @%s with a body",
-			p->name, p->function);
+		pearl_error_printf(err, err_size,
+				   "%s: no func.func @%s with a body", p->name,
+				   p->function);
 		return -1;
 	}
 	if (exec_func_signature(func, p->name, &p->sig, &e) < 0) {
-		env_err(err, err_size, "%s", e.msg);
+		pearl_error_printf(err, err_size, "%s", e.msg);
 		return -1;
 	}
 	p->outputs = malloc((p->sig.n_args + 1) * sizeof(*p->outputs));
 	if (!p->outputs || expand_module(p->module) < 0) {
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < p->sig.n_args; ++i)
@@ -337,16 +339,17 @@ static int set_target(pearl_env_program *p, const char *text,
 	char *extra;
 
 	if (region < 0 || size < 0) {
-		env_err(err, err_size, "%s: bad target @%s region %d size "
-			"%" PRId64 " (region and size >= 0)", p->name,
-			function, region, size);
+		pearl_error_printf(err, err_size,
+				   "%s: bad target @%s region %d size "
+				   "%" PRId64 " (region and size >= 0)",
+				   p->name, function, region, size);
 		return -1;
 	}
 	p->function = strdup(function);
 	extra = format("@%s#%d size=%" PRId64, function, region, size);
 	if (!p->function || !extra) {
 		free(extra);
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return -1;
 	}
 	p->region = region;
@@ -371,7 +374,8 @@ pearl_env_program *pearl_env_target_load(pearl_env *env, const char *text,
 	    target_function(p, err, err_size) < 0)
 		return pearl_env_program_free(p);
 	if (env_program_model(p) < 0) {
-		env_err(err, err_size, "%s: %s", p->name, p->model_error);
+		pearl_error_printf(err, err_size, "%s: %s", p->name,
+				   p->model_error);
 		return pearl_env_program_free(p);
 	}
 	return p;

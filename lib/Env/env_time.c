@@ -37,8 +37,8 @@ static int normalize(pearl_ctx *ctx, const char *text,
 	pearl_ctx_clear_error(ctx);
 	*n = pearl_actions_parse(ctx, text, actions);
 	if (*n < 0) {
-		env_err(msg, size, "schedule does not parse: %s",
-			pearl_ctx_last_error(ctx));
+		pearl_error_printf(msg, size, "schedule does not parse: %s",
+				   pearl_ctx_last_error(ctx));
 		*actions = NULL;
 		return -1;
 	}
@@ -78,8 +78,9 @@ static int apply_all(pearl_ctx *ctx, pearl_sched *sched,
 		if (pearl_sched_apply(sched, b, &actions[i]) == pearl_stat_ok)
 			continue;
 		pearl_action_format(&actions[i], name, sizeof(name));
-		env_err(msg, size, "action %d, %s on branch %d, refused: %s",
-			i + 1, name, b, pearl_ctx_last_error(ctx));
+		pearl_error_printf(msg, size,
+				   "action %d, %s on branch %d, refused: %s",
+				   i + 1, name, b, pearl_ctx_last_error(ctx));
 		return 0;
 	}
 	return 1;
@@ -94,13 +95,14 @@ static int check_legal(pearl_env_program *p, const struct pearl_action *acts,
 	int legal;
 
 	if (env_program_model(p) < 0) {
-		env_err(msg, size, "%s", p->model_error);
+		pearl_error_printf(msg, size, "%s", p->model_error);
 		return -1;
 	}
 	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
 	sched = pearl_sched_alloc(p->prog, p->deps);
 	if (!sched) {
-		env_err(msg, size, "%s", pearl_ctx_last_error(p->ctx));
+		pearl_error_printf(msg, size, "%s",
+				   pearl_ctx_last_error(p->ctx));
 		return -1;
 	}
 	pearl_sched_set_explain(sched, 0);
@@ -132,8 +134,8 @@ static MlirModule generate(pearl_env_program *p,
 
 	nr = env_program_regions(p, module, &func, &regions, NULL, skip);
 	if (!env_program_has_region(p, nr)) {
-		env_err(msg, size, "the copy of @%s has %d regions",
-			env_program_function(p), nr);
+		pearl_error_printf(msg, size, "the copy of @%s has %d regions",
+				   env_program_function(p), nr);
 		goto done;
 	}
 	region = &regions[p->region];
@@ -146,8 +148,8 @@ static MlirModule generate(pearl_env_program *p,
 	if (deps)
 		sched = pearl_sched_alloc(prog, deps);
 	if (!sched) {
-		env_err(msg, size, "modeling the copy: %s",
-			pearl_ctx_last_error(p->ctx));
+		pearl_error_printf(msg, size, "modeling the copy: %s",
+				   pearl_ctx_last_error(p->ctx));
 		goto done;
 	}
 	pearl_sched_set_explain(sched, 0);
@@ -155,7 +157,8 @@ static MlirModule generate(pearl_env_program *p,
 		goto done; /* legal on the model, so not expected */
 	*same = pearl_sched_keeps_code(sched);
 	if (*same < 0) {
-		env_err(msg, size, "%s", pearl_ctx_last_error(p->ctx));
+		pearl_error_printf(msg, size, "%s",
+				   pearl_ctx_last_error(p->ctx));
 		goto done;
 	}
 	if (*same) {
@@ -170,9 +173,10 @@ static MlirModule generate(pearl_env_program *p,
 
 		/* the code generator's own errors say where they come from */
 		if (!strncmp(why, "code generation: ", 17))
-			env_err(msg, size, "%s", why);
+			pearl_error_printf(msg, size, "%s", why);
 		else
-			env_err(msg, size, "code generation: %s", why);
+			pearl_error_printf(msg, size, "code generation: %s",
+					   why);
 		goto done;
 	}
 	ok = 1;
@@ -222,8 +226,8 @@ static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
 	}
 	if (ok)
 		return mod;
-	env_err(msg, size, "%s%s%s", e.msg, env->diag[0] ? ": " : "",
-		env->diag);
+	pearl_error_printf(msg, size, "%s%s%s", e.msg, env->diag[0] ? ": " : "",
+			   env->diag);
 	exec_module_free(mod);
 	return NULL;
 }
@@ -328,7 +332,7 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 		    mlirOperationClone(mlirModuleGetOperation(p->module)));
 		if (compile_and_run(env, p, copy, ENV_BASE_LIMIT_SECONDS,
 				    ENV_BASE_LIMIT_SECONDS, 0, &run) < 0) {
-			env_err(err, err_size, "%s", run.message);
+			pearl_error_printf(err, err_size, "%s", run.message);
 			return -1;
 		}
 		memset(&row, 0, sizeof(row));
@@ -344,9 +348,11 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 			return -1;
 	}
 	if (row.status != PEARL_ENV_OK) {
-		env_err(err, err_size, "%s: the unscheduled program does not "
-			"run: %s (%s)", p->name,
-			pearl_env_status_name(row.status), row.message);
+		pearl_error_printf(err, err_size,
+				   "%s: the unscheduled program does not "
+				   "run: %s (%s)",
+				   p->name, pearl_env_status_name(row.status),
+				   row.message);
 		return -1;
 	}
 	p->base_known = 1;
@@ -436,7 +442,7 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 	if (compile_and_run(env, p, module, limit,
 			    4 * p->base_init_seconds + 0.5, env->test_corrupt,
 			    &run) < 0) {
-		env_err(err, err_size, "%s", run.message);
+		pearl_error_printf(err, err_size, "%s", run.message);
 		return -1;
 	}
 	snprintf(row->message, sizeof(row->message), "%s", run.message);
@@ -481,14 +487,14 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	memset(res, 0, sizeof(*res));
 	env->stats.queries++;
 	if (!p->ctx && !(p->ctx = pearl_ctx_alloc())) {
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return -1;
 	}
 	pearl_ctx_set_time_limit(p->ctx, env->opts.time_limit);
 	rc = normalize(p->ctx, schedule ? schedule : "", &acts, &n, &norm,
 		       res->message, sizeof(res->message));
 	if (rc == -2) {
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		goto done;
 	}
 	if (rc == -1) {
@@ -569,14 +575,14 @@ int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
 
 	memset(res, 0, sizeof(*res));
 	if (!p->ctx && !(p->ctx = pearl_ctx_alloc())) {
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		return -1;
 	}
 	pearl_ctx_set_time_limit(p->ctx, env->opts.time_limit);
 	rc = normalize(p->ctx, schedule ? schedule : "", &acts, &n, &norm,
 		       res->message, sizeof(res->message));
 	if (rc == -2) {
-		env_err(err, err_size, "out of memory");
+		pearl_error_printf(err, err_size, "out of memory");
 		goto done;
 	}
 	if (rc == -1) {

@@ -39,25 +39,25 @@ static int check_config(const struct pearl_adam_config *cfg, char *err,
 			size_t err_size)
 {
 	if (!cfg)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "no optimizer configuration");
 	if (!(isfinite(cfg->lr) && cfg->lr > 0.0f))
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "invalid learning rate %g",
 					  (double)cfg->lr);
 	if (!(cfg->beta1 >= 0.0f && cfg->beta1 < 1.0f) ||
 	    !(cfg->beta2 >= 0.0f && cfg->beta2 < 1.0f))
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "invalid Adam betas %g, %g (must be "
 					  "in [0, 1))",
 					  (double)cfg->beta1,
 					  (double)cfg->beta2);
 	if (!(isfinite(cfg->eps) && cfg->eps > 0.0f))
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "invalid Adam epsilon %g",
 					  (double)cfg->eps);
 	if (isnan(cfg->max_grad_norm))
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "invalid gradient norm bound");
 	return 0;
 }
@@ -70,7 +70,7 @@ pearl_adam *pearl_adam_alloc(size_t n, const struct pearl_adam_config *cfg,
 	if (check_config(cfg, err, err_size) < 0)
 		return NULL;
 	if (n == 0 || n > SIZE_MAX / 2 / sizeof(float)) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "invalid parameter count %zu", n);
 		return NULL;
 	}
@@ -78,7 +78,7 @@ pearl_adam *pearl_adam_alloc(size_t n, const struct pearl_adam_config *cfg,
 	if (adam)
 		adam->m = calloc(2 * n, sizeof(float));
 	if (!adam || !adam->m) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "out of memory allocating the optimizer "
 				   "of %zu parameters", n);
 		return pearl_adam_free(adam);
@@ -124,11 +124,11 @@ int pearl_adam_step(pearl_adam *adam, float *params, const float *grad,
 	size_t i;
 
 	if (!adam || !params || !grad)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "no optimizer, parameters or "
 					  "gradient");
 	if (n != adam->n)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "%zu parameters given to an optimizer "
 					  "of %zu",
 					  n, adam->n);
@@ -138,7 +138,7 @@ int pearl_adam_step(pearl_adam *adam, float *params, const float *grad,
 	if (grad_norm)
 		*grad_norm = norm;
 	if (!isfinite(norm))
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "the gradient is not finite");
 	if (adam->cfg.max_grad_norm > 0.0f &&
 	    norm > adam->cfg.max_grad_norm)
@@ -249,20 +249,20 @@ pearl_adam *pearl_adam_from_blob(const void *data, size_t size, char *err,
 	size_t i;
 
 	if (!in || size < ADAM_HEADER_SIZE) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "truncated optimizer state: expected at "
 				   "least %u bytes, got %zu",
 				   ADAM_HEADER_SIZE, in ? size : 0);
 		return NULL;
 	}
 	if (memcmp(in, ADAM_MAGIC, 4) != 0) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "bad magic: not a Pearl optimizer state "
 				   "(expected \"PRLA\")");
 		return NULL;
 	}
 	if (get32(in + 4) != PEARL_ADAM_STATE_VERSION) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "unsupported optimizer state version %u "
 				   "(this build reads version %u)",
 				   get32(in + 4), PEARL_ADAM_STATE_VERSION);
@@ -272,13 +272,13 @@ pearl_adam *pearl_adam_from_blob(const void *data, size_t size, char *err,
 	step = get64(in + 16);
 	if (n == 0 || n > (SIZE_MAX - ADAM_HEADER_SIZE) / 8 ||
 	    n > UINT64_MAX / 8) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "invalid optimizer state: %llu parameters",
 				   (unsigned long long)n);
 		return NULL;
 	}
 	if (size != ADAM_HEADER_SIZE + 8 * n) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "%s optimizer state: expected %llu bytes, "
 				   "got %zu",
 				   size < ADAM_HEADER_SIZE + 8 * n
@@ -291,7 +291,7 @@ pearl_adam *pearl_adam_from_blob(const void *data, size_t size, char *err,
 	}
 	if (pearl_blob_fnv1a(in + ADAM_HEADER_SIZE, (size_t)(8 * n)) !=
 	    get64(in + 48)) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "checksum mismatch in the optimizer state");
 		return NULL;
 	}
@@ -307,7 +307,7 @@ pearl_adam *pearl_adam_from_blob(const void *data, size_t size, char *err,
 	pearl_blob_decode_floats(adam->m, in + ADAM_HEADER_SIZE, 2 * (size_t)n);
 	for (i = 0; i < 2 * (size_t)n; ++i)
 		if (!isfinite(adam->m[i]) || (i >= n && adam->m[i] < 0.0f)) {
-			pearl_policy_error(err, err_size,
+			pearl_error_printf(err, err_size,
 					   "invalid optimizer state: moment "
 					   "%zu is %g",
 					   i, (double)adam->m[i]);
@@ -325,20 +325,20 @@ int pearl_adam_save_file(const pearl_adam *adam, const char *path, char *err,
 	int bad;
 
 	if (!blob)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "out of memory serializing the "
 					  "optimizer");
 	f = fopen(path, "wb");
 	if (!f) {
 		free(blob);
-		return pearl_policy_error(err, err_size, "cannot open %s: %s",
+		return pearl_error_printf(err, err_size, "cannot open %s: %s",
 					  path, strerror(errno));
 	}
 	bad = fwrite(blob, 1, size, f) != size;
 	bad |= fclose(f) != 0;
 	free(blob);
 	if (bad)
-		return pearl_policy_error(err, err_size, "error writing %s",
+		return pearl_error_printf(err, err_size, "error writing %s",
 					  path);
 	return 0;
 }
@@ -352,7 +352,7 @@ pearl_adam *pearl_adam_load_file(const char *path, char *err,
 	pearl_adam *adam;
 
 	if (!f) {
-		pearl_policy_error(err, err_size, "cannot open %s: %s", path,
+		pearl_error_printf(err, err_size, "cannot open %s: %s", path,
 				   strerror(errno));
 		return NULL;
 	}
@@ -365,7 +365,7 @@ pearl_adam *pearl_adam_load_file(const char *path, char *err,
 			if (!p) {
 				free(buf);
 				fclose(f);
-				pearl_policy_error(err, err_size,
+				pearl_error_printf(err, err_size,
 						   "out of memory reading %s",
 						   path);
 				return NULL;
@@ -380,7 +380,7 @@ pearl_adam *pearl_adam_load_file(const char *path, char *err,
 	if (ferror(f)) {
 		free(buf);
 		fclose(f);
-		pearl_policy_error(err, err_size, "error reading %s", path);
+		pearl_error_printf(err, err_size, "error reading %s", path);
 		return NULL;
 	}
 	fclose(f);

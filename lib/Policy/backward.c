@@ -79,7 +79,7 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 	int n, d, D, l;
 
 	if (!policy || !logits || !value) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "no policy or no output buffer");
 		return NULL;
 	}
@@ -93,7 +93,7 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 	t = calloc(1, sizeof(*t));
 	if (!t || tape_alloc(t, cfg, n, graph->n_edges) < 0) {
 		free(t);
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "out of memory recording a graph of %d "
 				   "nodes", n);
 		return NULL;
@@ -103,7 +103,7 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 			sizeof(float));
 	if (!scores) {
 		pearl_policy_tape_free(t);
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "out of memory recording a graph of %d "
 				   "nodes", n);
 		return NULL;
@@ -203,7 +203,7 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	int n, d, D, A, l;
 
 	if (!tape || !grad)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "no tape or no gradient buffer");
 	policy = tape->policy;
 	cfg = &policy->cfg;
@@ -211,7 +211,7 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	act = &tape->act;
 	if (grad->n_floats != policy->n_floats ||
 	    memcmp(&grad->cfg, cfg, sizeof(*cfg)) != 0)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "the gradient buffer (%zu floats) "
 					  "does not match the policy (%zu)",
 					  grad->n_floats, policy->n_floats);
@@ -220,7 +220,7 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	D = cfg->heads * d;
 	A = cfg->n_actions;
 	if (bscratch_alloc(&s, cfg, n, tape->adj.max_degree) < 0)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "out of memory in the backward pass "
 					  "of a graph of %d nodes", n);
 	pearl_policy_grads_map(&g, cfg, grad->data);

@@ -216,7 +216,7 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 		return pearl_policy_eval(policy, graph, logits, value, err,
 					 err_size);
 	if (!policy || !logits || !value)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "no policy or no output buffer");
 	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0)
 		return -1;
@@ -233,7 +233,7 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 				   F * sizeof(float)) != 0;
 	} else {
 		if (cache_reserve(cache, cfg, n, graph->n_edges) < 0)
-			return pearl_policy_error(
+			return pearl_error_printf(
 			    err, err_size,
 			    "out of memory evaluating a graph of %d nodes", n);
 		cache->n = n;

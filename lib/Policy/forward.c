@@ -21,30 +21,30 @@ int pearl_policy_check_graph(const pearl_policy *policy,
 	int k;
 
 	if (!graph)
-		return pearl_policy_error(err, err_size, "no graph");
+		return pearl_error_printf(err, err_size, "no graph");
 	if (graph->n_features != policy->cfg.n_features)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "graph has %d features per node, "
 					  "the policy expects %d",
 					  graph->n_features,
 					  policy->cfg.n_features);
 	if (graph->n_nodes <= 0)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "graph has no nodes");
 	if (!graph->x)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "graph has no feature matrix");
 	if (graph->n_edges < 0 ||
 	    graph->n_edges > (INT_MAX - graph->n_nodes) / 2 ||
 	    (graph->n_edges > 0 && (!graph->src || !graph->dst)))
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "graph has an invalid edge list "
 					  "(%d edges)", graph->n_edges);
 	for (k = 0; k < graph->n_edges; ++k) {
 		int s = graph->src[k], d = graph->dst[k];
 		if (s < 0 || s >= graph->n_nodes || d < 0 ||
 		    d >= graph->n_nodes)
-			return pearl_policy_error(
+			return pearl_error_printf(
 			    err, err_size,
 			    "edge %d (%d -> %d) names a missing node (the "
 			    "graph has %d nodes)",
@@ -53,7 +53,7 @@ int pearl_policy_check_graph(const pearl_policy *policy,
 	n_x = (size_t)graph->n_nodes * (size_t)graph->n_features;
 	for (i = 0; i < n_x; ++i)
 		if (!isfinite(graph->x[i]))
-			return pearl_policy_error(
+			return pearl_error_printf(
 			    err, err_size,
 			    "feature %zu of node %zu is not finite",
 			    i % (size_t)graph->n_features,
@@ -171,13 +171,13 @@ int pearl_policy_check_outputs(const float *logits, int n, float value,
 
 	for (i = 0; i < n; ++i)
 		if (!isfinite(logits[i]))
-			return pearl_policy_error(err, err_size, "the network "
+			return pearl_error_printf(err, err_size, "the network "
 						  "gave a non-finite logit "
 						  "(%g for action %d): its "
 						  "weights overflow", logits[i],
 						  i);
 	if (!isfinite(value))
-		return pearl_policy_error(err, err_size, "the network gave a "
+		return pearl_error_printf(err, err_size, "the network gave a "
 					  "non-finite value (%g): its weights "
 					  "overflow", value);
 	return 0;
@@ -195,7 +195,7 @@ static int run_layers(const pearl_policy *policy,
 	int n = graph->n_nodes, d = cfg->hidden, D = cfg->heads * d, l;
 
 	if (scratch_alloc(s, cfg, n, graph->n_edges) < 0)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "out of memory evaluating a graph of "
 					  "%d nodes", n);
 	pearl_nn_adjacency_build(&s->adj, graph);
@@ -220,7 +220,7 @@ int pearl_policy_eval(const pearl_policy *policy,
 	struct scratch s;
 
 	if (!policy || !logits || !value)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "no policy or no output buffer");
 	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0 ||
 	    run_layers(policy, graph, &s, err, err_size) < 0)
@@ -244,7 +244,7 @@ int pearl_policy_embed(const pearl_policy *policy,
 	struct scratch s;
 
 	if (!policy || !embedding)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "no policy or no output buffer");
 	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0 ||
 	    run_layers(policy, graph, &s, err, err_size) < 0)

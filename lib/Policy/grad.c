@@ -58,14 +58,14 @@ pearl_policy_grad *pearl_policy_grad_alloc(const pearl_policy *policy,
 	pearl_policy_grad *grad;
 
 	if (!policy) {
-		pearl_policy_error(err, err_size, "no policy");
+		pearl_error_printf(err, err_size, "no policy");
 		return NULL;
 	}
 	grad = calloc(1, sizeof(*grad));
 	if (grad)
 		grad->data = calloc(policy->n_floats, sizeof(float));
 	if (!grad || !grad->data) {
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "out of memory allocating %zu gradients",
 				   policy->n_floats);
 		return pearl_policy_grad_free(grad);
@@ -122,10 +122,10 @@ int pearl_policy_grad_add(pearl_policy_grad *grad,
 	size_t i;
 
 	if (!grad || !other)
-		return pearl_policy_error(err, err_size, "no gradient");
+		return pearl_error_printf(err, err_size, "no gradient");
 	if (grad->n_floats != other->n_floats ||
 	    memcmp(&grad->cfg, &other->cfg, sizeof(grad->cfg)) != 0)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "gradients of different shapes "
 					  "(%zu and %zu floats)",
 					  grad->n_floats, other->n_floats);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/error.h"
 #include "pearl/graph.h"
 
 /* Bounds on what pearl_graph_alloc and pearl_graph_read accept, far above
@@ -97,7 +98,7 @@ static int fail(struct reader *r, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= r->err_size)
 		return -1;
 	va_start(ap, fmt);
-	vsnprintf(r->err + n, r->err_size - (size_t)n, fmt, ap);
+	pearl_error_vprintf(r->err + n, r->err_size - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
 }

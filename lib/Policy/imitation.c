@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "pearl/imitation.h"
-#include "pearl/random.h"
 
 /* -log pi(a) of one decision from its logits; the gradient of that loss
  * times `scale` is added to d_logits (if not NULL). *hit is set when a is
@@ -32,16 +31,55 @@ static int decision_loss(const struct pearl_ppo_step *s, int n,
 	return 0;
 }
 
+/* An imitation epoch's pass: the decisions and the sums of their losses
+ * and hits seen (pearl_minibatch_sample_fn). */
+struct imitation_pass {
+	pearl_policy *policy;
+	const struct pearl_ppo_batch *batch;
+	double sum;
+	int hits;
+};
+
+static int imitation_add_decision(void *user, int sample, int size,
+				  pearl_policy_grad *grad, char *err,
+				  size_t err_size)
+{
+	struct imitation_pass *p = user;
+	const struct pearl_ppo_step *s = &p->batch->steps[sample];
+	float logits[PEARL_PPO_MAX_ACTIONS], value;
+	float d_logits[PEARL_PPO_MAX_ACTIONS];
+	pearl_policy_tape *tape;
+	double l;
+	int hit, rc;
+
+	tape = pearl_policy_forward(p->policy, s->graph, logits, &value, err,
+				    err_size);
+	if (!tape)
+		return -1;
+	memset(d_logits, 0, sizeof(d_logits));
+	if (decision_loss(s, p->batch->n_actions, logits, d_logits,
+			  1.0f / (float)size, &l, &hit) < 0) {
+		pearl_policy_tape_free(tape);
+		snprintf(err, err_size, "imitation: decision %d: masked "
+					"action or empty mask", sample);
+		return -1;
+	}
+	p->sum += l;
+	p->hits += hit;
+	rc = pearl_policy_backward(tape, d_logits, 0, grad, err, err_size);
+	pearl_policy_tape_free(tape);
+	return rc < 0 ? -1 : 0;
+}
+
 int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
 			  const struct pearl_ppo_batch *batch, int minibatch,
 			  uint64_t *rng, double *loss, double *accuracy,
 			  char *err, size_t err_size)
 {
-	int n = batch->n_steps, na = batch->n_actions, start, rc = -1;
+	int n = batch->n_steps, na = batch->n_actions, rc = -1;
 	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx));
 	pearl_policy_grad *grad = pearl_policy_grad_alloc(policy, err, err_size);
-	double sum = 0;
-	int hits = 0;
+	struct imitation_pass pass = { policy, batch, 0, 0 };
 
 	if (!idx || !grad) {
 		if (!idx)
@@ -53,54 +91,14 @@ int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
 					"minibatch size");
 		goto out;
 	}
-	pearl_shuffle_indices(idx, n, rng);
-	for (start = 0; start < n; start += minibatch) {
-		int end = start + minibatch < n ? start + minibatch : n, k;
-		size_t n_params;
-		float *params = pearl_policy_get_params(policy, &n_params);
-		const float *g;
-
-		pearl_policy_grad_zero(grad);
-		for (k = start; k < end; ++k) {
-			const struct pearl_ppo_step *s = &batch->steps[idx[k]];
-			float logits[PEARL_PPO_MAX_ACTIONS], value;
-			float d_logits[PEARL_PPO_MAX_ACTIONS];
-			pearl_policy_tape *tape;
-			double l;
-			int hit;
-
-			tape = pearl_policy_forward(policy, s->graph, logits,
-						    &value, err, err_size);
-			if (!tape)
-				goto out;
-			memset(d_logits, 0, sizeof(d_logits));
-			if (decision_loss(s, na, logits, d_logits,
-					  1.0f / (float)(end - start), &l,
-					  &hit) < 0) {
-				pearl_policy_tape_free(tape);
-				snprintf(err, err_size, "imitation: decision "
-					 "%d: masked action or empty mask",
-					 idx[k]);
-				goto out;
-			}
-			sum += l;
-			hits += hit;
-			if (pearl_policy_backward(tape, d_logits, 0, grad, err,
-						  err_size) < 0) {
-				pearl_policy_tape_free(tape);
-				goto out;
-			}
-			pearl_policy_tape_free(tape);
-		}
-		g = pearl_policy_grad_data_const(grad, &n_params);
-		if (pearl_adam_step(adam, params, g, n_params, NULL, err,
-				    err_size) < 0)
-			goto out;
-	}
+	if (pearl_minibatch_pass(policy, adam, grad, idx, n, minibatch, rng,
+				 imitation_add_decision, &pass, NULL, NULL,
+				 err, err_size) < 0)
+		goto out;
 	if (loss)
-		*loss = sum / n;
+		*loss = pass.sum / n;
 	if (accuracy)
-		*accuracy = (double)hits / n;
+		*accuracy = (double)pass.hits / n;
 	rc = 0;
 out:
 	pearl_policy_grad_free(grad);

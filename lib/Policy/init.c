@@ -20,7 +20,8 @@ static void xavier_uniform(float *w, int rows, int cols, uint64_t *state)
 	size_t i, n = (size_t)rows * (size_t)cols;
 
 	for (i = 0; i < n; ++i) {
-		double u = (double)(pearl_splitmix64(state) >> 11) * 0x1.0p-53;
+		double u = pearl_random_unit(state);
+
 		w[i] = (float)((2.0 * u - 1.0) * a);
 	}
 }

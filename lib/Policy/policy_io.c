@@ -38,7 +38,7 @@ static int check_dims(const struct pearl_blob_header *hdr, char *err,
 		    !(dims[i].got == PEARL_N_ACTIONS_V1 &&
 		      dims[i].want == PEARL_N_ACTIONS &&
 		      !strcmp(dims[i].name, "n_actions")))
-			return pearl_policy_error(
+			return pearl_error_printf(
 			    err, err_size,
 			    "dimension mismatch: blob has %s = %d, this "
 			    "build of Pearl expects %d",
@@ -63,12 +63,12 @@ static int check_finite(const pearl_policy *policy, char *err,
 	for (t = n_tensors - 1; t > 0 && tab[t].offset > i; --t)
 		;
 	if (tab[t].layer >= 0)
-		return pearl_policy_error(
+		return pearl_error_printf(
 		    err, err_size,
 		    "non-finite weight %g at float %zu (gat%d.%s[%zu])",
 		    (double)policy->data[i], i, tab[t].layer, tab[t].name,
 		    i - tab[t].offset);
-	return pearl_policy_error(err, err_size,
+	return pearl_error_printf(err, err_size,
 				  "non-finite weight %g at float %zu (%s[%zu])",
 				  (double)policy->data[i], i, tab[t].name,
 				  i - tab[t].offset);
@@ -83,17 +83,17 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 	uint64_t want_floats, want_size, sum;
 
 	if (size < PEARL_BLOB_HEADER_SIZE)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "truncated blob: expected at least "
 					  "%u bytes (the header), got %zu",
 					  PEARL_BLOB_HEADER_SIZE, size);
 	pearl_blob_read_header(bytes, &hdr);
 	if (memcmp(hdr.magic, PEARL_BLOB_MAGIC, 4) != 0)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "bad magic: not a Pearl weight blob "
 					  "(expected \"PRLW\")");
 	if (hdr.version != PEARL_BLOB_VERSION)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "unsupported blob version %u "
 					  "(this build reads version %u)",
 					  hdr.version, PEARL_BLOB_VERSION);
@@ -102,26 +102,26 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 	cfg.n_actions = hdr.n_actions;
 	want_floats = pearl_policy_walk(&cfg, NULL, NULL, NULL, NULL);
 	if (hdr.n_floats != want_floats)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "inconsistent blob: n_floats = %u, "
 					  "but the dimensions need %llu",
 					  hdr.n_floats,
 					  (unsigned long long)want_floats);
 	want_size = PEARL_BLOB_HEADER_SIZE + 4 * want_floats;
 	if (size < want_size)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "truncated blob: expected %llu "
 					  "bytes, got %zu",
 					  (unsigned long long)want_size, size);
 	if (size > want_size)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "trailing data after the blob: "
 					  "expected %llu bytes, got %zu",
 					  (unsigned long long)want_size, size);
 	sum = pearl_blob_fnv1a(bytes + PEARL_BLOB_HEADER_SIZE,
 			       (size_t)(4 * want_floats));
 	if (sum != hdr.checksum)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "checksum mismatch: header says "
 					  "0x%016llx, payload has 0x%016llx",
 					  (unsigned long long)hdr.checksum,
@@ -256,14 +256,14 @@ static int read_file(const char *path, unsigned char **buf, size_t *size,
 	*buf = NULL;
 	*size = 0;
 	if (!f)
-		return pearl_policy_error(err, err_size, "cannot open %s: %s",
+		return pearl_error_printf(err, err_size, "cannot open %s: %s",
 					  path, strerror(errno));
 	for (;;) {
 		if (*size == cap) {
 			unsigned char *p;
 			/* No valid blob is anywhere near this size. */
 			if (cap >= ((size_t)1 << 30)) {
-				failed = pearl_policy_error(
+				failed = pearl_error_printf(
 				    err, err_size,
 				    "%s: too large for a weight blob", path);
 				break;
@@ -271,7 +271,7 @@ static int read_file(const char *path, unsigned char **buf, size_t *size,
 			cap = cap ? 2 * cap : (size_t)1 << 16;
 			p = realloc(*buf, cap);
 			if (!p) {
-				failed = pearl_policy_error(
+				failed = pearl_error_printf(
 				    err, err_size, "out of memory reading %s",
 				    path);
 				break;
@@ -284,7 +284,7 @@ static int read_file(const char *path, unsigned char **buf, size_t *size,
 			break;
 	}
 	if (!failed && ferror(f))
-		failed = pearl_policy_error(err, err_size, "error reading %s",
+		failed = pearl_error_printf(err, err_size, "error reading %s",
 					    path);
 	fclose(f);
 	if (failed) {
@@ -303,7 +303,7 @@ pearl_policy *pearl_policy_load_file(const char *path, char *err,
 	pearl_policy *policy;
 
 	if (!path) {
-		pearl_policy_error(err, err_size, "no file name");
+		pearl_error_printf(err, err_size, "no file name");
 		return NULL;
 	}
 	if (read_file(path, &buf, &size, err, err_size) < 0)
@@ -361,12 +361,12 @@ int pearl_policy_save_file(const pearl_policy *policy, const char *path,
 	int ok;
 
 	if (!blob)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "out of memory serializing the "
 					  "policy");
 	f = fopen(path, "wb");
 	if (!f) {
-		pearl_policy_error(err, err_size, "cannot create %s: %s", path,
+		pearl_error_printf(err, err_size, "cannot create %s: %s", path,
 				   strerror(errno));
 		free(blob);
 		return -1;
@@ -375,7 +375,7 @@ int pearl_policy_save_file(const pearl_policy *policy, const char *path,
 	ok = (fclose(f) == 0) && ok;
 	free(blob);
 	if (!ok)
-		return pearl_policy_error(err, err_size, "error writing %s",
+		return pearl_error_printf(err, err_size, "error writing %s",
 					  path);
 	return 0;
 }

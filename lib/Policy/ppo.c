@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "pearl/ppo.h"
-#include "pearl/random.h"
 
 void pearl_ppo_batch_init(struct pearl_ppo_batch *batch, int n_actions)
 {
@@ -146,17 +145,67 @@ static void advantages(const struct pearl_ppo_batch *batch, int normalize,
 				   : batch->steps[i].advantage;
 }
 
+/* One PPO update's pass over a batch: the batch, its advantages and the
+ * sums of the losses of the steps seen (pearl_minibatch_sample_fn). */
+struct ppo_pass {
+	pearl_policy *policy;
+	const struct pearl_ppo_batch *batch;
+	const struct pearl_ppo_config *cfg;
+	const float *adv;
+	struct pearl_ppo_stats *stats;
+	long count; /* steps whose losses are in stats */
+};
+
+static int ppo_add_step(void *user, int sample, int size,
+			pearl_policy_grad *grad, char *err, size_t err_size)
+{
+	struct ppo_pass *p = user;
+	const struct pearl_ppo_step *s = &p->batch->steps[sample];
+	int na = p->batch->n_actions;
+	float logits[PEARL_PPO_MAX_ACTIONS], value;
+	float d_logits[PEARL_PPO_MAX_ACTIONS], d_value;
+	double pol, val, ent, kl;
+	int clipped, i, rc;
+	pearl_policy_tape *tape;
+
+	tape = pearl_policy_forward(p->policy, s->graph, logits, &value, err,
+				    err_size);
+	if (!tape)
+		return -1;
+	if (pearl_ppo_step_loss(s, na, logits, value, p->adv[sample], p->cfg,
+				d_logits, &d_value, &pol, &val, &ent, &kl,
+				&clipped) < 0) {
+		pearl_policy_tape_free(tape);
+		snprintf(err, err_size, "ppo: step %d: invalid action, mask or "
+					"logits", sample);
+		return -1;
+	}
+	p->stats->policy_loss += pol;
+	p->stats->value_loss += val;
+	p->stats->entropy += ent;
+	p->stats->approx_kl += kl;
+	p->stats->clip_fraction += clipped;
+	++p->count;
+	for (i = 0; i < na; ++i)
+		d_logits[i] /= (float)size;
+	d_value /= (float)size;
+	rc = pearl_policy_backward(tape, d_logits, d_value, grad, err,
+				   err_size);
+	pearl_policy_tape_free(tape);
+	return rc < 0 ? -1 : 0;
+}
+
 int pearl_ppo_update(pearl_policy *policy, pearl_adam *adam,
 		     struct pearl_ppo_batch *batch,
 		     const struct pearl_ppo_config *cfg, uint64_t *rng,
 		     struct pearl_ppo_stats *stats, char *err,
 		     size_t err_size)
 {
-	int n = batch->n_steps, na = batch->n_actions, epoch, start, rc = -1;
+	int n = batch->n_steps, na = batch->n_actions, epoch, rc = -1;
 	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx));
 	float *adv = malloc((n > 0 ? n : 1) * sizeof(*adv));
 	pearl_policy_grad *grad = pearl_policy_grad_alloc(policy, err, err_size);
-	long count = 0;
+	struct ppo_pass pass = { policy, batch, cfg, adv, stats, 0 };
 
 	memset(stats, 0, sizeof(*stats));
 	if (!idx || !adv || !grad) {
@@ -170,77 +219,20 @@ int pearl_ppo_update(pearl_policy *policy, pearl_adam *adam,
 		goto out;
 	}
 	advantages(batch, cfg->normalize_advantages, adv);
-	for (epoch = 0; epoch < cfg->epochs; ++epoch) {
-		pearl_shuffle_indices(idx, n, rng);
-		for (start = 0; start < n; start += cfg->minibatch) {
-			int end = start + cfg->minibatch < n
-				      ? start + cfg->minibatch : n;
-			size_t n_params;
-			float *params = pearl_policy_get_params(policy,
-								&n_params);
-			const float *g;
-			double norm;
-			int k;
-
-			pearl_policy_grad_zero(grad);
-			for (k = start; k < end; ++k) {
-				const struct pearl_ppo_step *s =
-				    &batch->steps[idx[k]];
-				float logits[PEARL_PPO_MAX_ACTIONS], value;
-				float d_logits[PEARL_PPO_MAX_ACTIONS], d_value;
-				double pol, val, ent, kl;
-				int clipped;
-				pearl_policy_tape *tape;
-
-				tape = pearl_policy_forward(policy, s->graph,
-							    logits, &value, err,
-							    err_size);
-				if (!tape)
-					goto out;
-				if (pearl_ppo_step_loss(s, na, logits, value,
-							adv[idx[k]], cfg,
-							d_logits, &d_value,
-							&pol, &val, &ent, &kl,
-							&clipped) < 0) {
-					pearl_policy_tape_free(tape);
-					snprintf(err, err_size,
-						 "ppo: step %d: invalid action, "
-						 "mask or logits", idx[k]);
-					goto out;
-				}
-				stats->policy_loss += pol;
-				stats->value_loss += val;
-				stats->entropy += ent;
-				stats->approx_kl += kl;
-				stats->clip_fraction += clipped;
-				++count;
-				for (int i = 0; i < na; ++i)
-					d_logits[i] /= (float)(end - start);
-				d_value /= (float)(end - start);
-				if (pearl_policy_backward(tape, d_logits,
-							  d_value, grad, err,
-							  err_size) < 0) {
-					pearl_policy_tape_free(tape);
-					goto out;
-				}
-				pearl_policy_tape_free(tape);
-			}
-			g = pearl_policy_grad_data_const(grad, &n_params);
-			if (pearl_adam_step(adam, params, g, n_params, &norm,
-					    err, err_size) < 0)
-				goto out;
-			stats->grad_norm += norm;
-			stats->adam_steps++;
-		}
-	}
+	for (epoch = 0; epoch < cfg->epochs; ++epoch)
+		if (pearl_minibatch_pass(policy, adam, grad, idx, n,
+					 cfg->minibatch, rng, ppo_add_step,
+					 &pass, &stats->grad_norm,
+					 &stats->adam_steps, err, err_size) < 0)
+			goto out;
 	rc = 0;
 out:
-	if (count > 0) {
-		stats->policy_loss /= count;
-		stats->value_loss /= count;
-		stats->entropy /= count;
-		stats->approx_kl /= count;
-		stats->clip_fraction /= count;
+	if (pass.count > 0) {
+		stats->policy_loss /= pass.count;
+		stats->value_loss /= pass.count;
+		stats->entropy /= pass.count;
+		stats->approx_kl /= pass.count;
+		stats->clip_fraction /= pass.count;
 	}
 	if (stats->adam_steps > 0)
 		stats->grad_norm /= stats->adam_steps;
@@ -248,6 +240,37 @@ out:
 	free(idx);
 	free(adv);
 	return rc;
+}
+
+/* Value regression's pass: the graphs, their targets and the sum of the
+ * squared errors seen (pearl_minibatch_sample_fn). */
+struct regression_pass {
+	pearl_policy *policy;
+	struct pearl_graph *const *graphs;
+	const float *targets;
+	double sum;
+};
+
+static int regression_add_sample(void *user, int sample, int size,
+				 pearl_policy_grad *grad, char *err,
+				 size_t err_size)
+{
+	struct regression_pass *p = user;
+	float logits[PEARL_PPO_MAX_ACTIONS], value;
+	pearl_policy_tape *tape;
+	double d;
+	int rc;
+
+	tape = pearl_policy_forward(p->policy, p->graphs[sample], logits,
+				    &value, err, err_size);
+	if (!tape)
+		return -1;
+	d = (double)value - p->targets[sample];
+	p->sum += d * d;
+	rc = pearl_policy_backward(tape, NULL, (float)(2 * d / size), grad,
+				   err, err_size);
+	pearl_policy_tape_free(tape);
+	return rc < 0 ? -1 : 0;
 }
 
 int pearl_value_regression_epoch(pearl_policy *policy, pearl_adam *adam,
@@ -258,8 +281,8 @@ int pearl_value_regression_epoch(pearl_policy *policy, pearl_adam *adam,
 {
 	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx));
 	pearl_policy_grad *grad = pearl_policy_grad_alloc(policy, err, err_size);
-	int start, rc = -1;
-	double sum = 0;
+	struct regression_pass pass = { policy, graphs, targets, 0 };
+	int rc = -1;
 
 	*mse = 0;
 	if (!idx || !grad) {
@@ -271,40 +294,11 @@ int pearl_value_regression_epoch(pearl_policy *policy, pearl_adam *adam,
 		snprintf(err, err_size, "pretrain: no samples");
 		goto out;
 	}
-	pearl_shuffle_indices(idx, n, rng);
-	for (start = 0; start < n; start += minibatch) {
-		int end = start + minibatch < n ? start + minibatch : n, k;
-		size_t n_params;
-		float *params = pearl_policy_get_params(policy, &n_params);
-		const float *g;
-
-		pearl_policy_grad_zero(grad);
-		for (k = start; k < end; ++k) {
-			float logits[PEARL_PPO_MAX_ACTIONS], value;
-			pearl_policy_tape *tape;
-			double d;
-
-			tape = pearl_policy_forward(policy, graphs[idx[k]],
-						    logits, &value, err,
-						    err_size);
-			if (!tape)
-				goto out;
-			d = (double)value - targets[idx[k]];
-			sum += d * d;
-			if (pearl_policy_backward(tape, NULL,
-						  (float)(2 * d / (end - start)),
-						  grad, err, err_size) < 0) {
-				pearl_policy_tape_free(tape);
-				goto out;
-			}
-			pearl_policy_tape_free(tape);
-		}
-		g = pearl_policy_grad_data_const(grad, &n_params);
-		if (pearl_adam_step(adam, params, g, n_params, NULL, err,
-				    err_size) < 0)
-			goto out;
-	}
-	*mse = sum / n;
+	if (pearl_minibatch_pass(policy, adam, grad, idx, n, minibatch, rng,
+				 regression_add_sample, &pass, NULL, NULL, err,
+				 err_size) < 0)
+		goto out;
+	*mse = pass.sum / n;
 	rc = 0;
 out:
 	pearl_policy_grad_free(grad);

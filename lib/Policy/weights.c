@@ -1,22 +1,9 @@
 /* The layout of the weights (one walk in blob order) and the policy object. */
 #include "weights.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int pearl_policy_error(char *err, size_t err_size, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && err_size > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 struct pearl_policy_config pearl_policy_default_config(void)
 {
@@ -41,7 +28,7 @@ static int check_dim(const char *name, int v, int max, char *err,
 {
 	if (v >= 1 && v <= max)
 		return 0;
-	return pearl_policy_error(err, err_size,
+	return pearl_error_printf(err, err_size,
 				  "invalid configuration: %s = %d (must be in "
 				  "1..%d)", name, v, max);
 }
@@ -52,7 +39,7 @@ int pearl_policy_config_check(const struct pearl_policy_config *cfg,
 	uint64_t n;
 
 	if (!cfg)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "invalid configuration: NULL");
 	if (check_dim("n_features", cfg->n_features, 1 << 16, err,
 		      err_size) < 0 ||
@@ -65,7 +52,7 @@ int pearl_policy_config_check(const struct pearl_policy_config *cfg,
 	/* Bounded dimensions keep this product far from overflowing. */
 	n = pearl_policy_walk(cfg, NULL, NULL, NULL, NULL);
 	if (n >= UINT32_MAX / 4)
-		return pearl_policy_error(err, err_size,
+		return pearl_error_printf(err, err_size,
 					  "invalid configuration: %llu weights "
 					  "is too many for a blob",
 					  (unsigned long long)n);
@@ -162,7 +149,7 @@ pearl_policy *pearl_policy_alloc(const struct pearl_policy_config *cfg,
 		policy->data = malloc((size_t)n * sizeof(float));
 	if (!policy || !policy->data) {
 		pearl_policy_free(policy);
-		pearl_policy_error(err, err_size,
+		pearl_error_printf(err, err_size,
 				   "out of memory allocating %llu weights",
 				   (unsigned long long)n);
 		return NULL;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pearl/error.h"
 #include "pearl/policy.h"
 
 #define PEARL_POLICY_MAX_LAYERS 8
@@ -84,9 +85,5 @@ uint64_t pearl_policy_walk(const struct pearl_policy_config *cfg,
  * NULL with a message in err. */
 pearl_policy *pearl_policy_alloc(const struct pearl_policy_config *cfg,
 				 char *err, size_t err_size);
-
-/* printf into err (if err_size > 0); returns -1. */
-int pearl_policy_error(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -277,16 +277,3 @@ int pearl_ctx_quota_exceeded(pearl_ctx *ctx)
 {
 	return ctx && ctx->quota_exceeded;
 }
-
-pearl_stat pearl_error_printf(char *err, size_t err_size, const char *fmt,
-			      ...)
-{
-	va_list ap;
-
-	if (err && err_size) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_size, fmt, ap);
-		va_end(ap);
-	}
-	return pearl_stat_error;
-}

@@ -45,10 +45,8 @@ static int line_error(const struct line *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (l->err && l->err_size)
-		snprintf(l->err, l->err_size, "%s:%d: %s", l->name, l->number,
-			 msg);
-	return -1;
+	return pearl_error_printf(l->err, l->err_size, "%s:%d: %s", l->name,
+				  l->number, msg);
 }
 
 /* The next run of non-blank characters: its start in *start, its length

@@ -132,21 +132,7 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 	out->actions = pearl_str_take(&list);
 	if (!out->actions)
 		out->actions = strdup("");
-	pearl_str_append(&msg, "pearl-schedule: agent (greedy) ");
-	if (n == 0)
-		pearl_str_append(&msg, "kept the original schedule");
-	else
-		pearl_str_printf(&msg, "chose \"%s\"",
-				 out->actions ? out->actions : "");
-	pearl_str_printf(&msg, " (%d branch%s, %d decisions, %d illegal "
-			 "choices masked, value %.3f; decided in %.2f ms: "
-			 "graphs %.2f, network %.2f, legality %.2f)",
-			 trace.n_branches, trace.n_branches == 1 ? "" : "es",
-			 trace.n_steps, trace.n_illegal,
-			 trace.n_steps ? trace.steps[0].value : 0.0,
-			 trace.seconds * 1e3, trace.seconds_graph * 1e3,
-			 trace.seconds_policy * 1e3,
-			 trace.seconds_legality * 1e3);
+	pearl_agent_format_remark(&msg, &trace, actions, n, 0);
 	out->remark = pearl_str_take(&msg);
 	st = out->remark && out->actions ? pearl_stat_ok
 					 : pearl_ctx_error(ctx, "out of memory");

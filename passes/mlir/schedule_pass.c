@@ -151,25 +151,8 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 	for (i = 0, applied = n < 0 ? -1 : 0; i < n; ++i)
 		applied += actions[i].kind != pearl_action_next;
 	if (applied >= 0) {
-		pearl_str_printf(&msg, "pearl-schedule: agent (%s) ",
-				 agent_opts.sample ? "sample" : "greedy");
-		if (n == 0) {
-			pearl_str_append(&msg, "kept the original schedule");
-		} else {
-			pearl_str_append(&msg, "chose \"");
-			pearl_actions_format(&msg, actions, n);
-			pearl_str_append(&msg, "\"");
-		}
-		pearl_str_printf(&msg, " (%d branch%s, %d decisions, %d "
-				 "illegal choices masked, value %.3f; decided "
-				 "in %.2f ms: graphs %.2f, network %.2f, "
-				 "legality %.2f)", trace.n_branches,
-				 trace.n_branches == 1 ? "" : "es",
-				 trace.n_steps, trace.n_illegal,
-				 trace.n_steps ? trace.steps[0].value : 0.0,
-				 trace.seconds * 1e3, trace.seconds_graph * 1e3,
-				 trace.seconds_policy * 1e3,
-				 trace.seconds_legality * 1e3);
+		pearl_agent_format_remark(&msg, &trace, actions, n,
+					  agent_opts.sample);
 		text = pearl_str_take(&msg);
 		if (text)
 			pearl_mlir_emit_remark(loc, text);

@@ -27,6 +27,7 @@
 #include "check.h"
 #include "pearl/graph.h"
 #include "pearl/policy.h"
+#include "pearl/random.h"
 #include "pearl/train.h"
 
 #define RTOL 1e-3
@@ -40,17 +41,13 @@ static uint64_t rng_state = 0x1234567u;
 
 static uint64_t rng_next(void)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return pearl_splitmix64(&rng_state);
 }
 
 /* Uniform in [lo, hi). */
 static double uniform(double lo, double hi)
 {
-	return lo + (hi - lo) * (double)(rng_next() >> 11) * 0x1.0p-53;
+	return lo + (hi - lo) * pearl_random_unit(&rng_state);
 }
 
 static void fill(float *v, size_t n, double lo, double hi)

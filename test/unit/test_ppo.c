@@ -11,21 +11,13 @@
 #include "check.h"
 #include "pearl/imitation.h"
 #include "pearl/ppo.h"
+#include "pearl/random.h"
 
 static uint64_t rng_state;
 
-static uint64_t rng_next(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static double uniform(double lo, double hi)
 {
-	return lo + (hi - lo) * (double)(rng_next() >> 11) * 0x1.0p-53;
+	return lo + (hi - lo) * pearl_random_unit(&rng_state);
 }
 
 /* The loss of pearl_ppo_step_loss, as a number, for finite differences. */

@@ -26,6 +26,8 @@
  * environment (e.g. the memo file is not an SQLite database).
  */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,7 @@
 #include "pearl/agent.h"
 #include "pearl/file.h"
 #include "pearl/env.h"
+#include "pearl/options.h"
 #include "pearl/policy.h"
 
 static void usage(FILE *out)
@@ -117,32 +120,91 @@ struct args {
 	struct pearl_env_options opts;
 	const char **schedules;
 	int n_schedules;
-	const char **files;
+	char **files; /* into argv */
 	int n_files;
 	int stats, summary, fingerprint;
 	int agent;      /* 0 none, 1 greedy, 2 sample */
 	int episodes;
-	unsigned long seed;
+	uint64_t seed;
 	const char *function; /* NULL: the kernel contract */
 	int region;
 	long long size;
 	pearl_policy *policy;
 };
 
-static int parse_num(const char *s, double min, double *v)
+/* --schedule S: one more schedule (kept: an argv string). */
+static int add_schedule(const char *value, void *dest)
 {
-	char *end;
+	struct args *a = dest;
 
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || end == s || *end || *v < min ? -1 : 0;
+	a->schedules[a->n_schedules++] = value;
+	return pearl_option_ok;
+}
+
+/* --agent greedy|sample */
+static int parse_agent(const char *value, void *dest)
+{
+	int *agent = dest;
+
+	if (!strcmp(value, "greedy"))
+		*agent = 1;
+	else if (!strcmp(value, "sample"))
+		*agent = 2;
+	else
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
+/* Says what is wrong with the command line (pearl_options_parse's
+ * failure), in pearl-env's words. */
+static void report_usage_error(const struct pearl_options_result *res,
+			       int argc, char **argv)
+{
+	const char *word = argv[res->index];
+
+	if (res->failure == pearl_options_bad_value && strchr(word, '='))
+		fprintf(stderr, "pearl-env: bad option or value: %s\n", word);
+	else if (res->index + 1 >= argc)
+		fprintf(stderr, "pearl-env: %s needs a value\n", word);
+	else
+		fprintf(stderr, "pearl-env: bad option or value: %s %s\n",
+			word, argv[res->index + 1]);
 }
 
 /* Fills a from argv: 0, 1 for help, -1 on a usage error (reported). */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	double v;
-	int i;
+	const struct pearl_option table[] = {
+	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
+	    PEARL_OPTION_FLAG("stats", &a->stats),
+	    PEARL_OPTION_FLAG("summary", &a->summary),
+	    PEARL_OPTION_FLAG("fingerprint", &a->fingerprint),
+	    PEARL_OPTION_FLAG("verbose", &a->opts.verbose),
+	    PEARL_OPTION_STRING("memo", &a->opts.memo_path),
+	    PEARL_OPTION_CALL("schedule", a, add_schedule, NULL),
+	    PEARL_OPTION_CALL("agent", &a->agent, parse_agent,
+			      "greedy|sample"),
+	    PEARL_OPTION_INT("episodes", &a->episodes, 1, INT_MAX),
+	    PEARL_OPTION_U64("seed", &a->seed),
+	    PEARL_OPTION_STRING("function", &a->function),
+	    PEARL_OPTION_INT("region", &a->region, 0, INT_MAX),
+	    PEARL_OPTION_LLONG("size", &a->size, 0, LLONG_MAX),
+	    PEARL_OPTION_STRING("machine", &a->opts.machine),
+	    PEARL_OPTION_INT("warmup", &a->opts.warmup, 0, INT_MAX),
+	    PEARL_OPTION_DOUBLE_RANGE("warmup-time", &a->opts.warmup_seconds,
+				      0, HUGE_VAL),
+	    PEARL_OPTION_INT("runs", &a->opts.runs, 1, INT_MAX),
+	    PEARL_OPTION_INT("threads", &a->opts.threads, 1, INT_MAX),
+	    PEARL_OPTION_DOUBLE_RANGE("timeout-factor",
+				      &a->opts.timeout_factor, 1, HUGE_VAL),
+	    PEARL_OPTION_DOUBLE_RANGE("timeout-min",
+				      &a->opts.timeout_min_seconds, 0,
+				      HUGE_VAL),
+	    PEARL_OPTION_DOUBLE_RANGE("time-limit", &a->opts.time_limit, 0,
+				      HUGE_VAL),
+	    PEARL_OPTION_END};
+	struct pearl_options_result res = {0};
+	int r;
 
 	pearl_env_options_init(&a->opts);
 	a->size = 64;
@@ -150,70 +212,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->files = calloc(argc + 1, sizeof(*a->files));
 	if (!a->schedules || !a->files)
 		return -1;
-	for (i = 1; i < argc; ++i) {
-		const char *o = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1;
-
-		if (!strcmp(o, "--help") || !strcmp(o, "-h"))
-			return 1;
-		if (!strcmp(o, "--stats")) {
-			a->stats = 1, takes = 0;
-		} else if (!strcmp(o, "--summary")) {
-			a->summary = 1, takes = 0;
-		} else if (!strcmp(o, "--fingerprint")) {
-			a->fingerprint = 1, takes = 0;
-		} else if (!strcmp(o, "--verbose")) {
-			a->opts.verbose = 1, takes = 0;
-		} else if (o[0] != '-' || !o[1]) {
-			a->files[a->n_files++] = o, takes = 0;
-		} else if (!val) {
-			fprintf(stderr, "pearl-env: %s needs a value\n", o);
-			return -1;
-		} else if (!strcmp(o, "--memo")) {
-			a->opts.memo_path = val;
-		} else if (!strcmp(o, "--schedule")) {
-			a->schedules[a->n_schedules++] = val;
-		} else if (!strcmp(o, "--agent") && (!strcmp(val, "greedy") ||
-						       !strcmp(val, "sample"))) {
-			a->agent = !strcmp(val, "greedy") ? 1 : 2;
-		} else if (!strcmp(o, "--episodes") && !parse_num(val, 1, &v)) {
-			a->episodes = (int)v;
-		} else if (!strcmp(o, "--seed") && !parse_num(val, 0, &v)) {
-			a->seed = (unsigned long)v;
-		} else if (!strcmp(o, "--function")) {
-			a->function = val;
-		} else if (!strcmp(o, "--region") && !parse_num(val, 0, &v)) {
-			a->region = (int)v;
-		} else if (!strcmp(o, "--size") && !parse_num(val, 0, &v)) {
-			a->size = (long long)v;
-		} else if (!strcmp(o, "--machine")) {
-			a->opts.machine = val;
-		} else if (!strcmp(o, "--warmup") && !parse_num(val, 0, &v)) {
-			a->opts.warmup = (int)v;
-		} else if (!strcmp(o, "--warmup-time") &&
-			   !parse_num(val, 0, &v)) {
-			a->opts.warmup_seconds = v;
-		} else if (!strcmp(o, "--runs") && !parse_num(val, 1, &v)) {
-			a->opts.runs = (int)v;
-		} else if (!strcmp(o, "--threads") && !parse_num(val, 1, &v)) {
-			a->opts.threads = (int)v;
-		} else if (!strcmp(o, "--timeout-factor") &&
-			   !parse_num(val, 1, &v)) {
-			a->opts.timeout_factor = v;
-		} else if (!strcmp(o, "--timeout-min") &&
-			   !parse_num(val, 0, &v)) {
-			a->opts.timeout_min_seconds = v;
-		} else if (!strcmp(o, "--time-limit") &&
-			   !parse_num(val, 0, &v)) {
-			a->opts.time_limit = v;
-		} else {
-			fprintf(stderr, "pearl-env: bad option or value: %s %s\n",
-				o, val);
-			return -1;
-		}
-		i += takes;
-	}
+	res.arguments = a->files;
+	r = pearl_options_parse(table, 0, argc, argv, &res);
+	a->n_files = res.n_arguments;
+	if (r < 0)
+		report_usage_error(&res, argc, argv);
+	if (r != 0)
+		return r;
 	if (a->summary && !a->opts.memo_path) {
 		fprintf(stderr, "pearl-env: --summary needs --memo\n");
 		return -1;

@@ -33,6 +33,7 @@
 
 #include "pearl/exec_args.h"
 #include "pearl/exec_jit.h"
+#include "pearl/options.h"
 
 enum { exit_identical = 0, exit_differ = 1, exit_error = 2 };
 
@@ -92,56 +93,99 @@ static int parse_int(const char *s, long long min, long long max,
 	return 0;
 }
 
+/* --entry=NAME (not empty) */
+static int parse_entry(const char *value, void *dest)
+{
+	struct options *opts = dest;
+
+	if (!*value)
+		return pearl_option_bad_value;
+	opts->entry = value;
+	return pearl_option_ok;
+}
+
+/* --size=N */
+static int parse_size(const char *value, void *dest)
+{
+	struct options *opts = dest;
+	long long v;
+
+	if (parse_int(value, 0, 1LL << 40, &v) < 0)
+		return pearl_option_bad_value;
+	opts->size = v;
+	return pearl_option_ok;
+}
+
+/* --repeat=K (implies --time) */
+static int parse_repeat(const char *value, void *dest)
+{
+	struct options *opts = dest;
+	long long v;
+
+	if (parse_int(value, 1, 1000000, &v) < 0)
+		return pearl_option_bad_value;
+	opts->repeat = (long)v;
+	opts->time = 1;
+	return pearl_option_ok;
+}
+
+/* Says what is wrong with the command line (pearl_options_parse's
+ * failure), in pearl-exec's words. */
+static void report_usage_error(const struct pearl_options_result *res,
+			       char **argv)
+{
+	const char *word = argv[res->index];
+
+	/* an empty --entry= is no option at all */
+	if (res->failure != pearl_options_bad_value ||
+	    res->option->parse == parse_entry)
+		fprintf(stderr, "pearl-exec: unknown option %s\n", word);
+	else if (strchr(word, '='))
+		fprintf(stderr, "pearl-exec: bad value in %s\n", word);
+	else
+		fprintf(stderr, "pearl-exec: bad value in %s %s\n", word,
+			argv[res->index + 1]);
+}
+
 /* Fills opts from argv; returns -1 (after a message) on a usage error,
  * 1 if help was asked for. */
 static int parse_options(int argc, char **argv, struct options *opts)
 {
-	long long v;
-	int i;
+	const struct pearl_option table[] = {
+	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
+	    PEARL_OPTION_CALL("entry", opts, parse_entry, NULL),
+	    PEARL_OPTION_CALL("size", opts, parse_size, NULL),
+	    PEARL_OPTION_CALL("repeat", opts, parse_repeat, NULL),
+	    PEARL_OPTION_FLAG("time", &opts->time),
+	    PEARL_OPTION_FLAG("print-lowered", &opts->print_lowered),
+	    PEARL_OPTION_FLAG("lower-only", &opts->lower_only),
+	    PEARL_OPTION_END};
+	struct pearl_options_result res = {0};
+	char **files = calloc(argc, sizeof(*files));
+	int r, i;
 
 	opts->size = 64;
 	opts->repeat = 1;
-	for (i = 1; i < argc; ++i) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return 1;
-		if (!strncmp(a, "--entry=", 8) && a[8]) {
-			opts->entry = a + 8;
-		} else if (!strncmp(a, "--size=", 7)) {
-			if (parse_int(a + 7, 0, 1LL << 40, &v) < 0)
-				goto bad_value;
-			opts->size = v;
-		} else if (!strncmp(a, "--repeat=", 9)) {
-			if (parse_int(a + 9, 1, 1000000, &v) < 0)
-				goto bad_value;
-			opts->repeat = (long)v;
-			opts->time = 1;
-		} else if (!strcmp(a, "--time")) {
-			opts->time = 1;
-		} else if (!strcmp(a, "--print-lowered")) {
-			opts->print_lowered = 1;
-		} else if (!strcmp(a, "--lower-only")) {
-			opts->lower_only = 1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "pearl-exec: unknown option %s\n", a);
-			return -1;
-		} else if (opts->n_files < 2) {
-			opts->files[opts->n_files++] = a;
-		} else {
-			fprintf(stderr, "pearl-exec: too many files\n");
-			return -1;
-		}
-		continue;
-bad_value:
-		fprintf(stderr, "pearl-exec: bad value in %s\n", a);
+	if (!files) {
+		fprintf(stderr, "pearl-exec: out of memory\n");
 		return -1;
 	}
-	if (opts->n_files == 0) {
+	res.arguments = files;
+	r = pearl_options_parse(table, 0, argc, argv, &res);
+	if (r < 0)
+		report_usage_error(&res, argv);
+	if (r == 0 && res.n_arguments > 2) {
+		fprintf(stderr, "pearl-exec: too many files\n");
+		r = -1;
+	}
+	for (i = 0; r == 0 && i < res.n_arguments; ++i)
+		opts->files[opts->n_files++] = files[i];
+	free(files);
+	if (r == 0 && opts->n_files == 0) {
 		fprintf(stderr, "pearl-exec: no input file\n");
 		return -1;
 	}
-	return 0;
+	return r;
 }
 
 static void session_clear(struct session *s)

@@ -14,13 +14,15 @@
  * was found, 1 if one was, 2 on a usage error or an error of the fuzzer
  * itself.
  */
-#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
 #include "pearl/gen.h"
+#include "pearl/options.h"
 
 static void usage(FILE *out)
 {
@@ -83,107 +85,87 @@ static void usage(FILE *out)
 		"answering on such a pair\n");
 }
 
-static int parse_num(const char *s, double min, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || end == s || *end || *v < min ? -1 : 0;
-}
-
-/* Sets the option `name` from `val`; 0, or -1 if it is not one. */
-static int set_option(struct fuzz_options *o, const char *name,
-		      const char *val)
+/* --size-scale small|train|wide|cache */
+static int parse_scale(const char *value, void *dest)
 {
 	enum pearl_gen_scale scale;
-	double v;
 
-	if (!strcmp(name, "--size-scale")) {
-		if (pearl_gen_scale_parse(val, &scale) < 0)
-			return -1;
-		o->cfg.size_scale = scale;
-		return 0;
-	}
-	if (!strcmp(name, "--path")) {
-		o->driver = fuzz_driver_find(val);
-		o->cfg.path = val;
-		return o->driver ? 0 : -1;
-	}
-	if (!strcmp(name, "--out"))
-		return o->out_dir = val, 0;
-	if (!strcmp(name, "--log"))
-		return o->log_path = val, 0;
-	if (!strcmp(name, "--memo"))
-		return o->cfg.memo_path = val, 0;
-	if (!strcmp(name, "--clang"))
-		return o->cfg.clang = val, 0;
-	if (!strcmp(name, "--plugin"))
-		return o->cfg.plugin = val, 0;
-	if (!strcmp(name, "--schedule"))
-		return o->schedule = val, 0;
-	if (!strcmp(name, "--inject-failure"))
-		return o->inject = val, 0;
-	if (!strcmp(name, "--inject-crash"))
-		return o->cfg.inject_crash = val, 0;
-	if (!strcmp(name, "--inject-hang"))
-		return o->cfg.inject_hang = val, 0;
-	if (parse_num(val, 0, &v) < 0)
-		return -1;
-	if (!strcmp(name, "--seconds"))
-		o->seconds = v;
-	else if (!strcmp(name, "--pairs"))
-		o->pairs = (long)v;
-	else if (!strcmp(name, "--programs"))
-		o->programs = (long)v;
-	else if (!strcmp(name, "--seed"))
-		o->seed = (uint64_t)v;
-	else if (!strcmp(name, "--schedules-per-program") && v >= 1)
-		o->per_program = (int)v;
-	else if (!strcmp(name, "--threads") && v >= 1)
-		o->cfg.threads = (int)v;
-	else if (!strcmp(name, "--timeout") && v > 0)
-		o->cfg.timeout = v;
-	else if (!strcmp(name, "--hang-seconds") && v > 0)
-		o->hang_seconds = v;
-	else if (!strcmp(name, "--slow-seconds") && v > 0)
-		o->slow_seconds = v;
-	else if (!strcmp(name, "--minimize-tests"))
-		o->minimize_tests = (int)v;
-	else if (!strcmp(name, "--minimize-seconds"))
-		o->minimize_seconds = v;
-	else if (!strcmp(name, "--minimize-limit"))
-		o->minimize_limit = (int)v;
-	else if (!strcmp(name, "--confirm-runs"))
-		o->confirm_runs = (int)v;
-	else if (!strcmp(name, "--progress"))
-		o->progress_seconds = v;
+	if (pearl_gen_scale_parse(value, &scale) < 0)
+		return pearl_option_bad_value;
+	*(int *)dest = scale;
+	return pearl_option_ok;
+}
+
+/* --path mlir|c: the driver of the path under test. */
+static int parse_path(const char *value, void *dest)
+{
+	struct fuzz_options *o = dest;
+
+	o->driver = fuzz_driver_find(value);
+	o->cfg.path = value;
+	return o->driver ? pearl_option_ok : pearl_option_bad_value;
+}
+
+/* Says what is wrong with the command line (pearl_options_parse's
+ * failure), in pearl-fuzz's words. */
+static void report_usage_error(const struct pearl_options_result *res,
+			       int argc, char **argv)
+{
+	const char *word = argv[res->index];
+
+	if (res->failure == pearl_options_bad_value && strchr(word, '='))
+		fprintf(stderr, "pearl-fuzz: bad option or value: %s\n", word);
+	else if (res->index + 1 >= argc)
+		fprintf(stderr, "pearl-fuzz: %s needs a value\n", word);
 	else
-		return -1;
-	return 0;
+		fprintf(stderr, "pearl-fuzz: bad option or value: %s %s\n",
+			word, argv[res->index + 1]);
 }
 
 /* Fills o from argv: 0, 1 for help, -1 on a usage error (reported). */
 static int parse_args(int argc, char **argv, struct fuzz_options *o)
 {
-	int i;
+	const struct pearl_option table[] = {
+	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
+	    PEARL_OPTION_CALL("size-scale", &o->cfg.size_scale, parse_scale,
+			      "small|train|wide|cache"),
+	    PEARL_OPTION_CALL("path", o, parse_path, "mlir|c"),
+	    PEARL_OPTION_STRING("out", &o->out_dir),
+	    PEARL_OPTION_STRING("log", &o->log_path),
+	    PEARL_OPTION_STRING("memo", &o->cfg.memo_path),
+	    PEARL_OPTION_STRING("clang", &o->cfg.clang),
+	    PEARL_OPTION_STRING("plugin", &o->cfg.plugin),
+	    PEARL_OPTION_STRING("schedule", &o->schedule),
+	    PEARL_OPTION_STRING("inject-failure", &o->inject),
+	    PEARL_OPTION_STRING("inject-crash", &o->cfg.inject_crash),
+	    PEARL_OPTION_STRING("inject-hang", &o->cfg.inject_hang),
+	    PEARL_OPTION_DOUBLE_RANGE("seconds", &o->seconds, 0, HUGE_VAL),
+	    PEARL_OPTION_LONG("pairs", &o->pairs, 0, LONG_MAX),
+	    PEARL_OPTION_LONG("programs", &o->programs, 0, LONG_MAX),
+	    PEARL_OPTION_U64("seed", &o->seed),
+	    PEARL_OPTION_INT("schedules-per-program", &o->per_program, 1,
+			     INT_MAX),
+	    PEARL_OPTION_INT("threads", &o->cfg.threads, 1, INT_MAX),
+	    PEARL_OPTION_DOUBLE_ABOVE("timeout", &o->cfg.timeout, 0),
+	    PEARL_OPTION_DOUBLE_ABOVE("hang-seconds", &o->hang_seconds, 0),
+	    PEARL_OPTION_DOUBLE_ABOVE("slow-seconds", &o->slow_seconds, 0),
+	    PEARL_OPTION_INT("minimize-tests", &o->minimize_tests, 0, INT_MAX),
+	    PEARL_OPTION_DOUBLE_RANGE("minimize-seconds", &o->minimize_seconds,
+				      0, HUGE_VAL),
+	    PEARL_OPTION_INT("minimize-limit", &o->minimize_limit, 0, INT_MAX),
+	    PEARL_OPTION_INT("confirm-runs", &o->confirm_runs, 0, INT_MAX),
+	    PEARL_OPTION_DOUBLE_RANGE("progress", &o->progress_seconds, 0,
+				      HUGE_VAL),
+	    PEARL_OPTION_END};
+	struct pearl_options_result res = {0};
+	int r;
 
 	fuzz_options_init(o);
-	for (i = 1; i < argc; ++i) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-		if (i + 1 >= argc) {
-			fprintf(stderr, "pearl-fuzz: %s needs a value\n",
-				argv[i]);
-			return -1;
-		}
-		if (set_option(o, argv[i], argv[i + 1]) < 0) {
-			fprintf(stderr, "pearl-fuzz: bad option or value: %s "
-				"%s\n", argv[i], argv[i + 1]);
-			return -1;
-		}
-		++i;
-	}
+	r = pearl_options_parse(table, 0, argc, argv, &res);
+	if (r < 0)
+		report_usage_error(&res, argc, argv);
+	if (r != 0)
+		return r;
 	if (!o->seconds && !o->pairs && !o->programs)
 		o->seconds = 60;
 	return 0;

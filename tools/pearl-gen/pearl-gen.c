@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "pearl/gen.h"
+#include "pearl/options.h"
 
 enum { exit_ok = 0, exit_error = 1, exit_usage = 2 };
 
@@ -92,68 +93,116 @@ static int write_all(FILE *f, const char *text)
 	return fwrite(text, 1, n, f) == n ? 0 : -1;
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+struct gen_args {
+	struct pearl_gen_options opts;
+	unsigned long long seed, count;
+	const char *out;
+	int have_seed, quiet;
+};
+
+/* --seed S */
+static int parse_seed(const char *value, void *dest)
 {
-	struct pearl_gen_options opts = { pearl_gen_scale_train,
-					  pearl_gen_lang_mlir };
-	unsigned long long seed = 0, count = 1, k;
-	const char *out = NULL;
-	int have_seed = 0, quiet = 0, to_dir = 0, i, status = exit_ok;
-	FILE *stream = NULL, *summary;
+	struct gen_args *a = dest;
 
-	for (i = 1; i < argc; ++i) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+	if (parse_u64(value, &a->seed) < 0)
+		return pearl_option_bad_value;
+	a->have_seed = 1;
+	return pearl_option_ok;
+}
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+/* --count N (1 to 10^7) */
+static int parse_count(const char *value, void *dest)
+{
+	unsigned long long *count = dest;
+
+	if (parse_u64(value, count) < 0 || *count < 1 || *count > 10000000)
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
+/* --size-scale small|train|wide|cache */
+static int parse_scale(const char *value, void *dest)
+{
+	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
+						      : pearl_option_ok;
+}
+
+/* --lang mlir|c */
+static int parse_lang(const char *value, void *dest)
+{
+	enum pearl_gen_lang *lang = dest;
+
+	if (strcmp(value, "mlir") && strcmp(value, "c"))
+		return pearl_option_bad_value;
+	*lang = strcmp(value, "c") ? pearl_gen_lang_mlir : pearl_gen_lang_c;
+	return pearl_option_ok;
+}
+
+/* Fills *a from the command line. Returns -1 to go on, or the exit status
+ * (after --help or --list-features, or a usage error said on stderr). */
+static int parse_args(int argc, char **argv, struct gen_args *a)
+{
+	const struct pearl_option table[] = {
+	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
+	    PEARL_OPTION_STOP("list-features"),
+	    PEARL_OPTION_CALL("seed", a, parse_seed, NULL),
+	    PEARL_OPTION_CALL("count", &a->count, parse_count, NULL),
+	    {.short_name = 'o', .kind = pearl_option_string, .dest = &a->out},
+	    PEARL_OPTION_CALL("size-scale", &a->opts.scale, parse_scale, NULL),
+	    PEARL_OPTION_CALL("lang", &a->opts.lang, parse_lang, NULL),
+	    {.name = "quiet", .short_name = 'q', .kind = pearl_option_flag,
+	     .dest = &a->quiet},
+	    PEARL_OPTION_END};
+	struct pearl_options_result res = {0};
+	int r = pearl_options_parse(table, 0, argc, argv, &res);
+
+	if (r > 0) {
+		if (res.option->name && !strcmp(res.option->name, "help"))
 			usage(stdout);
-			return exit_ok;
-		} else if (!strcmp(a, "--list-features")) {
+		else
 			list_features();
-			return exit_ok;
-		} else if (!strcmp(a, "--seed")) {
-			if (parse_u64(v, &seed) < 0)
-				goto bad;
-			have_seed = 1;
-			++i;
-		} else if (!strcmp(a, "--count")) {
-			if (parse_u64(v, &count) < 0 || count < 1 ||
-			    count > 10000000)
-				goto bad;
-			++i;
-		} else if (!strcmp(a, "-o")) {
-			if (!v)
-				goto bad;
-			out = v;
-			++i;
-		} else if (!strcmp(a, "--size-scale")) {
-			if (pearl_gen_scale_parse(v, &opts.scale) < 0)
-				goto bad;
-			++i;
-		} else if (!strcmp(a, "--lang")) {
-			if (!v || (strcmp(v, "mlir") && strcmp(v, "c")))
-				goto bad;
-			opts.lang = strcmp(v, "c") ? pearl_gen_lang_mlir
-						   : pearl_gen_lang_c;
-			++i;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			quiet = 1;
-		} else {
-			fprintf(stderr, "pearl-gen: unknown argument %s\n", a);
-			usage(stderr);
-			return exit_usage;
-		}
-		continue;
-bad:
-		fprintf(stderr, "pearl-gen: bad or missing value for %s\n", a);
+		return exit_ok;
+	}
+	if (r < 0) {
+		if (res.failure == pearl_options_bad_value ||
+		    res.failure == pearl_options_missing_value)
+			fprintf(stderr, "pearl-gen: bad or missing value for "
+				"%s\n", argv[res.index]);
+		else
+			fprintf(stderr, "pearl-gen: unknown argument %s\n",
+				argv[res.index]);
 		usage(stderr);
 		return exit_usage;
 	}
-	if (!have_seed) {
+	if (!a->have_seed) {
 		fprintf(stderr, "pearl-gen: --seed is required\n");
 		usage(stderr);
 		return exit_usage;
 	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct gen_args a = { { pearl_gen_scale_train, pearl_gen_lang_mlir },
+			      0, 1, NULL, 0, 0 };
+	struct pearl_gen_options opts;
+	unsigned long long seed, count, k;
+	const char *out;
+	int quiet, to_dir = 0, status = exit_ok;
+	FILE *stream = NULL, *summary;
+
+	status = parse_args(argc, argv, &a);
+	if (status >= 0)
+		return status;
+	status = exit_ok;
+	opts = a.opts;
+	seed = a.seed;
+	count = a.count;
+	out = a.out;
+	quiet = a.quiet;
 
 	if (out && (is_dir(out) || out[strlen(out) - 1] == '/')) {
 		to_dir = 1;

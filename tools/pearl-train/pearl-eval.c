@@ -14,7 +14,7 @@
  * against the unscheduled program bit for bit; a schedule that fails counts
  * as 1.0x (the compiler would keep the original) and is flagged.
  */
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@
 
 #include "baselines.h"
 #include "episode.h"
+#include "pearl/options.h"
 #include "programs.h"
 
 #define MAX_POLICIES 8
@@ -29,10 +30,26 @@
 struct column {
 	char name[64];
 	enum { COL_POLICY, COL_RANDOM, COL_HEURISTIC } kind;
-	pearl_policy *policy;
+	const char *spec;     /* COL_POLICY: FILE|builtin|init:SEED */
+	pearl_policy *policy; /* COL_POLICY: loaded from spec */
 	int ref; /* COL_RANDOM: the column whose lengths it copies */
 	double log_sum;
 	int n, slow, failed;
+};
+
+/* The command line. */
+struct eval_options {
+	struct column col[MAX_POLICIES]; /* in the order given */
+	int n_col;
+	const char *random_ref, *csv_path;
+	struct pearl_env_options eo;
+	unsigned long long gen_first;
+	int gen_count;
+	enum pearl_gen_scale scale;
+	uint64_t seed;
+	int verbose;
+	char **files; /* program.mlir ... (into argv) */
+	int n_files;
 };
 
 static void usage(FILE *f)
@@ -63,93 +80,138 @@ static pearl_policy *load_policy(const char *spec, char *err, size_t size)
 	return pearl_policy_load_file(spec, err, size);
 }
 
+/* --policy NAME=FILE|builtin|init:SEED: a column (loaded later). */
+static int add_policy(const char *value, void *dest)
+{
+	struct eval_options *o = dest;
+	const char *eq = strchr(value, '=');
+	struct column *c = &o->col[o->n_col];
+
+	if (!eq || o->n_col == MAX_POLICIES)
+		return pearl_option_bad_value;
+	snprintf(c->name, sizeof(c->name), "%.*s", (int)(eq - value), value);
+	c->kind = COL_POLICY;
+	c->spec = eq + 1;
+	o->n_col++;
+	return pearl_option_ok;
+}
+
+/* --heuristic: a column. */
+static int add_heuristic(const char *value, void *dest)
+{
+	struct eval_options *o = dest;
+
+	if (o->n_col == MAX_POLICIES)
+		return pearl_option_bad_value;
+	snprintf(o->col[o->n_col].name, sizeof(o->col[o->n_col].name),
+		 "heuristic");
+	o->col[o->n_col++].kind = COL_HEURISTIC;
+	return pearl_option_ok;
+}
+
+/* --generated FIRST,N */
+static int parse_generated(const char *value, void *dest)
+{
+	struct eval_options *o = dest;
+	int end = 0;
+
+	if (sscanf(value, "%llu,%d%n", &o->gen_first, &o->gen_count, &end) !=
+		2 || value[end])
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
+static int parse_scale(const char *value, void *dest)
+{
+	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
+						      : pearl_option_ok;
+}
+
+/* Fills *o from the command line (o->files: room for argc words): 0, 1
+ * after --help, or -1 on a usage error (said on stderr). */
+static int parse_options(int argc, char **argv, struct eval_options *o)
+{
+	const struct pearl_option table[] = {
+	    PEARL_OPTION_CALL("policy", o, add_policy,
+			      "NAME=FILE|builtin|init:SEED, at most "
+			      "8 columns"),
+	    PEARL_OPTION_STRING("random", &o->random_ref),
+	    PEARL_OPTION_ACTION("heuristic", o, add_heuristic,
+				"at most 8 columns"),
+	    PEARL_OPTION_CALL("generated", o, parse_generated, "FIRST,N"),
+	    PEARL_OPTION_CALL("size-scale", &o->scale, parse_scale,
+			      "small|train|wide|cache"),
+	    PEARL_OPTION_STRING("memo", &o->eo.memo_path),
+	    PEARL_OPTION_INT("threads", &o->eo.threads, INT_MIN, INT_MAX),
+	    PEARL_OPTION_INT("runs", &o->eo.runs, INT_MIN, INT_MAX),
+	    PEARL_OPTION_STRING("machine", &o->eo.machine),
+	    PEARL_OPTION_U64("seed", &o->seed),
+	    PEARL_OPTION_STRING("csv", &o->csv_path),
+	    {.short_name = 'v', .kind = pearl_option_flag, .dest = &o->verbose},
+	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
+	    PEARL_OPTION_END};
+	struct pearl_options_result res = {0};
+	int r;
+
+	res.arguments = o->files;
+	r = pearl_options_parse(table, 1, argc, argv, &res);
+	o->n_files = res.n_arguments;
+	if (r < 0)
+		fprintf(stderr, "pearl-eval: %s\n", res.message);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"policy", 1, 0, 'p'},    {"random", 1, 0, 'r'},
-	    {"heuristic", 0, 0, 'H'}, {"generated", 1, 0, 'g'},
-	    {"size-scale", 1, 0, 'z'}, {"memo", 1, 0, 'm'},
-	    {"threads", 1, 0, 't'},   {"runs", 1, 0, 'R'},
-	    {"machine", 1, 0, 'C'},   {"seed", 1, 0, 'S'},
-	    {"csv", 1, 0, 'c'},       {"help", 0, 0, 'h'},
-	    {0, 0, 0, 0}};
-	struct column col[MAX_POLICIES];
-	const char *random_ref = NULL, *csv_path = NULL;
-	struct pearl_env_options eo;
+	struct eval_options o;
+	struct column *col = o.col;
 	struct program_set set;
 	pearl_env *env = NULL;
-	unsigned long long gen_first = 0;
-	int gen_count = 0, n_col = 0, verbose = 0, c, i, j, rc = 1;
-	uint64_t seed = 1;
-	enum pearl_gen_scale scale = pearl_gen_scale_train;
+	int n_col, i, j, rc = 1;
 	char err[1024] = "";
 	FILE *csv = NULL;
 
 	memset(&set, 0, sizeof(set));
-	memset(col, 0, sizeof(col));
-	pearl_env_options_init(&eo);
-	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
-		char *eq;
-
-		switch (c) {
-		case 'p':
-			eq = strchr(optarg, '=');
-			if (!eq || n_col == MAX_POLICIES) {
-				usage(stderr);
-				return 2;
-			}
-			snprintf(col[n_col].name, sizeof(col[n_col].name),
-				 "%.*s", (int)(eq - optarg), optarg);
-			col[n_col].kind = COL_POLICY;
-			col[n_col].policy = load_policy(eq + 1, err,
-							sizeof(err));
-			if (!col[n_col].policy) {
-				fprintf(stderr, "pearl-eval: %s: %s\n", eq + 1,
-					err);
-				goto out;
-			}
-			n_col++;
-			break;
-		case 'r': random_ref = optarg; break;
-		case 'H':
-			if (n_col == MAX_POLICIES)
-				return 2;
-			snprintf(col[n_col].name, sizeof(col[n_col].name),
-				 "heuristic");
-			col[n_col++].kind = COL_HEURISTIC;
-			break;
-		case 'g':
-			if (sscanf(optarg, "%llu,%d", &gen_first, &gen_count) !=
-			    2) {
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'z':
-			if (pearl_gen_scale_parse(optarg, &scale) < 0) {
-				usage(stderr);
-				return 2;
-			}
-			break;
-		case 'm': eo.memo_path = optarg; break;
-		case 't': eo.threads = atoi(optarg); break;
-		case 'R': eo.runs = atoi(optarg); break;
-		case 'C': eo.machine = optarg; break;
-		case 'S': seed = strtoull(optarg, NULL, 10); break;
-		case 'c': csv_path = optarg; break;
-		case 'v': verbose = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+	memset(&o, 0, sizeof(o));
+	o.seed = 1;
+	o.scale = pearl_gen_scale_train;
+	pearl_env_options_init(&o.eo);
+	o.files = calloc(argc, sizeof(*o.files));
+	if (!o.files) {
+		fprintf(stderr, "pearl-eval: out of memory\n");
+		return 1;
+	}
+	switch (parse_options(argc, argv, &o)) {
+	case 0:
+		break;
+	case 1:
+		usage(stdout);
+		free(o.files);
+		return 0;
+	default:
+		usage(stderr);
+		free(o.files);
+		return 2;
+	}
+	n_col = o.n_col;
+	for (j = 0; j < n_col; ++j) {
+		if (col[j].kind != COL_POLICY)
+			continue;
+		col[j].policy = load_policy(col[j].spec, err, sizeof(err));
+		if (!col[j].policy) {
+			fprintf(stderr, "pearl-eval: %s: %s\n", col[j].spec,
+				err);
+			goto out;
 		}
 	}
-	if (random_ref) {
+	if (o.random_ref) {
 		for (j = 0; j < n_col; ++j)
 			if (col[j].kind == COL_POLICY &&
-			    !strcmp(col[j].name, random_ref))
+			    !strcmp(col[j].name, o.random_ref))
 				break;
 		if (j == n_col || n_col == MAX_POLICIES) {
 			fprintf(stderr, "pearl-eval: --random %s: no such "
-					"--policy\n", random_ref);
+					"--policy\n", o.random_ref);
 			goto out;
 		}
 		snprintf(col[n_col].name, sizeof(col[n_col].name), "random");
@@ -160,22 +222,22 @@ int main(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	env = pearl_env_create(&eo, err, sizeof(err));
+	env = pearl_env_create(&o.eo, err, sizeof(err));
 	if (!env)
 		goto out;
-	if (gen_count > 0 &&
-	    program_set_add_generated(&set, env, gen_first, gen_count, scale,
-				      verbose, err, sizeof(err)) < 0)
+	if (o.gen_count > 0 &&
+	    program_set_add_generated(&set, env, o.gen_first, o.gen_count,
+				      o.scale, o.verbose, err, sizeof(err)) < 0)
 		goto out;
-	if (optind < argc &&
-	    program_set_add_files(&set, env, argv + optind, argc - optind,
-				  verbose, err, sizeof(err)) < 0)
+	if (o.n_files > 0 &&
+	    program_set_add_files(&set, env, o.files, o.n_files, o.verbose,
+				  err, sizeof(err)) < 0)
 		goto out;
 	if (set.skipped)
 		fprintf(stderr, "pearl-eval: %d programs could not be modeled "
 				"and are left out\n", set.skipped);
-	if (csv_path && !(csv = fopen(csv_path, "w"))) {
-		snprintf(err, sizeof(err), "cannot write %s", csv_path);
+	if (o.csv_path && !(csv = fopen(o.csv_path, "w"))) {
+		snprintf(err, sizeof(err), "cannot write %s", o.csv_path);
 		goto out;
 	}
 	if (csv)
@@ -216,7 +278,7 @@ int main(int argc, char **argv)
 
 				r = nb < 0 ? -1
 					   : baseline_random(sched, counts, nb,
-							     seed + i, schedule,
+							     o.seed + i, schedule,
 							     sizeof(schedule));
 				free(counts);
 			}
@@ -251,7 +313,7 @@ int main(int argc, char **argv)
 		}
 		printf("\n");
 		fflush(stdout);
-		if (verbose)
+		if (o.verbose)
 			for (j = 0; j < n_col; ++j)
 				fprintf(stderr, "  %-10s %s\n", col[j].name,
 					res[j].schedule[0] ? res[j].schedule
@@ -287,5 +349,6 @@ out:
 	for (j = 0; j < n_col; ++j)
 		pearl_policy_free(col[j].policy);
 	pearl_env_free(env);
+	free(o.files);
 	return rc;
 }

@@ -23,7 +23,7 @@
  * --resume continues from there.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +37,7 @@
 #include "pearl/clock.h"
 #include "episode.h"
 #include "pearl/imitation.h"
+#include "pearl/options.h"
 #include "teacher.h"
 #include "pearl/features.h"
 #include "pearl/ppo.h"
@@ -134,28 +135,41 @@ static void usage(FILE *f)
 "  -v                    per-episode lines\n");
 }
 
-static int parse_options(int argc, char **argv, struct options *o)
+/* --size-scale small|train|wide|cache */
+static int parse_scale(const char *value, void *dest)
 {
-	static const struct option longopts[] = {
-	    {"out", 1, 0, 'o'},          {"memo", 1, 0, 'm'},
-	    {"resume", 0, 0, 'R'},       {"programs", 1, 0, 'n'},
-	    {"first-program", 1, 0, 'F'}, {"size-scale", 1, 0, 'z'},
-	    {"steps", 1, 0, 's'},        {"batch", 1, 0, 'b'},
-	    {"minibatch", 1, 0, 'M'},    {"epochs", 1, 0, 'e'},
-	    {"lr", 1, 0, 'l'},           {"clip", 1, 0, 'c'},
-	    {"entropy", 1, 0, 'E'},      {"value-coef", 1, 0, 'V'},
-	    {"pretrain-epochs", 1, 0, 'P'}, {"pretrain-lr", 1, 0, 'L'},
-	    {"init-model", 1, 0, 'I'},   {"reward", 1, 0, 'w'},
-	    {"max-branch-steps", 1, 0, 'B'}, {"threads", 1, 0, 't'},
-	    {"runs", 1, 0, 'r'},         {"machine", 1, 0, 'C'},
-	    {"imitate-epochs", 1, 0, 'i'}, {"imitate-samples", 1, 0, 'k'},
-	    {"imitate-lr", 1, 0, 'g'},   {"imitate-margin", 1, 0, 'G'},
-	    {"imitate-prune", 1, 0, 'D'}, {"imitate-search", 1, 0, 'Q'},
-	    {"timeout-factor", 1, 0, 'T'}, {"min-parallel-work", 1, 0, 'W'},
-	    {"seed", 1, 0, 'S'},         {"help", 0, 0, 'h'},
-	    {0, 0, 0, 0}};
-	int c;
+	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
+						      : pearl_option_ok;
+}
 
+/* --entropy A,B: the coefficient's start and end. */
+static int parse_entropy(const char *value, void *dest)
+{
+	struct options *o = dest;
+	int end = 0;
+
+	if (sscanf(value, "%f,%f%n", &o->entropy_start, &o->entropy_end,
+		   &end) != 2 || value[end])
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
+/* --reward step|final */
+static int parse_reward(const char *value, void *dest)
+{
+	enum episode_reward *reward = dest;
+
+	if (!strcmp(value, "step"))
+		*reward = EPISODE_REWARD_STEP;
+	else if (!strcmp(value, "final"))
+		*reward = EPISODE_REWARD_FINAL;
+	else
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
+static void default_options(struct options *o)
+{
 	memset(o, 0, sizeof(*o));
 	o->out = "pearl-train-out";
 	o->seed = 1;
@@ -180,67 +194,65 @@ static int parse_options(int argc, char **argv, struct options *o)
 	o->threads = 2;
 	o->runs = 3;
 	o->ppo = pearl_ppo_default_config();
-	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->out = optarg; break;
-		case 'm': o->memo = optarg; break;
-		case 'R': o->resume = 1; break;
-		case 'n': o->programs = atoi(optarg); break;
-		case 'F': o->first_program = strtoull(optarg, NULL, 10); break;
-		case 'z':
-			if (pearl_gen_scale_parse(optarg, &o->scale) < 0)
-				return -1;
-			break;
-		case 's': o->steps = atol(optarg); break;
-		case 'b': o->batch = atoi(optarg); break;
-		case 'M': o->ppo.minibatch = atoi(optarg); break;
-		case 'e': o->ppo.epochs = atoi(optarg); break;
-		case 'l': o->lr = strtof(optarg, NULL); break;
-		case 'c': o->ppo.clip = strtof(optarg, NULL); break;
-		case 'E':
-			if (sscanf(optarg, "%f,%f", &o->entropy_start,
-				   &o->entropy_end) != 2)
-				return -1;
-			break;
-		case 'V': o->ppo.value_coef = strtof(optarg, NULL); break;
-		case 'P': o->pretrain_epochs = atoi(optarg); break;
-		case 'L': o->pretrain_lr = strtof(optarg, NULL); break;
-		case 'i': o->imitate_epochs = atoi(optarg); break;
-		case 'k': o->imitate_samples = atoi(optarg); break;
-		case 'g': o->imitate_lr = strtof(optarg, NULL); break;
-		case 'G': o->imitate_margin = strtof(optarg, NULL); break;
-		case 'D': o->imitate_prune = atoi(optarg); break;
-		case 'Q': o->imitate_search = atol(optarg); break;
-		case 'I': o->init_model = optarg; break;
-		case 'w':
-			if (!strcmp(optarg, "step"))
-				o->reward = EPISODE_REWARD_STEP;
-			else if (!strcmp(optarg, "final"))
-				o->reward = EPISODE_REWARD_FINAL;
-			else
-				return -1;
-			break;
-		case 'B': o->max_branch_steps = atoi(optarg); break;
-		case 'W': o->min_parallel_work = atol(optarg); break;
-		case 't': o->threads = atoi(optarg); break;
-		case 'r': o->runs = atoi(optarg); break;
-		case 'T': o->timeout_factor = strtod(optarg, NULL); break;
-		case 'C': o->machine = optarg; break;
-		case 'S': o->seed = strtoull(optarg, NULL, 10); break;
-		case 'v': o->verbose = 1; break;
-		case 'h': usage(stdout); exit(0);
-		default: return -1;
-		}
-	}
-	if (optind != argc || o->programs < 1 || o->batch < 1 ||
-	    o->ppo.minibatch < 1 || o->ppo.epochs < 1 || o->steps < 0 ||
-	    !(o->lr > 0) || !(o->timeout_factor > 1) || o->runs < 1 || o->threads < 1 ||
-	    o->max_branch_steps < 1 || o->min_parallel_work < 0 ||
-	    o->imitate_epochs < 0 || o->imitate_samples < 0 ||
-	    o->imitate_prune < 0 || o->imitate_search < 0 ||
-	    !(o->imitate_lr > 0) || !(o->imitate_margin >= 0))
-		return -1;
-	return 0;
+}
+
+/* Fills *o from the command line: 0, 1 after --help, or -1 on a usage
+ * error (said on stderr). */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	const struct pearl_option table[] = {
+	    PEARL_OPTION_STRING("out", &o->out),
+	    PEARL_OPTION_STRING("memo", &o->memo),
+	    PEARL_OPTION_FLAG("resume", &o->resume),
+	    PEARL_OPTION_INT("programs", &o->programs, 1, INT_MAX),
+	    PEARL_OPTION_U64("first-program", &o->first_program),
+	    PEARL_OPTION_CALL("size-scale", &o->scale, parse_scale,
+			      "small|train|wide|cache"),
+	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
+	    PEARL_OPTION_INT("batch", &o->batch, 1, INT_MAX),
+	    PEARL_OPTION_INT("minibatch", &o->ppo.minibatch, 1, INT_MAX),
+	    PEARL_OPTION_INT("epochs", &o->ppo.epochs, 1, INT_MAX),
+	    PEARL_OPTION_FLOAT_ABOVE("lr", &o->lr, 0),
+	    PEARL_OPTION_FLOAT("clip", &o->ppo.clip),
+	    PEARL_OPTION_CALL("entropy", o, parse_entropy, "A,B"),
+	    PEARL_OPTION_FLOAT("value-coef", &o->ppo.value_coef),
+	    PEARL_OPTION_INT("pretrain-epochs", &o->pretrain_epochs, INT_MIN,
+			     INT_MAX),
+	    PEARL_OPTION_FLOAT("pretrain-lr", &o->pretrain_lr),
+	    PEARL_OPTION_STRING("init-model", &o->init_model),
+	    PEARL_OPTION_CALL("reward", &o->reward, parse_reward,
+			      "step|final"),
+	    PEARL_OPTION_INT("max-branch-steps", &o->max_branch_steps, 1,
+			     INT_MAX),
+	    PEARL_OPTION_INT("threads", &o->threads, 1, INT_MAX),
+	    PEARL_OPTION_INT("runs", &o->runs, 1, INT_MAX),
+	    PEARL_OPTION_STRING("machine", &o->machine),
+	    PEARL_OPTION_INT("imitate-epochs", &o->imitate_epochs, 0,
+			     INT_MAX),
+	    PEARL_OPTION_INT("imitate-samples", &o->imitate_samples, 0,
+			     INT_MAX),
+	    PEARL_OPTION_FLOAT_ABOVE("imitate-lr", &o->imitate_lr, 0),
+	    PEARL_OPTION_FLOAT_RANGE("imitate-margin", &o->imitate_margin, 0,
+				     HUGE_VAL),
+	    PEARL_OPTION_INT("imitate-prune", &o->imitate_prune, 0, INT_MAX),
+	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
+			      LONG_MAX),
+	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor", &o->timeout_factor,
+				      1),
+	    PEARL_OPTION_LONG("min-parallel-work", &o->min_parallel_work, 0,
+			      LONG_MAX),
+	    PEARL_OPTION_U64("seed", &o->seed),
+	    {.short_name = 'v', .kind = pearl_option_flag, .dest = &o->verbose},
+	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
+	    PEARL_OPTION_END};
+	struct pearl_options_result res = {0};
+	int r;
+
+	default_options(o);
+	r = pearl_options_parse(table, 1, argc, argv, &res);
+	if (r < 0)
+		fprintf(stderr, "pearl-train: %s\n", res.message);
+	return r;
 }
 
 static char *path_in(const char *dir, const char *file)
@@ -883,7 +895,7 @@ static int train(pearl_env *env, struct program_set *set,
 	int *order = malloc(set->n * sizeof(*order));
 	char *csv_path = path_in(o->out, "curve.csv");
 	FILE *csv = NULL;
-	int i, rc = -1;
+	int rc = -1;
 	uint64_t order_rng = o->seed ^ 0x5eedULL;
 
 	if (!order || !csv_path) {
@@ -891,15 +903,7 @@ static int train(pearl_env *env, struct program_set *set,
 		goto out;
 	}
 	/* A fixed shuffled order of the programs, cycled through. */
-	for (i = 0; i < set->n; ++i)
-		order[i] = i;
-	for (i = set->n - 1; i > 0; --i) {
-		int j = (int)(pearl_splitmix64(&order_rng) % (uint64_t)(i + 1));
-		int t = order[i];
-
-		order[i] = order[j];
-		order[j] = t;
-	}
+	pearl_shuffle_indices(order, set->n, &order_rng);
 	{
 		struct stat sb;
 		int fresh = stat(csv_path, &sb) != 0;
@@ -1032,7 +1036,13 @@ int main(int argc, char **argv)
 
 	memset(&set, 0, sizeof(set));
 	memset(&st, 0, sizeof(st));
-	if (parse_options(argc, argv, &o) < 0) {
+	switch (parse_options(argc, argv, &o)) {
+	case 0:
+		break;
+	case 1:
+		usage(stdout);
+		return 0;
+	default:
 		usage(stderr);
 		return 2;
 	}

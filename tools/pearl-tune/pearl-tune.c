@@ -27,7 +27,6 @@
  * if one could not be (it gets no entry; so does a module without any
  * target), 2 on usage errors or errors of the environment.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,7 @@
 #include "pearl/ctx.h"
 #include "pearl/env.h"
 #include "pearl/file.h"
+#include "pearl/options.h"
 #include "pearl/schedule_file.h"
 #include "pearl/search.h"
 
@@ -116,64 +116,11 @@ static void usage(FILE *out)
 		"  --quiet              no progress lines\n");
 }
 
-/* Parses a number in [min, max] into *v; 0, or -1 if it is not one. */
-static int parse_number(const char *s, double min, double max, double *v)
+/* --seed SCHEDULE: appends the schedule (kept: an argv string) to the
+ * seeds of `dest` (struct args); a bad schedule is reported here. */
+static int add_seed(const char *v, void *dest)
 {
-	char *end;
-
-	*v = strtod(s, &end);
-	return end != s && !*end && *v >= min && *v <= max ? 0 : -1;
-}
-
-enum { OPT_BUDGET = 256, OPT_SECONDS, OPT_BEAM, OPT_TOP_K, OPT_DEPTH,
-       OPT_PATIENCE, OPT_MIN_GAIN, OPT_MIN_PARALLEL, OPT_MODEL, OPT_MEMO,
-       OPT_MACHINE, OPT_RUNS, OPT_THREADS, OPT_QUIET, OPT_HELP,
-       OPT_SAMPLING, OPT_SIZE, OPT_POLICY_ACTIONS_ONLY, OPT_SEED,
-       OPT_NO_POLICY_SEED, OPT_DIVERSITY, OPT_CONFIRM,
-       OPT_CONFIRM_ROUNDS };
-
-static const struct option options[] = {
-	{"output", required_argument, NULL, 'o'},
-	{"budget", required_argument, NULL, OPT_BUDGET},
-	{"seconds", required_argument, NULL, OPT_SECONDS},
-	{"beam", required_argument, NULL, OPT_BEAM},
-	{"diversity", required_argument, NULL, OPT_DIVERSITY},
-	{"confirm", required_argument, NULL, OPT_CONFIRM},
-	{"confirm-rounds", required_argument, NULL, OPT_CONFIRM_ROUNDS},
-	{"top-k", required_argument, NULL, OPT_TOP_K},
-	{"depth", required_argument, NULL, OPT_DEPTH},
-	{"patience", required_argument, NULL, OPT_PATIENCE},
-	{"min-gain", required_argument, NULL, OPT_MIN_GAIN},
-	{"min-parallel-work", required_argument, NULL, OPT_MIN_PARALLEL},
-	{"model", required_argument, NULL, OPT_MODEL},
-	{"memo", required_argument, NULL, OPT_MEMO},
-	{"machine", required_argument, NULL, OPT_MACHINE},
-	{"runs", required_argument, NULL, OPT_RUNS},
-	{"threads", required_argument, NULL, OPT_THREADS},
-	{"sampling", required_argument, NULL, OPT_SAMPLING},
-	{"size", required_argument, NULL, OPT_SIZE},
-	{"quiet", no_argument, NULL, OPT_QUIET},
-	{"policy-actions-only", no_argument, NULL, OPT_POLICY_ACTIONS_ONLY},
-	{"seed", required_argument, NULL, OPT_SEED},
-	{"no-policy-seed", no_argument, NULL, OPT_NO_POLICY_SEED},
-	{"help", no_argument, NULL, OPT_HELP},
-	{NULL, 0, NULL, 0}};
-
-/* The long name of option `c`. */
-static const char *option_name(int c)
-{
-	const struct option *o;
-
-	for (o = options; o->name; ++o)
-		if (o->val == c)
-			return o->name;
-	return "?";
-}
-
-/* Appends the schedule `v` (kept: an argv string) to a's seeds; 0, or -1
- * if memory is exhausted. */
-static int add_seed(struct args *a, const char *v)
-{
+	struct args *a = dest;
 	const char **seeds;
 	struct pearl_action *acts = NULL;
 	pearl_ctx *ctx = pearl_ctx_alloc();
@@ -186,108 +133,113 @@ static int add_seed(struct args *a, const char *v)
 	free(acts);
 	pearl_ctx_free(ctx);
 	if (n < 0)
-		return -1;
+		return pearl_option_reported;
 	seeds = realloc(a->seeds, (a->n_seeds + 1) * sizeof(*seeds));
 	if (!seeds) {
 		fprintf(stderr, "pearl-tune: out of memory\n");
-		return -1;
+		return pearl_option_reported;
 	}
 	seeds[a->n_seeds++] = v;
 	a->seeds = seeds;
 	a->search.seeds = seeds;
 	a->search.n_seeds = a->n_seeds;
-	return 0;
+	return pearl_option_ok;
 }
 
-/* Applies option `c` with argument `v` to `a`; 0, or -1 if v is bad. */
-static int apply_option(struct args *a, int c, const char *v)
+/* --sampling plain|adaptive|always */
+static int parse_sampling(const char *v, void *dest)
 {
-	double x = 0;
-	int bad = 0;
+	enum pearl_search_sampling *sampling = dest;
 
-	switch (c) {
-	case 'o': a->out = v; return 0;
-	case OPT_MODEL: a->model = v; return 0;
-	case OPT_MEMO: a->env.memo_path = v; return 0;
-	case OPT_MACHINE: a->env.machine = v; return 0;
-	case OPT_QUIET: a->quiet = 1; return 0;
-	case OPT_POLICY_ACTIONS_ONLY: a->search.extended_actions = 0; return 0;
-	case OPT_NO_POLICY_SEED: a->search.seed_policy = 0; return 0;
-	case OPT_SEED: return add_seed(a, v);
-	case OPT_SAMPLING:
-		if (!strcmp(v, "plain"))
-			a->search.sampling = pearl_search_plain;
-		else if (!strcmp(v, "adaptive"))
-			a->search.sampling = pearl_search_adaptive;
-		else if (!strcmp(v, "always"))
-			a->search.sampling = pearl_search_adaptive_always;
-		else
-			bad = 1;
-		break;
-	case OPT_BUDGET: bad = parse_number(v, 1, 1e9, &x);
-		a->search.max_measurements = (long)x; break;
-	case OPT_SECONDS: bad = parse_number(v, 0, 1e9, &x);
-		a->search.max_seconds = x; break;
-	case OPT_BEAM: bad = parse_number(v, 1, 1000, &x);
-		a->search.beam_width = (int)x; break;
-	case OPT_DIVERSITY: bad = parse_number(v, 0, 1000, &x);
-		a->search.beam_diversity = (int)x; break;
-	case OPT_CONFIRM: bad = parse_number(v, 0, 100, &x);
-		a->search.confirm = (int)x; break;
-	case OPT_CONFIRM_ROUNDS: bad = parse_number(v, 1, 100, &x);
-		a->search.confirm_rounds = (int)x; break;
-	case OPT_TOP_K: bad = parse_number(v, 0, PEARL_ACTION_SPACE_SIZE, &x);
-		a->search.top_k = (int)x; break;
-	case OPT_DEPTH: bad = parse_number(v, 1, 64, &x);
-		a->search.max_depth = (int)x; break;
-	case OPT_PATIENCE: bad = parse_number(v, 1, 64, &x);
-		a->search.patience = (int)x; break;
-	case OPT_MIN_GAIN: bad = parse_number(v, 1, 100, &x);
-		a->search.min_gain = x; break;
-	case OPT_MIN_PARALLEL: bad = parse_number(v, 0, 1e15, &x);
-		a->search.min_parallel_work = (long)x; break;
-	case OPT_RUNS: bad = parse_number(v, 1, 1000, &x);
-		a->env.runs = (int)x; break;
-	case OPT_THREADS: bad = parse_number(v, 1, 1024, &x);
-		a->env.threads = (int)x; break;
-	case OPT_SIZE: bad = parse_number(v, 0, 1LL << 40, &x) ||
-			     x != (double)(long long)x;
-		a->size = (long long)x; break;
-	default: return -1;
-	}
-	if (bad)
-		fprintf(stderr, "pearl-tune: bad value '%s' for --%s\n", v,
-			option_name(c));
-	return bad ? -1 : 0;
+	if (!strcmp(v, "plain"))
+		*sampling = pearl_search_plain;
+	else if (!strcmp(v, "adaptive"))
+		*sampling = pearl_search_adaptive;
+	else if (!strcmp(v, "always"))
+		*sampling = pearl_search_adaptive_always;
+	else
+		return pearl_option_bad_value;
+	return pearl_option_ok;
 }
 
-/* Fills *a from the command line; 0, 1 after --help, or -1 on errors. */
+/* Fills *a from the command line; 0, 1 after --help, or -1 on errors (said
+ * on stderr, with the usage). */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	int c;
+	int policy_actions_only = 0, no_policy_seed = 0, r;
+	const struct pearl_option table[] = {
+	    {.name = "output", .short_name = 'o',
+	     .kind = pearl_option_string, .dest = &a->out},
+	    PEARL_OPTION_LONG("budget", &a->search.max_measurements, 1, 1e9),
+	    PEARL_OPTION_DOUBLE_RANGE("seconds", &a->search.max_seconds, 0,
+				      1e9),
+	    PEARL_OPTION_INT("beam", &a->search.beam_width, 1, 1000),
+	    PEARL_OPTION_INT("diversity", &a->search.beam_diversity, 0, 1000),
+	    PEARL_OPTION_INT("confirm", &a->search.confirm, 0, 100),
+	    PEARL_OPTION_INT("confirm-rounds", &a->search.confirm_rounds, 1,
+			     100),
+	    PEARL_OPTION_INT("top-k", &a->search.top_k, 0,
+			     PEARL_ACTION_SPACE_SIZE),
+	    PEARL_OPTION_INT("depth", &a->search.max_depth, 1, 64),
+	    PEARL_OPTION_INT("patience", &a->search.patience, 1, 64),
+	    PEARL_OPTION_DOUBLE_RANGE("min-gain", &a->search.min_gain, 1, 100),
+	    PEARL_OPTION_LONG("min-parallel-work",
+			      &a->search.min_parallel_work, 0, 1e15),
+	    PEARL_OPTION_STRING("model", &a->model),
+	    PEARL_OPTION_STRING("memo", &a->env.memo_path),
+	    PEARL_OPTION_STRING("machine", &a->env.machine),
+	    PEARL_OPTION_INT("runs", &a->env.runs, 1, 1000),
+	    PEARL_OPTION_INT("threads", &a->env.threads, 1, 1024),
+	    PEARL_OPTION_CALL("sampling", &a->search.sampling, parse_sampling,
+			      "plain|adaptive|always"),
+	    PEARL_OPTION_LLONG("size", &a->size, 0, 1LL << 40),
+	    PEARL_OPTION_FLAG("quiet", &a->quiet),
+	    PEARL_OPTION_FLAG("policy-actions-only", &policy_actions_only),
+	    PEARL_OPTION_CALL("seed", a, add_seed, "a schedule"),
+	    PEARL_OPTION_FLAG("no-policy-seed", &no_policy_seed),
+	    PEARL_OPTION_STOP("help"),
+	    PEARL_OPTION_END};
+	struct pearl_options_result res = {0};
 
 	memset(a, 0, sizeof(*a));
 	a->size = 64;
 	pearl_env_options_init(&a->env);
 	pearl_search_options_init(&a->search);
-	while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
-		if (c == OPT_HELP) {
-			usage(stdout);
-			return 1;
-		}
-		if (c == '?' || apply_option(a, c, optarg) < 0) {
-			usage(stderr);
-			return -1;
-		}
+	a->programs = calloc(argc, sizeof(*a->programs));
+	if (!a->programs) {
+		fprintf(stderr, "pearl-tune: out of memory\n");
+		return -1;
 	}
-	a->programs = argv + optind;
-	a->n_programs = argc - optind;
+	res.arguments = a->programs;
+	r = pearl_options_parse(table, 1, argc, argv, &res);
+	a->n_programs = res.n_arguments;
+	if (policy_actions_only)
+		a->search.extended_actions = 0;
+	if (no_policy_seed)
+		a->search.seed_policy = 0;
+	if (r > 0) {
+		usage(stdout);
+		return 1;
+	}
+	if (r < 0) {
+		if (res.message[0])
+			fprintf(stderr, "pearl-tune: %s\n", res.message);
+		usage(stderr);
+		return -1;
+	}
 	if (a->n_programs == 0) {
 		fprintf(stderr, "pearl-tune: no program given\n");
 		usage(stderr);
 		return -1;
 	}
 	return 0;
+}
+
+/* Frees what parse_args allocated. */
+static void args_clear(struct args *a)
+{
+	free(a->seeds);
+	free(a->programs);
 }
 
 /* The progress line of one measured candidate. */
@@ -523,14 +475,14 @@ int main(int argc, char **argv)
 
 	rc = parse_args(argc, argv, &a);
 	if (rc != 0) {
-		free(a.seeds);
+		args_clear(&a);
 		return rc < 0 ? 2 : 0;
 	}
 	if (a.model) {
 		policy = pearl_policy_load_file(a.model, err, sizeof(err));
 		if (!policy) {
 			fprintf(stderr, "pearl-tune: %s: %s\n", a.model, err);
-			free(a.seeds);
+			args_clear(&a);
 			return 2;
 		}
 		a.search.policy = policy;
@@ -544,7 +496,7 @@ int main(int argc, char **argv)
 			env ? "out of memory" : err);
 		pearl_env_free(env);
 		pearl_policy_free(policy);
-		free(a.seeds);
+		args_clear(&a);
 		return 2;
 	}
 	for (i = 0; i < a.n_programs; ++i)
@@ -554,6 +506,6 @@ int main(int argc, char **argv)
 	pearl_schedule_file_free(file);
 	pearl_env_free(env);
 	pearl_policy_free(policy);
-	free(a.seeds);
+	args_clear(&a);
 	return failed ? 1 : 0;
 }

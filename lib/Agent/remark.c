@@ -1,0 +1,28 @@
+/* The remark that says what the agent chose (pearl/agent.h), in the words
+ * of both passes. */
+#include "pearl/agent.h"
+
+void pearl_agent_format_remark(pearl_str *out,
+			       const struct pearl_agent_trace *trace,
+			       const struct pearl_action *actions, int n,
+			       int sample)
+{
+	pearl_str_printf(out, "pearl-schedule: agent (%s) ",
+			 sample ? "sample" : "greedy");
+	if (n == 0) {
+		pearl_str_append(out, "kept the original schedule");
+	} else {
+		pearl_str_append(out, "chose \"");
+		pearl_actions_format(out, actions, n);
+		pearl_str_append(out, "\"");
+	}
+	pearl_str_printf(out, " (%d branch%s, %d decisions, %d illegal "
+			 "choices masked, value %.3f; decided in %.2f ms: "
+			 "graphs %.2f, network %.2f, legality %.2f)",
+			 trace->n_branches, trace->n_branches == 1 ? "" : "es",
+			 trace->n_steps, trace->n_illegal,
+			 trace->n_steps ? trace->steps[0].value : 0.0,
+			 trace->seconds * 1e3, trace->seconds_graph * 1e3,
+			 trace->seconds_policy * 1e3,
+			 trace->seconds_legality * 1e3);
+}
