@@ -224,7 +224,7 @@ pearl_stat pearl_ctx_error(pearl_ctx *ctx, const char *fmt, ...)
 	if (!ctx)
 		return pearl_stat_error;
 	va_start(ap, fmt);
-	vsnprintf(ctx->msg, sizeof(ctx->msg), fmt, ap);
+	pearl_error_vprintf(ctx->msg, sizeof(ctx->msg), fmt, ap);
 	va_end(ap);
 	return pearl_stat_error;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/error.h"
 #include "pearl/options.h"
 
 static int is_end(const struct pearl_option *o)
@@ -42,7 +43,7 @@ static int fail(struct pearl_options_result *res,
 	res->index = index;
 	res->option = option;
 	va_start(ap, fmt);
-	vsnprintf(res->message, sizeof(res->message), fmt, ap);
+	pearl_error_vprintf(res->message, sizeof(res->message), fmt, ap);
 	va_end(ap);
 	return -1;
 }

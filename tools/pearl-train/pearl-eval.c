@@ -161,184 +161,258 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 	return r;
 }
 
-int main(int argc, char **argv)
+/* ---- Setting up -------------------------------------------------------- */
+
+/* Loads the policy of every --policy column; 0, or -1 (said on stderr,
+ * with the reason in err). */
+static int load_policies(struct eval_options *o, char *err, size_t size)
 {
-	struct eval_options o;
-	struct column *col = o.col;
-	struct program_set set;
-	pearl_env *env = NULL;
-	int n_col, i, j, rc = 1;
-	char err[1024] = "";
-	FILE *csv = NULL;
+	struct column *c;
 
-	memset(&set, 0, sizeof(set));
-	memset(&o, 0, sizeof(o));
-	o.seed = 1;
-	o.scale = pearl_gen_scale_train;
-	pearl_env_options_init(&o.eo);
-	o.files = calloc(argc, sizeof(*o.files));
-	if (!o.files) {
-		fprintf(stderr, "pearl-eval: out of memory\n");
-		return 1;
-	}
-	switch (parse_options(argc, argv, &o)) {
-	case 0:
-		break;
-	case 1:
-		usage(stdout);
-		free(o.files);
-		return 0;
-	default:
-		usage(stderr);
-		free(o.files);
-		return 2;
-	}
-	n_col = o.n_col;
-	for (j = 0; j < n_col; ++j) {
-		if (col[j].kind != COL_POLICY)
+	for (c = o->col; c < o->col + o->n_col; ++c) {
+		if (c->kind != COL_POLICY)
 			continue;
-		col[j].policy = load_policy(col[j].spec, err, sizeof(err));
-		if (!col[j].policy) {
-			fprintf(stderr, "pearl-eval: %s: %s\n", col[j].spec,
-				err);
-			goto out;
+		c->policy = load_policy(c->spec, err, size);
+		if (!c->policy) {
+			fprintf(stderr, "pearl-eval: %s: %s\n", c->spec, err);
+			return -1;
 		}
 	}
-	if (o.random_ref) {
-		for (j = 0; j < n_col; ++j)
-			if (col[j].kind == COL_POLICY &&
-			    !strcmp(col[j].name, o.random_ref))
-				break;
-		if (j == n_col || n_col == MAX_POLICIES) {
-			fprintf(stderr, "pearl-eval: --random %s: no such "
-					"--policy\n", o.random_ref);
-			goto out;
-		}
-		snprintf(col[n_col].name, sizeof(col[n_col].name), "random");
-		col[n_col].kind = COL_RANDOM;
-		col[n_col++].ref = j;
+	return 0;
+}
+
+/* --random REF: the random column after the others, with the episode
+ * lengths of the --policy column named REF; 0, or -1 (said on stderr). */
+static int add_random_column(struct eval_options *o)
+{
+	int j;
+
+	if (!o->random_ref)
+		return 0;
+	for (j = 0; j < o->n_col; ++j)
+		if (o->col[j].kind == COL_POLICY &&
+		    !strcmp(o->col[j].name, o->random_ref))
+			break;
+	if (j == o->n_col || o->n_col == MAX_POLICIES) {
+		fprintf(stderr, "pearl-eval: --random %s: no such --policy\n",
+			o->random_ref);
+		return -1;
 	}
-	if (n_col == 0) {
-		usage(stderr);
-		goto out;
-	}
-	env = pearl_env_create(&o.eo, err, sizeof(err));
-	if (!env)
-		goto out;
-	if (o.gen_count > 0 &&
-	    program_set_add_generated(&set, env, o.gen_first, o.gen_count,
-				      o.scale, o.verbose, err, sizeof(err)) < 0)
-		goto out;
-	if (o.n_files > 0 &&
-	    program_set_add_files(&set, env, o.files, o.n_files, o.verbose,
-				  err, sizeof(err)) < 0)
-		goto out;
-	if (set.skipped)
+	snprintf(o->col[o->n_col].name, sizeof(o->col[o->n_col].name),
+		 "random");
+	o->col[o->n_col].kind = COL_RANDOM;
+	o->col[o->n_col++].ref = j;
+	return 0;
+}
+
+/* The generated programs, then the files, into *set; 0, or -1 with a
+ * message in err. */
+static int load_programs(const struct eval_options *o, pearl_env *env,
+			 struct program_set *set, char *err, size_t size)
+{
+	if (o->gen_count > 0 &&
+	    program_set_add_generated(set, env, o->gen_first, o->gen_count,
+				      o->scale, o->verbose, err, size) < 0)
+		return -1;
+	if (o->n_files > 0 &&
+	    program_set_add_files(set, env, o->files, o->n_files, o->verbose,
+				  err, size) < 0)
+		return -1;
+	if (set->skipped)
 		fprintf(stderr, "pearl-eval: %d programs could not be modeled "
-				"and are left out\n", set.skipped);
-	if (o.csv_path && !(csv = fopen(o.csv_path, "w"))) {
-		snprintf(err, sizeof(err), "cannot write %s", o.csv_path);
-		goto out;
+				"and are left out\n", set->skipped);
+	return 0;
+}
+
+/* --csv FILE opened with its header into *csv (NULL without --csv); 0, or
+ * -1 with a message in err. */
+static int open_csv(const char *path, FILE **csv, char *err, size_t size)
+{
+	*csv = NULL;
+	if (!path)
+		return 0;
+	*csv = fopen(path, "w");
+	if (!*csv) {
+		snprintf(err, size, "cannot write %s", path);
+		return -1;
 	}
-	if (csv)
-		fprintf(csv, "program,base_seconds,policy,speedup,status,"
-			     "schedule\n");
-	printf("%-22s %10s", "program", "base ms");
-	for (j = 0; j < n_col; ++j)
-		printf(" %11s", col[j].name);
+	fprintf(*csv, "program,base_seconds,policy,speedup,status,schedule\n");
+	return 0;
+}
+
+/* ---- Evaluating --------------------------------------------------------- */
+
+/* The schedule of the heuristic or random column c for program number
+ * `index`, p, and its time in *res; 0, or -1 with a message in err.
+ * res[c->ref] is the result of the column whose lengths a random column
+ * copies. */
+static int run_baseline(pearl_env *env, pearl_env_program *p, int index,
+			const struct eval_options *o, const struct column *c,
+			struct episode_result *res, char *err, size_t size)
+{
+	char schedule[EPISODE_SCHEDULE_MAX];
+	pearl_sched *sched = pearl_env_program_sched(p, err, size);
+	int r;
+
+	if (!sched)
+		return -1;
+	if (c->kind == COL_HEURISTIC) {
+		r = baseline_heuristic(sched, schedule, sizeof(schedule));
+	} else {
+		int *counts = NULL;
+		int nb = baseline_count_per_branch(res[c->ref].schedule,
+						   &counts);
+
+		r = nb < 0 ? -1
+			   : baseline_random(sched, counts, nb, o->seed + index,
+					     schedule, sizeof(schedule));
+		free(counts);
+	}
+	pearl_sched_free(sched);
+	if (r < 0) {
+		snprintf(err, size, "%s: %s failed", pearl_env_program_name(p),
+			 c->name);
+		return -1;
+	}
+	return episode_time_schedule(env, p, schedule, &res[c - o->col], err,
+				     size);
+}
+
+/* The result of every column on program number `index`, p, into res;
+ * 0, or -1 with a message in err. */
+static int run_columns(pearl_env *env, pearl_env_program *p, int index,
+		       const struct eval_options *o,
+		       struct episode_result *res, char *err, size_t size)
+{
+	const struct column *c;
+
+	for (c = o->col; c < o->col + o->n_col; ++c) {
+		struct pearl_agent_options ao;
+
+		pearl_agent_options_init(&ao);
+		if (c->kind == COL_POLICY) {
+			if (episode_run(env, p, c->policy, &ao,
+					EPISODE_REWARD_FINAL, NULL,
+					&res[c - o->col], err, size) < 0)
+				return -1;
+		} else if (run_baseline(env, p, index, o, c, res, err,
+					size) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Prints program p's row (and its CSV rows, and with -v its schedules)
+ * and adds its results to the columns' sums. */
+static void report_program(pearl_env_program *p, struct eval_options *o,
+			   const struct episode_result *res, FILE *csv)
+{
+	int j;
+
+	printf("%-22s %10.3f", pearl_env_program_name(p),
+	       res[0].base_seconds * 1e3);
+	for (j = 0; j < o->n_col; ++j) {
+		struct column *c = &o->col[j];
+		int ok = res[j].status == PEARL_ENV_OK;
+
+		printf(" %10.2fx%s", res[j].speedup, ok ? "" : "!");
+		c->log_sum += log(res[j].speedup);
+		c->n++;
+		c->slow += res[j].speedup < 0.95;
+		c->failed += !ok;
+		if (csv)
+			fprintf(csv, "%s,%.6g,%s,%.4f,%s,\"%s\"\n",
+				pearl_env_program_name(p),
+				res[j].base_seconds, c->name, res[j].speedup,
+				pearl_env_status_name(res[j].status),
+				res[j].schedule);
+	}
 	printf("\n");
-	for (i = 0; i < set.n; ++i) {
+	fflush(stdout);
+	if (o->verbose)
+		for (j = 0; j < o->n_col; ++j)
+			fprintf(stderr, "  %-10s %s\n", o->col[j].name,
+				res[j].schedule[0] ? res[j].schedule
+						   : "(none)");
+}
+
+/* The table: a header, a row per program, the geometric means and counts
+ * of the columns and the environment's counters. 0, or -1 with a message
+ * in err. */
+static int evaluate(pearl_env *env, const struct program_set *set,
+		    struct eval_options *o, FILE *csv, char *err, size_t size)
+{
+	struct pearl_env_stats s;
+	int i, j;
+
+	printf("%-22s %10s", "program", "base ms");
+	for (j = 0; j < o->n_col; ++j)
+		printf(" %11s", o->col[j].name);
+	printf("\n");
+	for (i = 0; i < set->n; ++i) {
 		struct episode_result res[MAX_POLICIES];
-		pearl_env_program *p = set.p[i];
 
-		for (j = 0; j < n_col; ++j) {
-			struct pearl_agent_options ao;
-			char schedule[EPISODE_SCHEDULE_MAX];
-			pearl_sched *sched = NULL;
-			int r = 0;
-
-			pearl_agent_options_init(&ao);
-			if (col[j].kind == COL_POLICY) {
-				if (episode_run(env, p, col[j].policy, &ao,
-						EPISODE_REWARD_FINAL, NULL,
-						&res[j], err, sizeof(err)) < 0)
-					goto out;
-				continue;
-			}
-			sched = pearl_env_program_sched(p, err, sizeof(err));
-			if (!sched)
-				goto out;
-			if (col[j].kind == COL_HEURISTIC) {
-				r = baseline_heuristic(sched, schedule,
-						       sizeof(schedule));
-			} else {
-				int *counts = NULL;
-				int nb = baseline_count_per_branch(
-				    res[col[j].ref].schedule, &counts);
-
-				r = nb < 0 ? -1
-					   : baseline_random(sched, counts, nb,
-							     o.seed + i, schedule,
-							     sizeof(schedule));
-				free(counts);
-			}
-			pearl_sched_free(sched);
-			if (r < 0) {
-				snprintf(err, sizeof(err), "%s: %s failed",
-					 pearl_env_program_name(p),
-					 col[j].name);
-				goto out;
-			}
-			if (episode_time_schedule(env, p, schedule, &res[j],
-						  err, sizeof(err)) < 0)
-				goto out;
-		}
-		printf("%-22s %10.3f", pearl_env_program_name(p),
-		       res[0].base_seconds * 1e3);
-		for (j = 0; j < n_col; ++j) {
-			int ok = res[j].status == PEARL_ENV_OK;
-
-			printf(" %10.2fx%s", res[j].speedup, ok ? "" : "!");
-			col[j].log_sum += log(res[j].speedup);
-			col[j].n++;
-			col[j].slow += res[j].speedup < 0.95;
-			col[j].failed += !ok;
-			if (csv)
-				fprintf(csv, "%s,%.6g,%s,%.4f,%s,\"%s\"\n",
-					pearl_env_program_name(p),
-					res[j].base_seconds, col[j].name,
-					res[j].speedup,
-					pearl_env_status_name(res[j].status),
-					res[j].schedule);
-		}
-		printf("\n");
-		fflush(stdout);
-		if (o.verbose)
-			for (j = 0; j < n_col; ++j)
-				fprintf(stderr, "  %-10s %s\n", col[j].name,
-					res[j].schedule[0] ? res[j].schedule
-							   : "(none)");
+		if (run_columns(env, set->p[i], i, o, res, err, size) < 0)
+			return -1;
+		report_program(set->p[i], o, res, csv);
 	}
 	printf("%-22s %10s", "geomean", "");
-	for (j = 0; j < n_col; ++j)
-		printf(" %10.3fx ", col[j].n ? exp(col[j].log_sum / col[j].n)
-					     : 1.0);
+	for (j = 0; j < o->n_col; ++j)
+		printf(" %10.3fx ", o->col[j].n ? exp(o->col[j].log_sum /
+						       o->col[j].n)
+						 : 1.0);
 	printf("\n%-22s %10s", "below 0.95x", "");
-	for (j = 0; j < n_col; ++j)
-		printf(" %11d", col[j].slow);
+	for (j = 0; j < o->n_col; ++j)
+		printf(" %11d", o->col[j].slow);
 	printf("\n%-22s %10s", "failed (!)", "");
-	for (j = 0; j < n_col; ++j)
-		printf(" %11d", col[j].failed);
+	for (j = 0; j < o->n_col; ++j)
+		printf(" %11d", o->col[j].failed);
 	printf("\n");
-	{
-		struct pearl_env_stats s;
+	pearl_env_get_stats(env, &s);
+	printf("programs %d; environment: %ld queries, %ld memo hits, "
+	       "%ld compilations, %ld executions\n",
+	       set->n, s.queries, s.memo_hits, s.compilations, s.executions);
+	return 0;
+}
 
-		pearl_env_get_stats(env, &s);
-		printf("programs %d; environment: %ld queries, %ld memo hits, "
-		       "%ld compilations, %ld executions\n",
-		       set.n, s.queries, s.memo_hits, s.compilations,
-		       s.executions);
+/* ---- main --------------------------------------------------------------- */
+
+/* The options' defaults; o->files gets room for argc words. 0, or -1 if
+ * memory is exhausted. */
+static int init_options(struct eval_options *o, int argc)
+{
+	memset(o, 0, sizeof(*o));
+	o->seed = 1;
+	o->scale = pearl_gen_scale_train;
+	pearl_env_options_init(&o->eo);
+	o->files = calloc(argc, sizeof(*o->files));
+	return o->files ? 0 : -1;
+}
+
+/* Runs the evaluation the options ask for: 0, or 1 on an error (said on
+ * stderr). */
+static int run(struct eval_options *o)
+{
+	struct program_set set;
+	pearl_env *env = NULL;
+	char err[1024] = "";
+	FILE *csv = NULL;
+	int rc = 1;
+
+	memset(&set, 0, sizeof(set));
+	if (load_policies(o, err, sizeof(err)) < 0 ||
+	    add_random_column(o) < 0)
+		goto out;
+	if (o->n_col == 0) {
+		usage(stderr);
+		goto out;
 	}
+	env = pearl_env_create(&o->eo, err, sizeof(err));
+	if (!env || load_programs(o, env, &set, err, sizeof(err)) < 0 ||
+	    open_csv(o->csv_path, &csv, err, sizeof(err)) < 0 ||
+	    evaluate(env, &set, o, csv, err, sizeof(err)) < 0)
+		goto out;
 	rc = 0;
 out:
 	if (rc && err[0])
@@ -346,9 +420,34 @@ out:
 	if (csv)
 		fclose(csv);
 	program_set_clear(&set);
-	for (j = 0; j < n_col; ++j)
-		pearl_policy_free(col[j].policy);
 	pearl_env_free(env);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct eval_options o;
+	int rc, j;
+
+	if (init_options(&o, argc) < 0) {
+		fprintf(stderr, "pearl-eval: out of memory\n");
+		return 1;
+	}
+	switch (parse_options(argc, argv, &o)) {
+	case 0:
+		rc = run(&o);
+		break;
+	case 1:
+		usage(stdout);
+		rc = 0;
+		break;
+	default:
+		usage(stderr);
+		rc = 2;
+		break;
+	}
+	for (j = 0; j < o.n_col; ++j)
+		pearl_policy_free(o.col[j].policy);
 	free(o.files);
 	return rc;
 }

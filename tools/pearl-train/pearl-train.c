@@ -361,29 +361,78 @@ static void plot_curve(const char *dir)
 		fprintf(stderr, "pearl-train: gnuplot failed (curve.png)\n");
 }
 
+/* ---- Early stopping ----------------------------------------------------- */
+
+/* A copy of the policy's parameters at the epoch with the lowest held-out
+ * loss so far. */
+struct best_epoch {
+	float *params; /* the policy's (__isl_keep) */
+	float *copy;   /* owned */
+	size_t n;
+	double loss;   /* held-out loss of the copy */
+	int epoch;     /* 0: the parameters before the first epoch */
+};
+
+/* The parameters of `policy` now, as epoch 0 of held-out loss `loss`;
+ * 0, or -1 if memory is exhausted. */
+static int best_epoch_init(struct best_epoch *b, pearl_policy *policy,
+			   double loss)
+{
+	b->params = pearl_policy_get_params(policy, &b->n);
+	b->copy = malloc(b->n * sizeof(*b->copy));
+	b->loss = loss;
+	b->epoch = 0;
+	if (!b->copy)
+		return -1;
+	memcpy(b->copy, b->params, b->n * sizeof(*b->copy));
+	return 0;
+}
+
+/* Keeps the parameters now if `loss` (of epoch `epoch`) is the lowest. */
+static void best_epoch_offer(struct best_epoch *b, int epoch, double loss)
+{
+	if (!(loss < b->loss))
+		return;
+	b->loss = loss;
+	b->epoch = epoch;
+	memcpy(b->copy, b->params, b->n * sizeof(*b->copy));
+}
+
+/* Puts the kept parameters back into the policy. */
+static void best_epoch_restore(const struct best_epoch *b)
+{
+	memcpy(b->params, b->copy, b->n * sizeof(*b->copy));
+}
+
 /* ---- Pre-training ------------------------------------------------------- */
 
-static int pretrain(pearl_env *env, struct program_set *set,
-		    pearl_policy *policy, const struct options *o,
-		    uint64_t *rng, const char *dir, char *err,
-		    size_t err_size)
-{
-	struct pearl_graph **graphs = calloc(set->n, sizeof(*graphs));
-	float *targets = calloc(set->n, sizeof(*targets));
-	struct pearl_adam_config acfg = pearl_adam_default_config();
-	pearl_adam *adam = NULL;
-	double mean = 0, var = 0, sd, t0 = pearl_now();
-	char *csv_path = path_in(dir, "pretrain.csv");
-	FILE *csv = NULL;
-	size_t n_params;
-	int i, n = 0, n_val, epoch, rc = -1, best_epoch = 0;
-	float *params, *best = NULL;
-	double best_val = INFINITY;
+/* What the value head learns: the graphs of the unscheduled programs that
+ * run and their log10 run times, standardized. */
+struct value_samples {
+	struct pearl_graph **graphs; /* n, owned */
+	float *targets;              /* n */
+	int n;
+	double mean, sd;             /* of the log10 times */
+};
 
-	if (!graphs || !targets || !csv_path) {
-		snprintf(err, err_size, "out of memory");
-		goto out;
-	}
+static void value_samples_clear(struct value_samples *vs)
+{
+	int i;
+
+	for (i = 0; i < vs->n; ++i)
+		pearl_graph_free(vs->graphs[i]);
+	free(vs->graphs);
+	free(vs->targets);
+}
+
+/* Times the unscheduled programs of `set` into *vs (the log10 times, not
+ * yet standardized); 0, or -1 with a message in err. */
+static int time_programs(pearl_env *env, struct program_set *set,
+			 int verbose, struct value_samples *vs, char *err,
+			 size_t err_size)
+{
+	int i;
+
 	fprintf(stderr, "pearl-train: pre-training: timing %d unscheduled "
 			"programs\n", set->n);
 	for (i = 0; i < set->n; ++i) {
@@ -391,78 +440,120 @@ static int pretrain(pearl_env *env, struct program_set *set,
 		pearl_sched *sched;
 
 		if (pearl_env_time(env, set->p[i], "", &r, err, err_size) < 0)
-			goto out;
+			return -1;
 		if (r.status != PEARL_ENV_OK || !(r.base_seconds > 0))
 			continue;
 		sched = pearl_env_program_sched(set->p[i], err, err_size);
 		if (!sched)
-			goto out;
-		graphs[n] = pearl_graph_build(sched, -1);
+			return -1;
+		vs->graphs[vs->n] = pearl_graph_build(sched, -1);
 		pearl_sched_free(sched);
-		if (!graphs[n]) {
+		if (!vs->graphs[vs->n]) {
 			snprintf(err, err_size, "%s: no graph",
 				 pearl_env_program_name(set->p[i]));
-			goto out;
+			return -1;
 		}
-		targets[n++] = (float)log10(r.base_seconds);
-		if (o->verbose)
+		vs->targets[vs->n++] = (float)log10(r.base_seconds);
+		if (verbose)
 			fprintf(stderr, "  %s %.3f ms\n",
 				pearl_env_program_name(set->p[i]),
 				r.base_seconds * 1e3);
 	}
-	if (n < 2) {
-		snprintf(err, err_size, "pre-training needs at least two "
-					"programs that run");
-		goto out;
-	}
+	return 0;
+}
+
+/* The targets to mean 0 and standard deviation 1 (vs->mean and vs->sd
+ * say from what). */
+static void standardize(struct value_samples *vs)
+{
+	double mean = 0, var = 0, sd;
+	int i, n = vs->n;
+
 	for (i = 0; i < n; ++i)
-		mean += targets[i];
+		mean += vs->targets[i];
 	mean /= n;
 	for (i = 0; i < n; ++i)
-		var += (targets[i] - mean) * (targets[i] - mean);
+		var += (vs->targets[i] - mean) * (vs->targets[i] - mean);
 	sd = sqrt(var / (n - 1)) + 1e-6;
 	for (i = 0; i < n; ++i)
-		targets[i] = (float)((targets[i] - mean) / sd);
-	acfg.lr = o->pretrain_lr;
-	acfg.max_grad_norm = o->max_grad_norm;
-	params = pearl_policy_get_params(policy, &n_params);
-	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
-	best = malloc(n_params * sizeof(*best));
-	csv = fopen(csv_path, "w");
-	if (!adam || !csv || !best) {
-		if (!csv)
-			snprintf(err, err_size, "cannot write %s", csv_path);
-		else if (!best)
-			snprintf(err, err_size, "out of memory");
-		goto out;
+		vs->targets[i] = (float)((vs->targets[i] - mean) / sd);
+	vs->mean = mean;
+	vs->sd = sd;
+}
+
+/* The samples of pre-training into *vs: the unscheduled programs of `set`
+ * that run, timed, their targets standardized; 0, or -1 with a message in
+ * err. */
+static int collect_value_samples(pearl_env *env, struct program_set *set,
+				 int verbose, struct value_samples *vs,
+				 char *err, size_t err_size)
+{
+	vs->graphs = calloc(set->n, sizeof(*vs->graphs));
+	vs->targets = calloc(set->n, sizeof(*vs->targets));
+	if (!vs->graphs || !vs->targets) {
+		snprintf(err, err_size, "out of memory");
+		return -1;
 	}
-	memcpy(best, params, n_params * sizeof(*best));
+	if (time_programs(env, set, verbose, vs, err, err_size) < 0)
+		return -1;
+	if (vs->n < 2) {
+		snprintf(err, err_size, "pre-training needs at least two "
+					"programs that run");
+		return -1;
+	}
+	standardize(vs);
+	return 0;
+}
+
+/* One epoch of value regression on all samples but the last n_val, its
+ * mean squared error in *mse, and that of the held-out last n_val in *val
+ * (NAN if none). 0, or -1 with a message in err. */
+static int pretrain_epoch(pearl_policy *policy, pearl_adam *adam,
+			  const struct value_samples *vs, int n_val,
+			  int minibatch, uint64_t *rng, double *mse,
+			  double *val, char *err, size_t err_size)
+{
+	double sum = 0;
+	int i;
+
+	if (pearl_value_regression_epoch(policy, adam, vs->graphs,
+					 vs->targets, vs->n - n_val, minibatch,
+					 rng, mse, err, err_size) < 0)
+		return -1;
+	for (i = vs->n - n_val; i < vs->n; ++i) {
+		float logits[PEARL_N_ACTIONS], v;
+
+		if (pearl_policy_eval(policy, vs->graphs[i], logits, &v, err,
+				      err_size) < 0)
+			return -1;
+		sum += (v - vs->targets[i]) * (v - vs->targets[i]);
+	}
+	*val = n_val ? sum / n_val : NAN;
+	return 0;
+}
+
+/* The epochs of value pre-training, one CSV line each, keeping the
+ * parameters of the best held-out epoch. */
+static int pretrain_epochs(pearl_policy *policy, pearl_adam *adam,
+			   const struct value_samples *vs,
+			   const struct options *o, uint64_t *rng, FILE *csv,
+			   struct best_epoch *best, double t0, char *err,
+			   size_t err_size)
+{
 	/* Every tenth program (if there are ten) is held out to watch
 	 * overfitting; the network is trained on the others. */
-	n_val = n >= 10 ? n / 10 : 0;
+	int n_val = vs->n >= 10 ? vs->n / 10 : 0, epoch;
+
 	fprintf(csv, "epoch,mse,validation_mse\n");
 	for (epoch = 1; epoch <= o->pretrain_epochs; ++epoch) {
-		double mse, val = 0;
+		double mse, val;
 
-		if (pearl_value_regression_epoch(policy, adam, graphs, targets,
-						 n - n_val, o->ppo.minibatch,
-						 rng, &mse, err, err_size) < 0)
-			goto out;
-		for (i = n - n_val; i < n; ++i) {
-			float logits[PEARL_N_ACTIONS], v;
-
-			if (pearl_policy_eval(policy, graphs[i], logits, &v, err,
-					      err_size) < 0)
-				goto out;
-			val += (v - targets[i]) * (v - targets[i]);
-		}
-		val = n_val ? val / n_val : NAN;
+		if (pretrain_epoch(policy, adam, vs, n_val, o->ppo.minibatch,
+				   rng, &mse, &val, err, err_size) < 0)
+			return -1;
 		fprintf(csv, "%d,%.6f,%.6f\n", epoch, mse, val);
-		if (n_val && val < best_val) { /* early stopping */
-			best_val = val;
-			best_epoch = epoch;
-			memcpy(best, params, n_params * sizeof(*best));
-		}
+		if (n_val) /* early stopping */
+			best_epoch_offer(best, epoch, val);
 		if (epoch == 1 || epoch % 10 == 0 ||
 		    epoch == o->pretrain_epochs)
 			fprintf(stderr,
@@ -470,24 +561,62 @@ static int pretrain(pearl_env *env, struct program_set *set,
 				"%.4f, held-out mse %.4f (targets: log10 "
 				"seconds, mean %.2f sd %.2f; %d + %d "
 				"programs) %.0fs\n",
-				epoch, o->pretrain_epochs, mse, val, mean, sd,
-				n - n_val, n_val, pearl_now() - t0);
+				epoch, o->pretrain_epochs, mse, val, vs->mean,
+				vs->sd, vs->n - n_val, n_val, pearl_now() - t0);
 	}
 	if (n_val) {
-		memcpy(params, best, n_params * sizeof(*best));
+		best_epoch_restore(best);
 		fprintf(stderr, "pearl-train: pre-training keeps epoch %d "
-				"(held-out mse %.4f)\n", best_epoch, best_val);
+				"(held-out mse %.4f)\n", best->epoch,
+			best->loss);
 	}
-	rc = 0;
+	return 0;
+}
+
+/* Pre-training of the value head (and the layers under it) on the
+ * standardized log10 run times of the unscheduled programs. */
+static int pretrain(pearl_env *env, struct program_set *set,
+		    pearl_policy *policy, const struct options *o,
+		    uint64_t *rng, const char *dir, char *err,
+		    size_t err_size)
+{
+	struct value_samples vs = {0};
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	struct best_epoch best = {0};
+	pearl_adam *adam = NULL;
+	double t0 = pearl_now();
+	char *csv_path = path_in(dir, "pretrain.csv");
+	FILE *csv = NULL;
+	size_t n_params;
+	int rc = -1;
+
+	if (!csv_path) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	if (collect_value_samples(env, set, o->verbose, &vs, err,
+				  err_size) < 0)
+		goto out;
+	acfg.lr = o->pretrain_lr;
+	acfg.max_grad_norm = o->max_grad_norm;
+	pearl_policy_get_params(policy, &n_params);
+	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
+	csv = fopen(csv_path, "w");
+	if (!adam || !csv || best_epoch_init(&best, policy, INFINITY) < 0) {
+		if (!csv)
+			snprintf(err, err_size, "cannot write %s", csv_path);
+		else if (adam)
+			snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	rc = pretrain_epochs(policy, adam, &vs, o, rng, csv, &best, t0, err,
+			     err_size);
 out:
-	free(best);
+	free(best.copy);
 	if (csv)
 		fclose(csv);
 	free(csv_path);
-	for (i = 0; i < n; ++i)
-		pearl_graph_free(graphs[i]);
-	free(graphs);
-	free(targets);
+	value_samples_clear(&vs);
 	pearl_adam_free(adam);
 	return rc;
 }
@@ -737,121 +866,119 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 		   : 0;
 }
 
-static int imitate(pearl_env *env, struct program_set *set,
-		   pearl_policy *policy, const struct options *o,
-		   uint64_t *rng, const char *dir, char *err, size_t err_size)
-{
-	struct pearl_adam_config acfg = pearl_adam_default_config();
+/* The decisions imitation learns from: every tenth program's are held
+ * out (validation), the others' trained on. */
+struct imitation_set {
 	struct pearl_ppo_batch train, val;
-	char *csv_path = path_in(dir, "imitate.csv");
-	char *epochs_path = path_in(dir, "imitate-epochs.csv");
-	FILE *csv = NULL, *ecsv = NULL;
-	pearl_adam *adam = NULL;
-	float *params, *best = NULL;
-	size_t n_params;
-	double t0 = pearl_now(), best_val = INFINITY;
-	int i, epoch, rc = -1, best_epoch = 0;
-	int by_source[N_SOURCES] = {0};
+	int by_source[N_SOURCES]; /* programs per imitated source */
+};
 
-	pearl_ppo_batch_init(&train, PEARL_N_ACTIONS);
-	pearl_ppo_batch_init(&val, PEARL_N_ACTIONS);
-	csv = csv_path ? fopen(csv_path, "w") : NULL;
-	ecsv = epochs_path ? fopen(epochs_path, "w") : NULL;
-	if (!csv || !ecsv) {
-		snprintf(err, err_size, "cannot write %s/imitate*.csv", dir);
-		goto out;
+/* Finds the best schedule of program p (number i), records the decisions
+ * that lead to it into *is and its line into csv. 1, 0 if the program
+ * does not run (nothing recorded), or -1 with a message in err. */
+static int imitate_program(pearl_env *env, pearl_env_program *p, int i,
+			   const pearl_policy *policy, const struct options *o,
+			   uint64_t *rng, struct imitation_set *is, FILE *csv,
+			   char *err, size_t err_size)
+{
+	struct pearl_ppo_batch *dst = i % 10 == 9 ? &is->val : &is->train;
+	struct pearl_env_result base;
+	struct candidates c;
+	int r;
+
+	if (pearl_env_time(env, p, "", &base, err, err_size) < 0)
+		return -1;
+	if (base.status != PEARL_ENV_OK)
+		return 0;
+	if (best_schedule(env, p, policy, o, rng, &c, err, err_size) < 0)
+		return -1;
+	r = teacher_record(p, c.best, dst, err, err_size);
+	if (r == 0) { /* not reachable by the agent: imitate none */
+		fprintf(stderr, "pearl-train: imitation: %s: %s; imitating "
+				"none\n", pearl_env_program_name(p), err);
+		err[0] = 0;
+		c.best[0] = 0;
+		c.source = SOURCE_NONE;
+		c.best_speedup = 1;
+		r = teacher_record(p, "", dst, err, err_size);
 	}
+	if (r <= 0)
+		return -1;
+	is->by_source[c.source]++;
+	fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%.4f,%s,%.4f,\"%s\"\n",
+		pearl_env_program_name(p), base.base_seconds, c.heuristic,
+		c.greedy, c.sampled, c.searched, source_names[c.source],
+		c.source != SOURCE_NONE ? c.best_speedup : 1.0, c.best);
+	fflush(csv);
+	return 1;
+}
+
+/* The decisions to imitate on every program of `set`, one line each in
+ * csv; 0, or -1 with a message in err. */
+static int collect_imitation(pearl_env *env, struct program_set *set,
+			     const pearl_policy *policy,
+			     const struct options *o, uint64_t *rng,
+			     struct imitation_set *is, FILE *csv, double t0,
+			     char *err, size_t err_size)
+{
+	const int *by = is->by_source;
+	int i, r;
+
 	fprintf(csv, "program,base_seconds,heuristic,greedy,best_sampled,"
 		     "searched,imitated,speedup,schedule\n");
 	fprintf(stderr, "pearl-train: imitation: timing the candidates of "
 			"%d programs\n", set->n);
 	for (i = 0; i < set->n; ++i) {
-		pearl_env_program *p = set->p[i];
-		struct pearl_ppo_batch *dst;
-		struct candidates c;
-		struct pearl_env_result base;
-		int r;
-
-		if (pearl_env_time(env, p, "", &base, err, err_size) < 0)
-			goto out;
-		if (base.status != PEARL_ENV_OK)
-			continue;
-		if (best_schedule(env, p, policy, o, rng, &c, err,
-				  err_size) < 0)
-			goto out;
-		dst = i % 10 == 9 ? &val : &train;
-		r = teacher_record(p, c.best, dst, err, err_size);
-		if (r == 0) { /* not reachable by the agent: imitate none */
-			fprintf(stderr, "pearl-train: imitation: %s: %s; "
-					"imitating none\n",
-				pearl_env_program_name(p), err);
-			err[0] = 0;
-			c.best[0] = 0;
-			c.source = SOURCE_NONE;
-			c.best_speedup = 1;
-			r = teacher_record(p, "", dst, err, err_size);
-		}
-		if (r <= 0)
-			goto out;
-		by_source[c.source]++;
-		fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%.4f,%s,%.4f,\"%s\"\n",
-			pearl_env_program_name(p), base.base_seconds,
-			c.heuristic, c.greedy, c.sampled, c.searched,
-			source_names[c.source],
-			c.source != SOURCE_NONE ? c.best_speedup : 1.0, c.best);
-		fflush(csv);
-		if ((i + 1) % 20 == 0 || i + 1 == set->n)
+		r = imitate_program(env, set->p[i], i, policy, o, rng, is, csv,
+				    err, err_size);
+		if (r < 0)
+			return -1;
+		if (r > 0 && ((i + 1) % 20 == 0 || i + 1 == set->n))
 			fprintf(stderr,
 				"pearl-train: imitation: %d/%d programs; "
 				"imitating none %d, heuristic %d, greedy %d, "
 				"sampled %d, pruned %d, search %d; %d + %d "
 				"decisions; %.0fs\n",
-				i + 1, set->n, by_source[0], by_source[1],
-				by_source[2], by_source[3], by_source[4],
-				by_source[5],
-				train.n_steps,
-				val.n_steps, pearl_now() - t0);
+				i + 1, set->n, by[0], by[1], by[2], by[3],
+				by[4], by[5], is->train.n_steps,
+				is->val.n_steps, pearl_now() - t0);
 	}
-	if (train.n_steps == 0) {
+	if (is->train.n_steps == 0) {
 		snprintf(err, err_size, "imitation: no decisions to learn");
-		goto out;
+		return -1;
 	}
-	acfg.lr = o->imitate_lr;
-	acfg.max_grad_norm = o->max_grad_norm;
-	params = pearl_policy_get_params(policy, &n_params);
-	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
-	best = malloc(n_params * sizeof(*best));
-	if (!adam || !best) {
-		if (adam)
-			snprintf(err, err_size, "out of memory");
-		goto out;
-	}
-	memcpy(best, params, n_params * sizeof(*best));
-	if (val.n_steps > 0 &&
-	    pearl_imitation_evaluate(policy, &val, &best_val, NULL, err,
-				     err_size) < 0)
-		goto out;
+	return 0;
+}
+
+/* The epochs of imitation, one line each in ecsv, keeping the parameters
+ * of the best held-out epoch (the held-out decisions are evaluated before
+ * the first, as epoch 0). 0, or -1 with a message in err. */
+static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
+			    const struct imitation_set *is,
+			    const struct options *o, uint64_t *rng,
+			    FILE *ecsv, struct best_epoch *best, double t0,
+			    char *err, size_t err_size)
+{
+	int epoch, held_out = is->val.n_steps > 0;
+
 	fprintf(ecsv, "epoch,loss,accuracy,validation_loss,"
 		      "validation_accuracy\n");
 	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
 		double loss, acc, vloss = NAN, vacc = NAN;
 
-		if (pearl_imitation_epoch(policy, adam, &train,
+		if (pearl_imitation_epoch(policy, adam, &is->train,
 					  o->ppo.minibatch, rng, &loss, &acc,
 					  err, err_size) < 0)
-			goto out;
-		if (val.n_steps > 0 &&
-		    pearl_imitation_evaluate(policy, &val, &vloss, &vacc, err,
-					     err_size) < 0)
-			goto out;
+			return -1;
+		if (held_out &&
+		    pearl_imitation_evaluate(policy, &is->val, &vloss, &vacc,
+					     err, err_size) < 0)
+			return -1;
 		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f\n", epoch, loss, acc,
 			vloss, vacc);
 		fflush(ecsv);
-		if (val.n_steps > 0 && vloss < best_val) { /* early stopping */
-			best_val = vloss;
-			best_epoch = epoch;
-			memcpy(best, params, n_params * sizeof(*best));
-		}
+		if (held_out) /* early stopping */
+			best_epoch_offer(best, epoch, vloss);
 		if (epoch == 1 || epoch % 5 == 0 || epoch == o->imitate_epochs)
 			fprintf(stderr,
 				"pearl-train: imitation epoch %d/%d: loss "
@@ -860,11 +987,77 @@ static int imitate(pearl_env *env, struct program_set *set,
 				epoch, o->imitate_epochs, loss, acc, vloss,
 				vacc, pearl_now() - t0);
 	}
-	if (val.n_steps > 0) {
-		memcpy(params, best, n_params * sizeof(*best));
+	if (held_out) {
+		best_epoch_restore(best);
 		fprintf(stderr, "pearl-train: imitation keeps epoch %d "
-				"(held-out loss %.4f)\n", best_epoch, best_val);
+				"(held-out loss %.4f)\n", best->epoch,
+			best->loss);
 	}
+	return 0;
+}
+
+/* Trains the policy head on the decisions of `is`: a fresh Adam, the
+ * epochs, the best held-out epoch kept. 0, or -1 with a message in err. */
+static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
+			 const struct options *o, uint64_t *rng, FILE *ecsv,
+			 double t0, char *err, size_t err_size)
+{
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	struct best_epoch best = {0};
+	double loss = INFINITY;
+	pearl_adam *adam;
+	size_t n_params;
+	int rc = -1;
+
+	acfg.lr = o->imitate_lr;
+	acfg.max_grad_norm = o->max_grad_norm;
+	pearl_policy_get_params(policy, &n_params);
+	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
+	if (!adam || best_epoch_init(&best, policy, INFINITY) < 0) {
+		if (adam)
+			snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	if (is->val.n_steps > 0 &&
+	    pearl_imitation_evaluate(policy, &is->val, &loss, NULL, err,
+				     err_size) < 0)
+		goto out;
+	best.loss = loss;
+	rc = imitation_epochs(policy, adam, is, o, rng, ecsv, &best, t0, err,
+			      err_size);
+out:
+	free(best.copy);
+	pearl_adam_free(adam);
+	return rc;
+}
+
+/* Imitation of the best measured schedule of every program (see the top
+ * of this file); imitate.csv says what was imitated, imitate-epochs.csv
+ * how the epochs went. */
+static int imitate(pearl_env *env, struct program_set *set,
+		   pearl_policy *policy, const struct options *o,
+		   uint64_t *rng, const char *dir, char *err, size_t err_size)
+{
+	struct imitation_set is;
+	char *csv_path = path_in(dir, "imitate.csv");
+	char *epochs_path = path_in(dir, "imitate-epochs.csv");
+	FILE *csv = NULL, *ecsv = NULL;
+	double t0 = pearl_now();
+	int rc = -1;
+
+	memset(&is, 0, sizeof(is));
+	pearl_ppo_batch_init(&is.train, PEARL_N_ACTIONS);
+	pearl_ppo_batch_init(&is.val, PEARL_N_ACTIONS);
+	csv = csv_path ? fopen(csv_path, "w") : NULL;
+	ecsv = epochs_path ? fopen(epochs_path, "w") : NULL;
+	if (!csv || !ecsv) {
+		snprintf(err, err_size, "cannot write %s/imitate*.csv", dir);
+		goto out;
+	}
+	if (collect_imitation(env, set, policy, o, rng, &is, csv, t0, err,
+			      err_size) < 0 ||
+	    fit_imitation(policy, &is, o, rng, ecsv, t0, err, err_size) < 0)
+		goto out;
 	rc = 0;
 out:
 	if (csv)
@@ -873,21 +1066,159 @@ out:
 		fclose(ecsv);
 	free(csv_path);
 	free(epochs_path);
-	free(best);
-	pearl_adam_free(adam);
-	pearl_ppo_batch_clear(&train);
-	pearl_ppo_batch_clear(&val);
+	pearl_ppo_batch_clear(&is.train);
+	pearl_ppo_batch_clear(&is.val);
 	return rc;
 }
 
 /* ---- PPO ---------------------------------------------------------------- */
 
+/* What the episodes of one PPO iteration did. */
 struct iteration_stats {
 	int episodes, decisions;
 	double reward, log4_speedup;
 	int queries, memo_hits, failures;
 };
 
+/* Opens DIR/curve.csv to append to (with the header if it is new);
+ * NULL with a message in err. */
+static FILE *open_curve(const char *csv_path, char *err, size_t err_size)
+{
+	struct stat sb;
+	int fresh = stat(csv_path, &sb) != 0;
+	FILE *csv = fopen(csv_path, "a");
+
+	if (!csv) {
+		snprintf(err, err_size, "cannot write %s", csv_path);
+		return NULL;
+	}
+	if (fresh)
+		fprintf(csv, "iteration,steps,episodes,mean_reward,"
+			     "mean_log4_speedup,geomean_speedup,"
+			     "memo_hit_rate,steps_per_second,entropy_coef,"
+			     "policy_loss,value_loss,entropy,approx_kl,"
+			     "clip_fraction,seconds\n");
+	return csv;
+}
+
+/* Episodes of the sampling agent on the programs in `order` (from
+ * st->cursor on, cycling) until the batch holds o->batch decisions;
+ * their outcomes added to *it. 0, or -1 with a message in err. */
+static int collect_batch(pearl_env *env, struct program_set *set,
+			 const int *order, pearl_policy *policy,
+			 struct state *st, const struct options *o,
+			 struct pearl_ppo_batch *batch,
+			 struct iteration_stats *it, char *err,
+			 size_t err_size)
+{
+	while (batch->n_steps < o->batch) {
+		struct pearl_agent_options ao;
+		struct episode_result res;
+		pearl_env_program *p = set->p[order[st->cursor % set->n]];
+
+		pearl_agent_options_init(&ao);
+		ao.sample = 1;
+		ao.seed = pearl_splitmix64(&st->rng);
+		ao.max_branch_steps = o->max_branch_steps;
+		ao.min_parallel_work = o->min_parallel_work;
+		if (episode_run(env, p, policy, &ao, o->reward, batch, &res,
+				err, err_size) < 0)
+			return -1;
+		st->cursor++;
+		it->episodes++;
+		it->decisions += res.n_decisions;
+		it->reward += res.reward;
+		it->log4_speedup += log(res.speedup) / log(4.0);
+		it->queries += res.queries;
+		it->memo_hits += res.memo_hits;
+		it->failures += res.status != PEARL_ENV_OK;
+		if (o->verbose)
+			fprintf(stderr, "  %-10s %6.2fx reward %+.3f %s%s%s\n",
+				pearl_env_program_name(p), res.speedup,
+				res.reward, res.schedule[0] ? "" : "(none)",
+				res.schedule,
+				res.status == PEARL_ENV_OK ? "" : " [failed]");
+	}
+	return 0;
+}
+
+/* The iteration's line on stderr and in curve.csv (dt: its seconds). */
+static void report_iteration(const struct state *st, const struct options *o,
+			     const struct iteration_stats *it,
+			     const struct pearl_ppo_stats *ps,
+			     const struct pearl_ppo_config *cfg, int n_steps,
+			     double dt, FILE *csv)
+{
+	double mr = it->reward / it->episodes;
+	double ms = it->log4_speedup / it->episodes;
+	double hit = it->queries ? (double)it->memo_hits / it->queries : 0;
+
+	fprintf(stderr,
+		"pearl-train: iter %ld | steps %ld/%ld | episodes %ld | mean "
+		"reward %+.3f | mean speedup %.2fx | memo hit %.0f%% | %.2f "
+		"steps/s | entropy %.3f (coef %.3f) | kl %.4f clip %.2f | "
+		"failed %d\n",
+		st->iteration, st->steps, o->steps, st->episodes, mr,
+		pow(4.0, ms), 100 * hit, n_steps / dt, ps->entropy,
+		cfg->entropy_coef, ps->approx_kl, ps->clip_fraction,
+		it->failures);
+	fprintf(csv,
+		"%ld,%ld,%ld,%.5f,%.5f,%.4f,%.4f,%.3f,%.4f,%.5f,%.5f,%.5f,"
+		"%.5f,%.4f,%.1f\n",
+		st->iteration, st->steps, st->episodes, mr, ms, pow(4.0, ms),
+		hit, n_steps / dt, cfg->entropy_coef, ps->policy_loss,
+		ps->value_loss, ps->entropy, ps->approx_kl, ps->clip_fraction,
+		st->seconds);
+	fflush(csv);
+}
+
+/* One PPO iteration: a batch of episodes, the update (entropy coefficient
+ * decayed linearly over o->steps), the report and the checkpoint. 0, or
+ * -1 with a message in err. */
+static int ppo_iteration(pearl_env *env, struct program_set *set,
+			 const int *order, pearl_policy *policy,
+			 pearl_adam *adam, struct state *st,
+			 const struct options *o, FILE *csv, char *err,
+			 size_t err_size)
+{
+	struct pearl_ppo_batch batch;
+	struct iteration_stats it;
+	struct pearl_ppo_stats ps;
+	struct pearl_ppo_config cfg = o->ppo;
+	double t0 = pearl_now(), frac;
+	int rc = -1;
+
+	memset(&it, 0, sizeof(it));
+	pearl_ppo_batch_init(&batch, PEARL_N_ACTIONS);
+	if (collect_batch(env, set, order, policy, st, o, &batch, &it, err,
+			  err_size) < 0)
+		goto out;
+	frac = o->steps > 0 ? (double)st->steps / o->steps : 1;
+	cfg.entropy_coef = (float)(o->entropy_start +
+				   (o->entropy_end - o->entropy_start) *
+				       (frac < 1 ? frac : 1));
+	pearl_ppo_batch_finish(&batch, cfg.gamma, cfg.lambda);
+	if (pearl_ppo_update(policy, adam, &batch, &cfg, &st->rng, &ps, err,
+			     err_size) < 0)
+		goto out;
+	st->iteration++;
+	st->steps += batch.n_steps;
+	st->episodes += it.episodes;
+	st->seconds += pearl_now() - t0;
+	report_iteration(st, o, &it, &ps, &cfg, batch.n_steps,
+			 pearl_now() - t0, csv);
+	rc = 0;
+out:
+	pearl_ppo_batch_clear(&batch);
+	if (rc == 0 &&
+	    save_checkpoint(o->out, policy, adam, st, err, err_size) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* PPO until o->steps decisions, in iterations of o->batch decisions over
+ * a fixed shuffled order of the programs, cycled through; checkpointed
+ * and plotted after every iteration. 0, or -1 with a message in err. */
 static int train(pearl_env *env, struct program_set *set,
 		 pearl_policy *policy, pearl_adam *adam, struct state *st,
 		 const struct options *o, char *err, size_t err_size)
@@ -902,112 +1233,13 @@ static int train(pearl_env *env, struct program_set *set,
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	/* A fixed shuffled order of the programs, cycled through. */
 	pearl_shuffle_indices(order, set->n, &order_rng);
-	{
-		struct stat sb;
-		int fresh = stat(csv_path, &sb) != 0;
-
-		csv = fopen(csv_path, "a");
-		if (!csv) {
-			snprintf(err, err_size, "cannot write %s", csv_path);
-			goto out;
-		}
-		if (fresh)
-			fprintf(csv,
-				"iteration,steps,episodes,mean_reward,"
-				"mean_log4_speedup,geomean_speedup,"
-				"memo_hit_rate,steps_per_second,entropy_coef,"
-				"policy_loss,value_loss,entropy,approx_kl,"
-				"clip_fraction,seconds\n");
-	}
+	csv = open_curve(csv_path, err, err_size);
+	if (!csv)
+		goto out;
 	while (st->steps < o->steps) {
-		struct pearl_ppo_batch batch;
-		struct iteration_stats it;
-		struct pearl_ppo_stats ps;
-		struct pearl_ppo_config cfg = o->ppo;
-		double t0 = pearl_now(), frac;
-
-		memset(&it, 0, sizeof(it));
-		pearl_ppo_batch_init(&batch, PEARL_N_ACTIONS);
-		while (batch.n_steps < o->batch) {
-			struct pearl_agent_options ao;
-			struct episode_result res;
-			pearl_env_program *p =
-			    set->p[order[st->cursor % set->n]];
-
-			pearl_agent_options_init(&ao);
-			ao.sample = 1;
-			ao.seed = pearl_splitmix64(&st->rng);
-			ao.max_branch_steps = o->max_branch_steps;
-			ao.min_parallel_work = o->min_parallel_work;
-			if (episode_run(env, p, policy, &ao, o->reward, &batch,
-					&res, err, err_size) < 0) {
-				pearl_ppo_batch_clear(&batch);
-				goto out;
-			}
-			st->cursor++;
-			it.episodes++;
-			it.decisions += res.n_decisions;
-			it.reward += res.reward;
-			it.log4_speedup += log(res.speedup) / log(4.0);
-			it.queries += res.queries;
-			it.memo_hits += res.memo_hits;
-			it.failures += res.status != PEARL_ENV_OK;
-			if (o->verbose)
-				fprintf(stderr,
-					"  %-10s %6.2fx reward %+.3f %s%s%s\n",
-					pearl_env_program_name(p), res.speedup,
-					res.reward, res.schedule[0] ? "" : "(none)",
-					res.schedule,
-					res.status == PEARL_ENV_OK ? "" : " [failed]");
-		}
-		frac = o->steps > 0 ? (double)st->steps / o->steps : 1;
-		cfg.entropy_coef = (float)(o->entropy_start +
-					   (o->entropy_end - o->entropy_start) *
-					       (frac < 1 ? frac : 1));
-		pearl_ppo_batch_finish(&batch, cfg.gamma, cfg.lambda);
-		if (pearl_ppo_update(policy, adam, &batch, &cfg, &st->rng, &ps,
-				     err, err_size) < 0) {
-			pearl_ppo_batch_clear(&batch);
-			goto out;
-		}
-		st->iteration++;
-		st->steps += batch.n_steps;
-		st->episodes += it.episodes;
-		st->seconds += pearl_now() - t0;
-		{
-			double dt = pearl_now() - t0;
-			double mr = it.reward / it.episodes;
-			double ms = it.log4_speedup / it.episodes;
-			double hit = it.queries ? (double)it.memo_hits /
-							  it.queries
-						: 0;
-
-			fprintf(stderr,
-				"pearl-train: iter %ld | steps %ld/%ld | "
-				"episodes %ld | mean reward %+.3f | mean "
-				"speedup %.2fx | memo hit %.0f%% | %.2f "
-				"steps/s | entropy %.3f (coef %.3f) | kl %.4f "
-				"clip %.2f | failed %d\n",
-				st->iteration, st->steps, o->steps,
-				st->episodes, mr, pow(4.0, ms), 100 * hit,
-				batch.n_steps / dt, ps.entropy,
-				cfg.entropy_coef, ps.approx_kl,
-				ps.clip_fraction, it.failures);
-			fprintf(csv,
-				"%ld,%ld,%ld,%.5f,%.5f,%.4f,%.4f,%.3f,%.4f,"
-				"%.5f,%.5f,%.5f,%.5f,%.4f,%.1f\n",
-				st->iteration, st->steps, st->episodes, mr, ms,
-				pow(4.0, ms), hit, batch.n_steps / dt,
-				cfg.entropy_coef, ps.policy_loss,
-				ps.value_loss, ps.entropy, ps.approx_kl,
-				ps.clip_fraction, st->seconds);
-			fflush(csv);
-		}
-		pearl_ppo_batch_clear(&batch);
-		if (save_checkpoint(o->out, policy, adam, st, err, err_size) <
-		    0)
+		if (ppo_iteration(env, set, order, policy, adam, st, o, csv,
+				  err, err_size) < 0)
 			goto out;
 		plot_curve(o->out);
 	}
@@ -1020,22 +1252,202 @@ out:
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* ---- main --------------------------------------------------------------- */
+
+/* The environment the options describe (the memo in DIR unless --memo;
+ * *memo owns its path); NULL with a message in err. */
+static pearl_env *open_env(const struct options *o, char **memo, char *err,
+			   size_t err_size)
 {
-	struct options o;
 	struct pearl_env_options eo;
+	pearl_env *env;
+
+	*memo = o->memo ? strdup(o->memo) : path_in(o->out, "memo.sqlite");
+	pearl_env_options_init(&eo);
+	eo.memo_path = *memo;
+	eo.threads = o->threads;
+	eo.runs = o->runs;
+	eo.timeout_factor = o->timeout_factor;
+	eo.machine = o->machine;
+	env = pearl_env_create(&eo, err, err_size);
+	if (env)
+		fprintf(stderr, "pearl-train: machine \"%s\", memo %s\n",
+			pearl_env_machine(env), *memo);
+	return env;
+}
+
+/* The programs to train on into *set; 0, or -1 with a message in err. */
+static int load_programs(pearl_env *env, const struct options *o,
+			 struct program_set *set, char *err, size_t err_size)
+{
+	if (program_set_add_generated(set, env, o->first_program, o->programs,
+				      o->scale, o->verbose, err,
+				      err_size) < 0)
+		return -1;
+	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
+			"%d skipped\n",
+		set->n, (unsigned long long)o->first_program,
+		(unsigned long long)(o->first_program + o->programs - 1),
+		pearl_gen_scale_name(o->scale), set->skipped);
+	if (set->n == 0) {
+		snprintf(err, err_size, "no program to train on");
+		return -1;
+	}
+	return 0;
+}
+
+/* --resume: the state, the policy and (once pre-training is done, if it
+ * was kept) Adam's moments of the checkpoint in DIR; NULL with a message
+ * in err. */
+static pearl_policy *resume(const struct options *o, struct state *st,
+			    pearl_adam **adam, char *err, size_t err_size)
+{
+	pearl_policy *policy;
+	char *path;
+
+	if (load_state(o->out, st) < 0) {
+		snprintf(err, err_size, "no checkpoint in %s", o->out);
+		return NULL;
+	}
+	path = path_in(o->out, "policy.bin");
+	policy = pearl_policy_load_file(path, err, err_size);
+	free(path);
+	if (!policy)
+		return NULL;
+	if (st->pretrained) {
+		path = path_in(o->out, "adam.bin");
+		*adam = pearl_adam_load_file(path, err, err_size);
+		free(path);
+		/* A checkpoint kept without its optimizer state (the
+		 * committed one) resumes with fresh moments. */
+		if (!*adam && st->iteration > 0)
+			fprintf(stderr, "pearl-train: %s; Adam starts with "
+					"fresh moments\n", err);
+		err[0] = 0;
+	}
+	fprintf(stderr, "pearl-train: resuming at iteration %ld, %ld steps\n",
+		st->iteration, st->steps);
+	return policy;
+}
+
+/* A fresh start: the policy of --init-model (its actions without weights
+ * opened) or of the seed; NULL with a message in err. */
+static pearl_policy *start(const struct options *o, struct state *st,
+			   char *err, size_t err_size)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	pearl_policy *policy;
+	int n_opened;
+
+	st->rng = o->seed;
+	policy = o->init_model
+		     ? pearl_policy_load_file(o->init_model, err, err_size)
+		     : pearl_policy_init_random(&cfg, o->seed, err, err_size);
+	if (!policy)
+		return NULL;
+	n_opened = o->init_model ? pearl_policy_open_new_actions(policy) : 0;
+	if (n_opened)
+		fprintf(stderr, "pearl-train: %s has no weights for %d actions "
+				"(a blob of an older action space); they "
+				"start at the mean bias of the others\n",
+			o->init_model, n_opened);
+	return policy;
+}
+
+/* Pre-training and imitation (each if asked for), then a checkpoint;
+ * 0, or -1 with a message in err. */
+static int pretrain_phases(pearl_env *env, struct program_set *set,
+			   pearl_policy *policy, const struct options *o,
+			   struct state *st, char *err, size_t err_size)
+{
+	if (o->pretrain_epochs > 0 &&
+	    pretrain(env, set, policy, o, &st->rng, o->out, err,
+		     err_size) < 0)
+		return -1;
+	if (o->imitate_epochs > 0 &&
+	    imitate(env, set, policy, o, &st->rng, o->out, err, err_size) < 0)
+		return -1;
+	st->pretrained = 1;
+	return save_checkpoint(o->out, policy, NULL, st, err, err_size);
+}
+
+/* PPO's optimizer: the resumed one with --lr, or a fresh one; NULL with a
+ * message in err. */
+static pearl_adam *ppo_optimizer(pearl_policy *policy, pearl_adam *resumed,
+				 const struct options *o, char *err,
+				 size_t err_size)
+{
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	size_t n_params;
+
+	if (resumed) {
+		pearl_adam_set_lr(resumed, o->lr);
+		return resumed;
+	}
+	acfg.lr = o->lr;
+	acfg.max_grad_norm = o->max_grad_norm;
+	pearl_policy_get_params(policy, &n_params);
+	return pearl_adam_alloc(n_params, &acfg, err, err_size);
+}
+
+static void print_done(const pearl_env *env, const struct state *st)
+{
+	struct pearl_env_stats s;
+
+	pearl_env_get_stats(env, &s);
+	fprintf(stderr,
+		"pearl-train: done: %ld steps, %ld episodes; environment: %ld "
+		"queries, %ld memo hits, %ld misses, %ld compilations, %ld "
+		"executions, %ld timeouts, %ld wrong outputs\n",
+		st->steps, st->episodes, s.queries, s.memo_hits,
+		s.memo_misses, s.compilations, s.executions, s.timeouts,
+		s.wrong_outputs);
+}
+
+/* The whole run: 0, or 1 after an error (said on stderr). */
+static int run(const struct options *o)
+{
 	struct state st;
 	struct program_set set;
-	struct pearl_adam_config acfg = pearl_adam_default_config();
 	pearl_env *env = NULL;
 	pearl_policy *policy = NULL;
 	pearl_adam *adam = NULL;
-	char err[1024] = "", *memo = NULL, *path = NULL;
-	int rc = 1, n_opened;
-	size_t n_params;
+	char err[1024] = "", *memo = NULL;
+	int rc = 1;
 
 	memset(&set, 0, sizeof(set));
 	memset(&st, 0, sizeof(st));
+	env = open_env(o, &memo, err, sizeof(err));
+	if (!env || load_programs(env, o, &set, err, sizeof(err)) < 0)
+		goto out;
+	policy = o->resume ? resume(o, &st, &adam, err, sizeof(err))
+			   : start(o, &st, err, sizeof(err));
+	if (!policy)
+		goto out;
+	if (!st.pretrained &&
+	    pretrain_phases(env, &set, policy, o, &st, err, sizeof(err)) < 0)
+		goto out;
+	adam = ppo_optimizer(policy, adam, o, err, sizeof(err));
+	if (!adam ||
+	    train(env, &set, policy, adam, &st, o, err, sizeof(err)) < 0)
+		goto out;
+	print_done(env, &st);
+	rc = 0;
+out:
+	if (rc)
+		fprintf(stderr, "pearl-train: %s\n", err);
+	program_set_clear(&set);
+	pearl_adam_free(adam);
+	pearl_policy_free(policy);
+	pearl_env_free(env);
+	free(memo);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+
 	switch (parse_options(argc, argv, &o)) {
 	case 0:
 		break;
@@ -1050,121 +1462,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pearl-train: cannot create %s\n", o.out);
 		return 1;
 	}
-	memo = o.memo ? strdup(o.memo) : path_in(o.out, "memo.sqlite");
-	pearl_env_options_init(&eo);
-	eo.memo_path = memo;
-	eo.threads = o.threads;
-	eo.runs = o.runs;
-	eo.timeout_factor = o.timeout_factor;
-	eo.machine = o.machine;
-	env = pearl_env_create(&eo, err, sizeof(err));
-	if (!env)
-		goto out;
-	fprintf(stderr, "pearl-train: machine \"%s\", memo %s\n",
-		pearl_env_machine(env), memo);
-	if (program_set_add_generated(&set, env, o.first_program,
-				      o.programs, o.scale, o.verbose, err,
-				      sizeof(err)) < 0)
-		goto out;
-	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
-			"%d skipped\n",
-		set.n, (unsigned long long)o.first_program,
-		(unsigned long long)(o.first_program + o.programs - 1),
-		pearl_gen_scale_name(o.scale), set.skipped);
-	if (set.n == 0) {
-		snprintf(err, sizeof(err), "no program to train on");
-		goto out;
-	}
-	if (o.resume) {
-		if (load_state(o.out, &st) < 0) {
-			snprintf(err, sizeof(err), "no checkpoint in %s", o.out);
-			goto out;
-		}
-		path = path_in(o.out, "policy.bin");
-		policy = pearl_policy_load_file(path, err, sizeof(err));
-		free(path);
-		if (!policy)
-			goto out;
-		if (st.pretrained) {
-			path = path_in(o.out, "adam.bin");
-			adam = pearl_adam_load_file(path, err, sizeof(err));
-			free(path);
-			/* A checkpoint kept without its optimizer state (the
-			 * committed one) resumes with fresh moments. */
-			if (!adam && st.iteration > 0)
-				fprintf(stderr, "pearl-train: %s; Adam starts "
-						"with fresh moments\n", err);
-			err[0] = 0;
-		}
-		fprintf(stderr, "pearl-train: resuming at iteration %ld, %ld "
-				"steps\n", st.iteration, st.steps);
-	} else {
-		struct pearl_policy_config cfg = pearl_policy_default_config();
-
-		st.rng = o.seed;
-		policy = o.init_model
-			     ? pearl_policy_load_file(o.init_model, err,
-						      sizeof(err))
-			     : pearl_policy_init_random(&cfg, o.seed, err,
-							sizeof(err));
-		if (!policy)
-			goto out;
-		n_opened = o.init_model ? pearl_policy_open_new_actions(policy)
-					: 0;
-		if (n_opened)
-			fprintf(stderr, "pearl-train: %s has no weights for %d "
-					"actions (a blob of an older action "
-					"space); they start at the mean bias "
-					"of the others\n",
-				o.init_model, n_opened);
-	}
-	if (!st.pretrained) {
-		if (o.pretrain_epochs > 0 &&
-		    pretrain(env, &set, policy, &o, &st.rng, o.out, err,
-			     sizeof(err)) < 0)
-			goto out;
-		if (o.imitate_epochs > 0 &&
-		    imitate(env, &set, policy, &o, &st.rng, o.out, err,
-			    sizeof(err)) < 0)
-			goto out;
-		st.pretrained = 1;
-		if (save_checkpoint(o.out, policy, NULL, &st, err,
-				    sizeof(err)) < 0)
-			goto out;
-	}
-	if (!adam) {
-		acfg.lr = o.lr;
-		acfg.max_grad_norm = o.max_grad_norm;
-		pearl_policy_get_params(policy, &n_params);
-		adam = pearl_adam_alloc(n_params, &acfg, err, sizeof(err));
-		if (!adam)
-			goto out;
-	} else {
-		pearl_adam_set_lr(adam, o.lr);
-	}
-	if (train(env, &set, policy, adam, &st, &o, err, sizeof(err)) < 0)
-		goto out;
-	{
-		struct pearl_env_stats s;
-
-		pearl_env_get_stats(env, &s);
-		fprintf(stderr,
-			"pearl-train: done: %ld steps, %ld episodes; "
-			"environment: %ld queries, %ld memo hits, %ld misses, "
-			"%ld compilations, %ld executions, %ld timeouts, %ld "
-			"wrong outputs\n",
-			st.steps, st.episodes, s.queries, s.memo_hits,
-			s.memo_misses, s.compilations, s.executions,
-			s.timeouts, s.wrong_outputs);
-	}
-	rc = 0;
-out:
-	if (rc)
-		fprintf(stderr, "pearl-train: %s\n", err);
-	program_set_clear(&set);
-	pearl_adam_free(adam);
-	pearl_policy_free(policy);
-	pearl_env_free(env);
-	free(memo);
-	return rc;
+	return run(&o);
 }
