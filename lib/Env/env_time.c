@@ -475,6 +475,37 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 	return 0;
 }
 
+/* The query's start, for pearl_env_time and pearl_env_time_again: p's
+ * context (made on first use, under the environment's time limit) and
+ * the schedule parsed and normalized into *acts, *n, *norm (malloc'd).
+ * 1 if it parses; 0 if it does not (res says ILLEGAL and why); -1 if
+ * memory is exhausted (err). */
+static int start_query(pearl_env *env, pearl_env_program *p,
+		       const char *schedule, struct pearl_action **acts,
+		       int *n, char **norm, struct pearl_env_result *res,
+		       char *err, size_t err_size)
+{
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!p->ctx && !(p->ctx = pearl_ctx_alloc())) {
+		pearl_error_printf(err, err_size, "out of memory");
+		return -1;
+	}
+	pearl_ctx_set_time_limit(p->ctx, env->opts.time_limit);
+	rc = normalize(p->ctx, schedule ? schedule : "", acts, n, norm,
+		       res->message, sizeof(res->message));
+	if (rc == -2) {
+		pearl_error_printf(err, err_size, "out of memory");
+		return -1;
+	}
+	if (rc == -1) {
+		res->status = PEARL_ENV_ILLEGAL;
+		return 0;
+	}
+	return 1;
+}
+
 int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 		   struct pearl_env_result *res, char *err, size_t err_size)
 {
@@ -484,21 +515,12 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	int n, rc, found, measured = 0, any_machine = 0, legal, ret = -1;
 	double t0;
 
-	memset(res, 0, sizeof(*res));
 	env->stats.queries++;
-	if (!p->ctx && !(p->ctx = pearl_ctx_alloc())) {
-		pearl_error_printf(err, err_size, "out of memory");
-		return -1;
-	}
-	pearl_ctx_set_time_limit(p->ctx, env->opts.time_limit);
-	rc = normalize(p->ctx, schedule ? schedule : "", &acts, &n, &norm,
-		       res->message, sizeof(res->message));
-	if (rc == -2) {
-		pearl_error_printf(err, err_size, "out of memory");
+	rc = start_query(env, p, schedule, &acts, &n, &norm, res, err,
+			 err_size);
+	if (rc < 0)
 		goto done;
-	}
-	if (rc == -1) {
-		res->status = PEARL_ENV_ILLEGAL;
+	if (rc == 0) {
 		ret = 0;
 		goto counted;
 	}
@@ -573,21 +595,10 @@ int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
 	char *norm = NULL;
 	int n, rc, measured = 0, any_machine = 0, legal, ret = -1;
 
-	memset(res, 0, sizeof(*res));
-	if (!p->ctx && !(p->ctx = pearl_ctx_alloc())) {
-		pearl_error_printf(err, err_size, "out of memory");
-		return -1;
-	}
-	pearl_ctx_set_time_limit(p->ctx, env->opts.time_limit);
-	rc = normalize(p->ctx, schedule ? schedule : "", &acts, &n, &norm,
-		       res->message, sizeof(res->message));
-	if (rc == -2) {
-		pearl_error_printf(err, err_size, "out of memory");
-		goto done;
-	}
-	if (rc == -1) {
-		res->status = PEARL_ENV_ILLEGAL;
-		ret = 0;
+	rc = start_query(env, p, schedule, &acts, &n, &norm, res, err,
+			 err_size);
+	if (rc <= 0) {
+		ret = rc;
 		goto done;
 	}
 	if (ensure_base(env, p, &measured, err, err_size) < 0)
