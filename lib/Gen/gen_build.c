@@ -1,7 +1,7 @@
 /*
  * lib/Gen/gen_build.c - the random structure of a program.
  *
- * The grammar (probabilities in per mille where not given as weights):
+ * The grammar (per mille where not weights; each named beside its code):
  *
  *   program  := nest{1,2,3}                  weights 40 : 40 : 20
  *   nest     := elementwise | stencil | reduction | contraction
@@ -334,8 +334,13 @@ static int input_array(struct gen_prog *p, int nest, int rank,
 	return a;
 }
 
+/* Chance, per mille (gen_chance), that an index of a read that is not a
+ * plain iterator is printed through an affine.apply (one per read). */
+enum { ACCESS_APPLY = 80 };
+
 /* An access to `array` with the given indices; an index that is not a
- * plain iterator is printed through affine.apply with chance 80. */
+ * plain iterator is printed through affine.apply with chance ACCESS_APPLY
+ * (at most one index of a read). */
 static int access_new(struct gen_prog *p, int array, const struct gen_aff *idx,
 		      int is_write)
 {
@@ -356,7 +361,7 @@ static int access_new(struct gen_prog *p, int array, const struct gen_aff *idx,
 			if (idx[d].coef[l] != 0 && idx[d].coef[l] != 1)
 				plain = 0;
 		if (!plain && !is_write && acc->apply_dim < 0 &&
-		    gen_chance(&p->rng, 80)) {
+		    gen_chance(&p->rng, ACCESS_APPLY)) {
 			acc->apply_dim = d;
 			p->features |= pearl_gen_f_apply;
 		}
@@ -459,15 +464,35 @@ static int e_bin(struct gen_prog *p, enum gen_op op, int a, int b)
 	return e_new(p, op, a, b);
 }
 
-/* x, or x times a constant (chance 200). */
+/* Chances of the expressions, per mille (gen_chance). */
+enum {
+	EXPR_SCALE = 200,		/* a leaf times a constant, ... */
+	EXPR_SCALE_SMALL = 600,		/* ... for floats one below 1 */
+	EXPR_BOUNDED_MAX_MIN = 150,	/* a bounded fold by max or min, ... */
+	EXPR_BOUNDED_MAX = 500,		/* ... by max */
+	EXPR_BOUNDED_DIV = 400,		/* a float sum divided by the count
+					 * (else times a power of 1/2) */
+	EXPR_BOUNDED_INT_DIV = 500,	/* an i32 sum divided by the count
+					 * (else shifted right) */
+	EXPR_SQRT = 100,		/* floats: sqrt(abs(e)), ... */
+	EXPR_ABS = 60,			/* ... else math.absf(e) */
+	EXPR_FLOAT_DIV = 80,		/* floats: e divided by a constant */
+	EXPR_NEG = 40,			/* floats: e negated */
+	EXPR_INT_DIV = 120,		/* i32: e divided by a constant, ... */
+	EXPR_INT_REM = 60,		/* ... else its remainder by one, ... */
+	EXPR_INT_SHR = 60,		/* ... else e shifted right */
+};
+
+/* x, or x times a constant (chance EXPR_SCALE). */
 static int maybe_scale(struct gen_prog *p, int x)
 {
 	const char *c;
 
-	if (!gen_chance(&p->rng, 200))
+	if (!gen_chance(&p->rng, EXPR_SCALE))
 		return x;
 	if (is_float(p))
-		c = gen_chance(&p->rng, 600) ? LIT(p, f_small) : LIT(p, f_large);
+		c = gen_chance(&p->rng, EXPR_SCALE_SMALL) ? LIT(p, f_small)
+							   : LIT(p, f_large);
 	else
 		c = LIT(p, i_mul);
 	return e_bin(p, GEN_OP_MUL, x, e_const(p, c));
@@ -481,8 +506,9 @@ static int combine_bounded(struct gen_prog *p, const int *leaves, int n)
 	enum gen_op fold = GEN_OP_ADD;
 	int i, e = leaves[0], sh;
 
-	if (n > 1 && gen_chance(&p->rng, 150))
-		fold = gen_chance(&p->rng, 500) ? GEN_OP_MAX : GEN_OP_MIN;
+	if (n > 1 && gen_chance(&p->rng, EXPR_BOUNDED_MAX_MIN))
+		fold = gen_chance(&p->rng, EXPR_BOUNDED_MAX) ? GEN_OP_MAX
+							     : GEN_OP_MIN;
 	for (i = 1; i < n; ++i)
 		e = e_bin(p, fold, e, leaves[i]);
 	if (fold != GEN_OP_ADD || n < 2)
@@ -490,13 +516,13 @@ static int combine_bounded(struct gen_prog *p, const int *leaves, int n)
 	if (n > N_OF(n_float))
 		n = N_OF(n_float);
 	if (is_float(p)) {
-		if (gen_chance(&p->rng, 400))
+		if (gen_chance(&p->rng, EXPR_BOUNDED_DIV))
 			return e_bin(p, GEN_OP_DIV, e,
 				     e_const(p, n_float[n - 1]));
 		return e_bin(p, GEN_OP_MUL, e, e_const(p, n <= 2 ? "0.5" :
 				   n <= 4 ? "0.25" : n <= 8 ? "0.125" : "0.0625"));
 	}
-	if (gen_chance(&p->rng, 500))
+	if (gen_chance(&p->rng, EXPR_BOUNDED_INT_DIV))
 		return e_bin(p, GEN_OP_DIV, e, e_const(p, n_int[n - 1]));
 	for (sh = 0; (1 << sh) < n; ++sh)
 		;
@@ -520,20 +546,20 @@ static int combine_free(struct gen_prog *p, const int *leaves, int n)
 		e = e_bin(p, op, e, x);
 	}
 	if (is_float(p)) {
-		if (gen_chance(&p->rng, 100))
+		if (gen_chance(&p->rng, EXPR_SQRT))
 			e = e_new(p, GEN_OP_SQRT, e, -1);
-		else if (gen_chance(&p->rng, 60))
+		else if (gen_chance(&p->rng, EXPR_ABS))
 			e = e_new(p, GEN_OP_ABS, e, -1);
-		if (gen_chance(&p->rng, 80))
+		if (gen_chance(&p->rng, EXPR_FLOAT_DIV))
 			e = e_bin(p, GEN_OP_DIV, e, e_const(p, LIT(p, f_div)));
-		if (gen_chance(&p->rng, 40))
+		if (gen_chance(&p->rng, EXPR_NEG))
 			e = e_new(p, GEN_OP_NEG, e, -1);
 	} else {
-		if (gen_chance(&p->rng, 120))
+		if (gen_chance(&p->rng, EXPR_INT_DIV))
 			e = e_bin(p, GEN_OP_DIV, e, e_const(p, LIT(p, i_div)));
-		else if (gen_chance(&p->rng, 60))
+		else if (gen_chance(&p->rng, EXPR_INT_REM))
 			e = e_bin(p, GEN_OP_REM, e, e_const(p, LIT(p, i_rem)));
-		else if (gen_chance(&p->rng, 60))
+		else if (gen_chance(&p->rng, EXPR_INT_SHR))
 			e = e_bin(p, GEN_OP_SHR, e, e_const(p, LIT(p, i_shr)));
 	}
 	return e;
@@ -596,6 +622,32 @@ static void shuffle(struct gen_prog *p, int *v, int n)
 /* ------------------------------------------------------------------ */
 /* elementwise */
 
+/* Chances of the elementwise grammar, per mille (gen_chance). */
+enum {
+	ELEMENTWISE_CHAIN = 700,	/* the input an earlier nest's output */
+	ELEMENTWISE_TIME_LOOP = 350,	/* a time loop around rank 1-2, ... */
+	ELEMENTWISE_TIME_LOOP_RANK3 = 150, /* ... around rank 3 */
+	ELEMENTWISE_PERMUTED = 250,	/* the loops in a shuffled order */
+	ELEMENTWISE_IMPERFECT = 250,	/* a statement beside the innermost
+					 * loop (rank >= 2), ... */
+	ELEMENTWISE_PRE = 500,		/* ... before it (else after it) */
+	ELEMENTWISE_PRE_CHAIN = 500,	/* its input an earlier nest's output */
+	ELEMENTWISE_PRE_CONST = 500,	/* it also uses a constant */
+	ELEMENTWISE_STEP2 = 50,		/* step 2 on the innermost loop
+					 * (rectangular domains) */
+	ELEMENTWISE_GUARD_FLIPPED = 500, /* the guard is i_l1 >= i_l2 (else
+					  * i_l2 >= i_l1) */
+	ELEMENTWISE_IN_PLACE_CHAINED = 250, /* writes its input, an earlier
+					     * nest's output */
+	ELEMENTWISE_IN_PLACE = 120,	/* writes its input, a new array */
+	ELEMENTWISE_SAME_CHAIN = 400,	/* an extra read of the same shape is
+					 * of an earlier nest's output */
+	ELEMENTWISE_BROADCAST_AXIS = 500, /* a broadcast read keeps an axis */
+	ELEMENTWISE_BROADCAST_CHAIN = 300, /* it is an earlier nest's output */
+	ELEMENTWISE_TRANSPOSE_CHAIN = 300, /* so is a transposed read */
+	ELEMENTWISE_ELSE = 400,		/* a guarded statement has an else */
+};
+
 static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 {
 	static const int rank_w[] = { 20, 45, 25, 10 };
@@ -608,7 +660,7 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 	int root = -1, parent, in_place, out, n_extra, i, pre = 0, post = 0;
 	int tmp = -1, stmt_parent, expr, write, step2 = 0;
 
-	if (nest > 0 && gen_chance(&p->rng, 700))
+	if (nest > 0 && gen_chance(&p->rng, ELEMENTWISE_CHAIN))
 		src = chain_any(p, nest, 1, GEN_MAX_RANK);
 	if (src >= 0) {
 		r = p->arrays[src].rank;
@@ -619,11 +671,12 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 		for (a = 0; a < r; ++a)
 			dims[a] = random_dim(p);
 	}
-	use_t = r <= 3 && gen_chance(&p->rng, r <= 2 ? 350 : 150);
+	use_t = r <= 3 && gen_chance(&p->rng, r <= 2 ? ELEMENTWISE_TIME_LOOP
+					       : ELEMENTWISE_TIME_LOOP_RANK3);
 	t0 = use_t ? 1 : 0;
 	for (a = 0; a < r; ++a)
 		perm[a] = a;
-	if (r >= 2 && gen_chance(&p->rng, 250))
+	if (r >= 2 && gen_chance(&p->rng, ELEMENTWISE_PERMUTED))
 		shuffle(p, perm, r);
 	if (r >= 2)
 		shape = gen_pick(&p->rng, shape_w, N_OF(shape_w));
@@ -640,12 +693,12 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 	/* iterator level of each array axis */
 	for (l = 0; l < r; ++l)
 		lev[perm[l]] = t0 + l;
-	if (r >= 2 && gen_chance(&p->rng, 250)) {
-		pre = gen_chance(&p->rng, 500);
+	if (r >= 2 && gen_chance(&p->rng, ELEMENTWISE_IMPERFECT)) {
+		pre = gen_chance(&p->rng, ELEMENTWISE_PRE);
 		post = !pre;
 		p->features |= pearl_gen_f_imperfect;
 	}
-	step2 = shape == RECT && gen_chance(&p->rng, 50);
+	step2 = shape == RECT && gen_chance(&p->rng, ELEMENTWISE_STEP2);
 
 	DESC("elementwise: rank %d", r);
 	if (use_t) {
@@ -665,9 +718,10 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 				tdims[i] = dims[perm[i]];
 				tlev[i] = t0 + i;
 			}
-			in = input_array(p, nest, r - 1, tdims, 500);
+			in = input_array(p, nest, r - 1, tdims,
+					 ELEMENTWISE_PRE_CHAIN);
 			lf[n++] = e_load(p, access_levels(p, in, tlev, 0));
-			if (gen_chance(&p->rng, 500))
+			if (gen_chance(&p->rng, ELEMENTWISE_PRE_CONST))
 				lf[n++] = e_const(p, is_float(p) ?
 					LIT(p, f_large) : LIT(p, i_mul));
 			tmp = array_new(p, r - 1, tdims);
@@ -710,7 +764,7 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 			struct gen_aff c = aff_it(t0 + l2, 0);
 
 			c.coef[t0 + l1] = -1;
-			if (gen_chance(&p->rng, 500)) {
+			if (gen_chance(&p->rng, ELEMENTWISE_GUARD_FLIPPED)) {
 				c.coef[t0 + l2] = -1;
 				c.coef[t0 + l1] = 1;
 			}
@@ -726,7 +780,8 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 	/* the main statement */
 	src = src >= 0 ? src : array_new(p, r, dims);
 	in_place = gen_chance(&p->rng, p->arrays[src >= 0 ? src : 0].writer >= 0
-				       ? 250 : 120);
+				       ? ELEMENTWISE_IN_PLACE_CHAINED
+				       : ELEMENTWISE_IN_PLACE);
 	leaves[n_leaves++] = e_load(p, access_levels(p, src, lev, 0));
 	out = in_place ? src : array_new(p, r, dims);
 	if (use_t && !in_place)
@@ -758,12 +813,14 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 			k = k == 3 ? 2 : 0;
 		}
 		if (k == 0) {
-			arr = input_array(p, nest, r, dims, 400);
+			arr = input_array(p, nest, r, dims,
+					  ELEMENTWISE_SAME_CHAIN);
 			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
 								     lev, 0));
 		} else if (k == 1) {
 			for (a = 0; a < r; ++a)
-				if (gen_chance(&p->rng, 500)) {
+				if (gen_chance(&p->rng,
+					       ELEMENTWISE_BROADCAST_AXIS)) {
 					bdims[nb] = dims[a];
 					blev[nb++] = lev[a];
 				}
@@ -773,12 +830,14 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 				bdims[0] = dims[a];
 				blev[0] = lev[a];
 			}
-			arr = input_array(p, nest, nb, bdims, 300);
+			arr = input_array(p, nest, nb, bdims,
+					  ELEMENTWISE_BROADCAST_CHAIN);
 			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
 								     blev, 0));
 			p->features |= pearl_gen_f_broadcast;
 		} else {
-			arr = input_array(p, nest, r, dims, 300);
+			arr = input_array(p, nest, r, dims,
+					  ELEMENTWISE_TRANSPOSE_CHAIN);
 			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
 								     blev, 0));
 			p->features |= pearl_gen_f_transpose;
@@ -795,7 +854,7 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 	expr = combine(p, leaves, n_leaves, use_t);
 	write = access_levels(p, out, lev, 1);
 	stmt_new(p, stmt_parent, t0 + r, write, expr, 0);
-	if (shape == GUARD && gen_chance(&p->rng, 400)) {
+	if (shape == GUARD && gen_chance(&p->rng, ELEMENTWISE_ELSE)) {
 		int x = e_load(p, access_levels(p, src, lev, 0));
 
 		x = e_bin(p, GEN_OP_MUL, x, e_const(p, is_float(p) ?
@@ -833,6 +892,23 @@ static int build_elementwise(struct gen_prog *p, int nest, char *desc)
 /* ------------------------------------------------------------------ */
 /* stencil */
 
+/* Chances of the stencil grammar, per mille (gen_chance). */
+enum {
+	STENCIL_CHAIN = 650,		/* the input an earlier nest's output */
+	STENCIL_RADIUS2 = 200,		/* radius 2 (rank 1-2) */
+	STENCIL_BOX = 350,		/* a 3x3 box (rank 2, radius 1), else a
+					 * star */
+	STENCIL_SEIDEL_TIME_LOOP = 600,	/* Gauss-Seidel inside a time loop */
+	STENCIL_GUARD = 250,		/* out of place: the boundary copied
+					 * under affine.if/else (else the loops
+					 * shrunk) */
+	STENCIL_BOUNDED = 600,		/* out of place: a weighted average
+					 * (else a free expression) */
+	STENCIL_COEFFICIENTS = 250,	/* out of place: times a coefficient
+					 * array, ... */
+	STENCIL_COEFFICIENTS_CHAIN = 300, /* ... an earlier nest's output */
+};
+
 static int build_stencil(struct gen_prog *p, int nest, char *desc)
 {
 	static const int rank_w[] = { 25, 50, 25 };
@@ -843,7 +919,7 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 	int r, src = -1, rad, box, variant, use_t, t0, a, i, d, root = -1;
 	int parent, guard = 0, loops[GEN_MAX_DEPTH], other = -1;
 
-	if (nest > 0 && gen_chance(&p->rng, 650))
+	if (nest > 0 && gen_chance(&p->rng, STENCIL_CHAIN))
 		src = chain_any(p, nest, 1, 3);
 	if (src >= 0) {
 		r = p->arrays[src].rank;
@@ -855,8 +931,8 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 			dims[a] = random_dim(p);
 		src = array_new(p, r, dims);
 	}
-	rad = r <= 2 && gen_chance(&p->rng, 200) ? 2 : 1;
-	box = r == 2 && rad == 1 && gen_chance(&p->rng, 350);
+	rad = r <= 2 && gen_chance(&p->rng, STENCIL_RADIUS2) ? 2 : 1;
+	box = r == 2 && rad == 1 && gen_chance(&p->rng, STENCIL_BOX);
 	/* offsets: the centre first */
 	memset(off, 0, sizeof(off));
 	n_off = 1;
@@ -876,9 +952,10 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 	}
 	variant = gen_pick(&p->rng, var_w, N_OF(var_w));
 	use_t = variant == JACOBI ||
-		(variant == SEIDEL && gen_chance(&p->rng, 600));
+		(variant == SEIDEL &&
+		 gen_chance(&p->rng, STENCIL_SEIDEL_TIME_LOOP));
 	if (variant == PLAIN)
-		guard = gen_chance(&p->rng, 250);
+		guard = gen_chance(&p->rng, STENCIL_GUARD);
 	t0 = use_t ? 1 : 0;
 	for (a = 0; a < r; ++a) {
 		lev[a] = t0 + a;
@@ -939,9 +1016,12 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 			leaves[k] = e_load(p, access_new(p, from, idx, 0));
 		}
 		k = n_off;
-		bounded = variant != PLAIN || gen_chance(&p->rng, 600);
-		if (variant == PLAIN && gen_chance(&p->rng, 250)) {
-			int coef = input_array(p, nest, r, dims, 300);
+		bounded = variant != PLAIN ||
+			  gen_chance(&p->rng, STENCIL_BOUNDED);
+		if (variant == PLAIN &&
+		    gen_chance(&p->rng, STENCIL_COEFFICIENTS)) {
+			int coef = input_array(p, nest, r, dims,
+					       STENCIL_COEFFICIENTS_CHAIN);
 			int c = e_load(p, access_levels(p, coef, lev, 0));
 			int sum = combine(p, leaves, k, bounded);
 
@@ -976,6 +1056,32 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 /* ------------------------------------------------------------------ */
 /* reduction */
 
+/* Chances of the reduction grammar, per mille (gen_chance). */
+enum {
+	REDUCTION_AXES_FIRST = 200,	/* the reduced axes first in the
+					 * input */
+	REDUCTION_CHAIN = 600,		/* the input an earlier nest's output */
+	REDUCTION_CHAINED_TWO = 250,	/* such an input of rank >= 3 reduced
+					 * over two axes (else one) */
+	REDUCTION_OUTERMOST = 300,	/* one reduced loop outside the output
+					 * loops */
+	REDUCTION_TRIANGULAR = 300,	/* the last reduced loop bounded by an
+					 * output loop */
+	REDUCTION_WEIGHTS = 450,	/* the input times weights, ... */
+	REDUCTION_WEIGHTS_CHAIN = 300,	/* ... an earlier nest's output */
+	REDUCTION_SECOND_INPUT = 150,	/* else combined with a second full
+					 * input, ... */
+	REDUCTION_SECOND_INPUT_CHAIN = 400, /* ... an earlier nest's output */
+	REDUCTION_SCALED = 150,		/* the term offered to maybe_scale */
+	REDUCTION_MAX = 200,		/* max instead of sum */
+	REDUCTION_INIT = 500,		/* an init statement before innermost
+					 * reduced loops, ... */
+	REDUCTION_INIT_ZERO = 500,	/* ... setting 0 (else scaling) */
+	REDUCTION_FINISH = 300,		/* a statement after them, ... */
+	REDUCTION_FINISH_SQRT = 500,	/* ... floats: a square root (else
+					 * scaling) */
+};
+
 static int build_reduction(struct gen_prog *p, int nest, char *desc)
 {
 	static const int ro_w[] = { 45, 40, 15 };
@@ -990,13 +1096,14 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 
 	ro = 1 + gen_pick(&p->rng, ro_w, N_OF(ro_w));
 	nr = 1 + gen_pick(&p->rng, nr_w, N_OF(nr_w));
-	red_first = gen_chance(&p->rng, 200);
-	if (nest > 0 && gen_chance(&p->rng, 600))
+	red_first = gen_chance(&p->rng, REDUCTION_AXES_FIRST);
+	if (nest > 0 && gen_chance(&p->rng, REDUCTION_CHAIN))
 		src = chain_any(p, nest, 2, GEN_MAX_RANK);
 	if (src >= 0) {
 		int rk = p->arrays[src].rank;
 
-		nr = rk >= 3 && gen_chance(&p->rng, 250) ? 2 : 1;
+		nr = rk >= 3 && gen_chance(&p->rng, REDUCTION_CHAINED_TWO)
+			? 2 : 1;
 		ro = rk - nr;
 		for (i = 0; i < rk; ++i)
 			xdims[i] = p->arrays[src].dim[i];
@@ -1011,9 +1118,9 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		for (i = 0; i < nr; ++i)
 			rd[i] = random_dim(p);
 	}
-	red_inner = nr == 2 || !gen_chance(&p->rng, 300);
+	red_inner = nr == 2 || !gen_chance(&p->rng, REDUCTION_OUTERMOST);
 	/* triangular: the last reduced loop against an output loop */
-	if (gen_chance(&p->rng, 300)) {
+	if (gen_chance(&p->rng, REDUCTION_TRIANGULAR)) {
 		tri_o = gen_below(&p->rng, ro);
 		if (rd[nr - 1] == od[tri_o] || src < 0) {
 			rd[nr - 1] = od[tri_o];
@@ -1040,10 +1147,11 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		xlev[red_first ? i : ro + i] = rlev[i];
 		ldim[rlev[i]] = rd[i];
 	}
-	w_kind = gen_chance(&p->rng, 450) ? 1 : gen_chance(&p->rng, 150) ? 2 : 0;
-	is_max = gen_chance(&p->rng, 200);
-	init = red_inner && gen_chance(&p->rng, 500);
-	post = red_inner && gen_chance(&p->rng, 300);
+	w_kind = gen_chance(&p->rng, REDUCTION_WEIGHTS) ? 1 :
+		 gen_chance(&p->rng, REDUCTION_SECOND_INPUT) ? 2 : 0;
+	is_max = gen_chance(&p->rng, REDUCTION_MAX);
+	init = red_inner && gen_chance(&p->rng, REDUCTION_INIT);
+	post = red_inner && gen_chance(&p->rng, REDUCTION_FINISH);
 	out = array_new(p, ro, od);
 
 	DESC("reduction: %d output, %d reduced loop%s, %s%s", ro, nr,
@@ -1060,7 +1168,7 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		if (first_red && init) {
 			int v;
 
-			if (gen_chance(&p->rng, 500)) {
+			if (gen_chance(&p->rng, REDUCTION_INIT_ZERO)) {
 				v = e_const(p, zero_literal(p));
 			} else {
 				v = e_load(p, access_levels(p, out, olev, 0));
@@ -1092,20 +1200,21 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 	x = e_load(p, access_levels(p, src, xlev, 0));
 	term = x;
 	if (w_kind == 1) {
-		int wv = input_array(p, nest, nr, rd, 300);
+		int wv = input_array(p, nest, nr, rd, REDUCTION_WEIGHTS_CHAIN);
 
 		term = e_bin(p, GEN_OP_MUL, x,
 			     e_load(p, access_levels(p, wv, rlev, 0)));
 		DESC(", weights");
 	} else if (w_kind == 2) {
-		int x2 = input_array(p, nest, ro + nr, xdims, 400);
+		int x2 = input_array(p, nest, ro + nr, xdims,
+				     REDUCTION_SECOND_INPUT_CHAIN);
 		int leaves[2];
 
 		leaves[0] = x;
 		leaves[1] = e_load(p, access_levels(p, x2, xlev, 0));
 		term = combine(p, leaves, 2, 0);
 	}
-	if (gen_chance(&p->rng, 150))
+	if (gen_chance(&p->rng, REDUCTION_SCALED))
 		term = maybe_scale(p, term);
 	upd = e_bin(p, is_max ? GEN_OP_MAX : GEN_OP_ADD,
 		    e_load(p, access_levels(p, out, olev, 0)), term);
@@ -1114,8 +1223,10 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		int v = e_load(p, access_levels(p, out, olev, 0)), host;
 
 		if (is_float(p))
-			v = gen_chance(&p->rng, 500) ? e_new(p, GEN_OP_SQRT, v, -1)
-				: e_bin(p, GEN_OP_MUL, v, e_const(p, LIT(p, f_small)));
+			v = gen_chance(&p->rng, REDUCTION_FINISH_SQRT) ?
+				e_new(p, GEN_OP_SQRT, v, -1) :
+				e_bin(p, GEN_OP_MUL, v,
+				      e_const(p, LIT(p, f_small)));
 		else
 			v = e_bin(p, GEN_OP_SHR, v, e_const(p, LIT(p, i_shr)));
 		host = ro >= 1 ? loops[ro - 1] : -1;
@@ -1130,6 +1241,34 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 
 /* ------------------------------------------------------------------ */
 /* contraction */
+
+/* Chances of the contraction grammar, per mille (gen_chance). */
+enum {
+	MATMUL_A_TRANSPOSED = 200,	/* matmul: A read as A[k][i] */
+	MATMUL_A_CHAIN = 600,		/* matmul: A an earlier nest's output */
+	MATMUL_TRIANGULAR = 300,	/* a triangular pair of loops: ... */
+	MATMUL_TRIANGULAR_J = 500,	/* ... j against i (else k against i) */
+	MATMUL_SHARED_B = 400,		/* batched: one B for every batch */
+	MATMUL_B_TRANSPOSED = 200,	/* matmul: B read as B[j][k] */
+	MATMUL_B_CHAIN = 300,		/* B an earlier nest's output */
+	MATMUL_INIT = 400,		/* matmul: C initialized before an
+					 * innermost k loop, ... */
+	MATMUL_BATCHED_INIT = 300,	/* ... the same, batched, ... */
+	MATMUL_INIT_ZERO = 500,		/* ... to 0 (else C scaled) */
+	MATMUL_ALPHA = 300,		/* the product times a constant */
+	DOITGEN_CHAIN = 500,		/* A an earlier nest's output */
+	DOITGEN_C4_CHAIN = 300,		/* C4 an earlier nest's output */
+	DOITGEN_INIT = 600,		/* the sums set to 0 before loop s */
+	DOITGEN_COPY = 500,		/* a loop copying the sums back to A */
+	CONV_CHANNELS = 300,		/* a channel loop outermost */
+	CONV_3X3 = 800,			/* a 3x3 filter (else 5x5; always 3x3
+					 * at the small scale) */
+	CONV_FILTER_OUTER = 250,	/* the filter loops outside the image
+					 * loops */
+	CONV_INIT = 350,		/* out set to 0 before the filter loops
+					 * (when they are inside) */
+	CONV_CHAIN = 500,		/* the input an earlier nest's output */
+};
 
 /* The loops of a perfect chain of `n` levels from `depth0` under parent,
  * with an optional triangular pair (inner level tri_in bounded by
@@ -1189,8 +1328,9 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		dK = random_dim(p);
 		if (batched)
 			dB = random_dim(p);
-		a_t = !batched && gen_chance(&p->rng, 200);
-		if (!batched && nest > 0 && gen_chance(&p->rng, 600)) {
+		a_t = !batched && gen_chance(&p->rng, MATMUL_A_TRANSPOSED);
+		if (!batched && nest > 0 &&
+		    gen_chance(&p->rng, MATMUL_A_CHAIN)) {
 			A = chain_any(p, nest, 2, 2);
 			if (A >= 0) {
 				dI = p->arrays[A].dim[a_t ? 1 : 0];
@@ -1201,8 +1341,8 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		for (i = 0; i < 3; ++i)
 			lev[perm[i]] = b0 + i;
 		/* triangular pair */
-		if (gen_chance(&p->rng, 300)) {
-			int pair_j = gen_chance(&p->rng, 500);
+		if (gen_chance(&p->rng, MATMUL_TRIANGULAR)) {
+			int pair_j = gen_chance(&p->rng, MATMUL_TRIANGULAR_J);
 			int other = pair_j ? 1 : 2;
 
 			if (pair_j || A < 0 || dK == dI) {
@@ -1222,8 +1362,8 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 				}
 			}
 		}
-		shared_b = batched && gen_chance(&p->rng, 400);
-		b_t = !batched && gen_chance(&p->rng, 200);
+		shared_b = batched && gen_chance(&p->rng, MATMUL_SHARED_B);
+		b_t = !batched && gen_chance(&p->rng, MATMUL_B_TRANSPOSED);
 		na = nb = 0;
 		if (batched) {
 			adims[na] = dB;
@@ -1253,7 +1393,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		}
 		if (A < 0)
 			A = array_new(p, na, adims);
-		B = input_array(p, nest, nb, bdims, 300);
+		B = input_array(p, nest, nb, bdims, MATMUL_B_CHAIN);
 		C = array_new(p, na, cdims);
 		if (a_t || b_t)
 			p->features |= pearl_gen_f_transpose;
@@ -1263,7 +1403,9 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		/* loops: [b] then the three in perm order; init before an
 		 * innermost k loop */
 		k_inner = perm[2] == 2;
-		init = k_inner && gen_chance(&p->rng, batched ? 300 : 400);
+		init = k_inner &&
+		       gen_chance(&p->rng, batched ? MATMUL_BATCHED_INIT
+						   : MATMUL_INIT);
 		{
 			int d3[3], dall[GEN_MAX_DEPTH], c3[GEN_MAX_DEPTH];
 			enum gen_loop_role r3[GEN_MAX_DEPTH];
@@ -1294,7 +1436,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			if (init) {
 				int v;
 
-				if (gen_chance(&p->rng, 500)) {
+				if (gen_chance(&p->rng, MATMUL_INIT_ZERO)) {
 					v = e_const(p, zero_literal(p));
 				} else {
 					v = e_load(p, access_levels(p, C, clev, 0));
@@ -1314,7 +1456,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			x = e_load(p, access_levels(p, A, alev, 0));
 			y = e_load(p, access_levels(p, B, blev, 0));
 			term = e_bin(p, GEN_OP_MUL, x, y);
-			if (gen_chance(&p->rng, 300))
+			if (gen_chance(&p->rng, MATMUL_ALPHA))
 				term = e_bin(p, GEN_OP_MUL, term, e_const(p,
 					     is_float(p) ? LIT(p, f_large)
 							 : LIT(p, i_mul)));
@@ -1344,7 +1486,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			GEN_ROLE_SPACE, GEN_ROLE_REDUCTION };
 
 		A = -1;
-		if (nest > 0 && gen_chance(&p->rng, 500)) {
+		if (nest > 0 && gen_chance(&p->rng, DOITGEN_CHAIN)) {
 			A = chain_any(p, nest, 3, 3);
 			if (A >= 0) {
 				dr = adims[0] = sdims[0] = d4[0] = p->arrays[A].dim[0];
@@ -1356,10 +1498,10 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		}
 		if (A < 0)
 			A = array_new(p, 3, adims);
-		C4 = input_array(p, nest, 2, cdims, 300);
+		C4 = input_array(p, nest, 2, cdims, DOITGEN_C4_CHAIN);
 		S = array_new(p, 3, sdims);
-		init = gen_chance(&p->rng, 600);
-		copy = gen_chance(&p->rng, 500);
+		init = gen_chance(&p->rng, DOITGEN_INIT);
+		copy = gen_chance(&p->rng, DOITGEN_COPY);
 		root = loop_chain(p, -1, 0, 3, d4, c4, r4, -1, -1, -1, loops);
 		if (init) {
 			stmt_new(p, loops[2], 3, access_levels(p, S, slev, 1),
@@ -1387,19 +1529,19 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		     copy ? ", copy-back loop" : "");
 	} else {
 		/* out[c][i][j] += in[c][i + r][j + s] * w[c][r][s] */
-		int chans = gen_chance(&p->rng, 300);
+		int chans = gen_chance(&p->rng, CONV_CHANNELS);
 		/* drawn at both scales so that a seed has one structure */
-		int R = gen_chance(&p->rng, 800) ||
+		int R = gen_chance(&p->rng, CONV_3X3) ||
 			p->scale == pearl_gen_scale_small ? 3 : 5;
-		int filt_outer = gen_chance(&p->rng, 250);
-		int init = !filt_outer && gen_chance(&p->rng, 350);
+		int filt_outer = gen_chance(&p->rng, CONV_FILTER_OUTER);
+		int init = !filt_outer && gen_chance(&p->rng, CONV_INIT);
 		int c0 = chans ? 1 : 0, dc = random_dim(p);
 		int di = random_dim(p), dj = random_dim(p), in = -1, out, w;
 		int idims[3], wdims[3], n, x, y, v, lvi, lvj, lvr, lvs;
 		struct gen_aff idx[3];
 		int olev[3], wlev[3];
 
-		if (nest > 0 && gen_chance(&p->rng, 500)) {
+		if (nest > 0 && gen_chance(&p->rng, CONV_CHAIN)) {
 			in = chain_any(p, nest, 2 + c0, 2 + c0);
 			if (in >= 0) {
 				if (chans)
