@@ -1,7 +1,7 @@
 /*
  * lib/Gen/gen_build.c - the random structure of a program.
  *
- * The grammar (probabilities in per mille where not given as weights):
+ * The grammar (per mille where not weights; each named beside its code):
  *
  *   program  := nest{1,2,3}                  weights 40 : 40 : 20
  *   nest     := elementwise | stencil | reduction | contraction
@@ -334,8 +334,13 @@ static int input_array(struct gen_prog *p, int nest, int rank,
 	return a;
 }
 
+/* Chance, per mille (gen_chance), that an index of a read that is not a
+ * plain iterator is printed through an affine.apply (one per read). */
+enum { ACCESS_APPLY = 80 };
+
 /* An access to `array` with the given indices; an index that is not a
- * plain iterator is printed through affine.apply with chance 80. */
+ * plain iterator is printed through affine.apply with chance ACCESS_APPLY
+ * (at most one index of a read). */
 static int access_new(struct gen_prog *p, int array, const struct gen_aff *idx,
 		      int is_write)
 {
@@ -356,7 +361,7 @@ static int access_new(struct gen_prog *p, int array, const struct gen_aff *idx,
 			if (idx[d].coef[l] != 0 && idx[d].coef[l] != 1)
 				plain = 0;
 		if (!plain && !is_write && acc->apply_dim < 0 &&
-		    gen_chance(&p->rng, 80)) {
+		    gen_chance(&p->rng, ACCESS_APPLY)) {
 			acc->apply_dim = d;
 			p->features |= pearl_gen_f_apply;
 		}
@@ -459,15 +464,35 @@ static int e_bin(struct gen_prog *p, enum gen_op op, int a, int b)
 	return e_new(p, op, a, b);
 }
 
-/* x, or x times a constant (chance 200). */
+/* Chances of the expressions, per mille (gen_chance). */
+enum {
+	EXPR_SCALE = 200,		/* a leaf times a constant, ... */
+	EXPR_SCALE_SMALL = 600,		/* ... for floats one below 1 */
+	EXPR_BOUNDED_MAX_MIN = 150,	/* a bounded fold by max or min, ... */
+	EXPR_BOUNDED_MAX = 500,		/* ... by max */
+	EXPR_BOUNDED_DIV = 400,		/* a float sum divided by the count
+					 * (else times a power of 1/2) */
+	EXPR_BOUNDED_INT_DIV = 500,	/* an i32 sum divided by the count
+					 * (else shifted right) */
+	EXPR_SQRT = 100,		/* floats: sqrt(abs(e)), ... */
+	EXPR_ABS = 60,			/* ... else math.absf(e) */
+	EXPR_FLOAT_DIV = 80,		/* floats: e divided by a constant */
+	EXPR_NEG = 40,			/* floats: e negated */
+	EXPR_INT_DIV = 120,		/* i32: e divided by a constant, ... */
+	EXPR_INT_REM = 60,		/* ... else its remainder by one, ... */
+	EXPR_INT_SHR = 60,		/* ... else e shifted right */
+};
+
+/* x, or x times a constant (chance EXPR_SCALE). */
 static int maybe_scale(struct gen_prog *p, int x)
 {
 	const char *c;
 
-	if (!gen_chance(&p->rng, 200))
+	if (!gen_chance(&p->rng, EXPR_SCALE))
 		return x;
 	if (is_float(p))
-		c = gen_chance(&p->rng, 600) ? LIT(p, f_small) : LIT(p, f_large);
+		c = gen_chance(&p->rng, EXPR_SCALE_SMALL) ? LIT(p, f_small)
+							   : LIT(p, f_large);
 	else
 		c = LIT(p, i_mul);
 	return e_bin(p, GEN_OP_MUL, x, e_const(p, c));
@@ -481,8 +506,9 @@ static int combine_bounded(struct gen_prog *p, const int *leaves, int n)
 	enum gen_op fold = GEN_OP_ADD;
 	int i, e = leaves[0], sh;
 
-	if (n > 1 && gen_chance(&p->rng, 150))
-		fold = gen_chance(&p->rng, 500) ? GEN_OP_MAX : GEN_OP_MIN;
+	if (n > 1 && gen_chance(&p->rng, EXPR_BOUNDED_MAX_MIN))
+		fold = gen_chance(&p->rng, EXPR_BOUNDED_MAX) ? GEN_OP_MAX
+							     : GEN_OP_MIN;
 	for (i = 1; i < n; ++i)
 		e = e_bin(p, fold, e, leaves[i]);
 	if (fold != GEN_OP_ADD || n < 2)
@@ -490,13 +516,13 @@ static int combine_bounded(struct gen_prog *p, const int *leaves, int n)
 	if (n > N_OF(n_float))
 		n = N_OF(n_float);
 	if (is_float(p)) {
-		if (gen_chance(&p->rng, 400))
+		if (gen_chance(&p->rng, EXPR_BOUNDED_DIV))
 			return e_bin(p, GEN_OP_DIV, e,
 				     e_const(p, n_float[n - 1]));
 		return e_bin(p, GEN_OP_MUL, e, e_const(p, n <= 2 ? "0.5" :
 				   n <= 4 ? "0.25" : n <= 8 ? "0.125" : "0.0625"));
 	}
-	if (gen_chance(&p->rng, 500))
+	if (gen_chance(&p->rng, EXPR_BOUNDED_INT_DIV))
 		return e_bin(p, GEN_OP_DIV, e, e_const(p, n_int[n - 1]));
 	for (sh = 0; (1 << sh) < n; ++sh)
 		;
@@ -520,20 +546,20 @@ static int combine_free(struct gen_prog *p, const int *leaves, int n)
 		e = e_bin(p, op, e, x);
 	}
 	if (is_float(p)) {
-		if (gen_chance(&p->rng, 100))
+		if (gen_chance(&p->rng, EXPR_SQRT))
 			e = e_new(p, GEN_OP_SQRT, e, -1);
-		else if (gen_chance(&p->rng, 60))
+		else if (gen_chance(&p->rng, EXPR_ABS))
 			e = e_new(p, GEN_OP_ABS, e, -1);
-		if (gen_chance(&p->rng, 80))
+		if (gen_chance(&p->rng, EXPR_FLOAT_DIV))
 			e = e_bin(p, GEN_OP_DIV, e, e_const(p, LIT(p, f_div)));
-		if (gen_chance(&p->rng, 40))
+		if (gen_chance(&p->rng, EXPR_NEG))
 			e = e_new(p, GEN_OP_NEG, e, -1);
 	} else {
-		if (gen_chance(&p->rng, 120))
+		if (gen_chance(&p->rng, EXPR_INT_DIV))
 			e = e_bin(p, GEN_OP_DIV, e, e_const(p, LIT(p, i_div)));
-		else if (gen_chance(&p->rng, 60))
+		else if (gen_chance(&p->rng, EXPR_INT_REM))
 			e = e_bin(p, GEN_OP_REM, e, e_const(p, LIT(p, i_rem)));
-		else if (gen_chance(&p->rng, 60))
+		else if (gen_chance(&p->rng, EXPR_INT_SHR))
 			e = e_bin(p, GEN_OP_SHR, e, e_const(p, LIT(p, i_shr)));
 	}
 	return e;
@@ -596,242 +622,427 @@ static void shuffle(struct gen_prog *p, int *v, int n)
 /* ------------------------------------------------------------------ */
 /* elementwise */
 
-static int build_elementwise(struct gen_prog *p, int nest, char *desc)
+/* Chances of the elementwise grammar, per mille (gen_chance). */
+enum {
+	ELEMENTWISE_CHAIN = 700,	/* the input an earlier nest's output */
+	ELEMENTWISE_TIME_LOOP = 350,	/* a time loop around rank 1-2, ... */
+	ELEMENTWISE_TIME_LOOP_RANK3 = 150, /* ... around rank 3 */
+	ELEMENTWISE_PERMUTED = 250,	/* the loops in a shuffled order */
+	ELEMENTWISE_IMPERFECT = 250,	/* a statement beside the innermost
+					 * loop (rank >= 2), ... */
+	ELEMENTWISE_PRE = 500,		/* ... before it (else after it) */
+	ELEMENTWISE_PRE_CHAIN = 500,	/* its input an earlier nest's output */
+	ELEMENTWISE_PRE_CONST = 500,	/* it also uses a constant */
+	ELEMENTWISE_STEP2 = 50,		/* step 2 on the innermost loop
+					 * (rectangular domains) */
+	ELEMENTWISE_GUARD_FLIPPED = 500, /* the guard is i_l1 >= i_l2 (else
+					  * i_l2 >= i_l1) */
+	ELEMENTWISE_IN_PLACE_CHAINED = 250, /* writes its input, an earlier
+					     * nest's output */
+	ELEMENTWISE_IN_PLACE = 120,	/* writes its input, a new array */
+	ELEMENTWISE_SAME_CHAIN = 400,	/* an extra read of the same shape is
+					 * of an earlier nest's output */
+	ELEMENTWISE_BROADCAST_AXIS = 500, /* a broadcast read keeps an axis */
+	ELEMENTWISE_BROADCAST_CHAIN = 300, /* it is an earlier nest's output */
+	ELEMENTWISE_TRANSPOSE_CHAIN = 300, /* so is a transposed read */
+	ELEMENTWISE_ELSE = 400,		/* a guarded statement has an else */
+};
+
+/* The domain shapes of an elementwise nest: loop l2 over the whole size,
+ * triangular or banded against loop l1, or guarded by i_l2 >= i_l1. */
+enum elementwise_shape { SHAPE_RECT, SHAPE_TRI, SHAPE_BAND, SHAPE_GUARD };
+
+/* An elementwise nest out[x] = f(in[x], ...) being built: its choices,
+ * then the nodes and arrays made from them. */
+struct elementwise {
+	int nest;			/* index of the nest */
+	int r;				/* rank of the arrays and the nest */
+	int dims[GEN_MAX_RANK];		/* program size of each array axis */
+	int src;			/* the input array (-1: a new one) */
+	int use_t;			/* a time loop around the nest */
+	int t0;				/* level of the first space loop */
+	int perm[GEN_MAX_RANK];		/* array axis of each space loop */
+	int lev[GEN_MAX_RANK];		/* loop level of each array axis */
+	enum elementwise_shape shape;
+	int l1, l2;			/* the loops a shape relates */
+	int pre, post;			/* a statement before / after the
+					 * innermost loop */
+	int step2;			/* step 2 on the innermost loop */
+	int root;			/* the nest's outermost loop */
+	int loops[GEN_MAX_DEPTH];	/* the space loops, outermost first */
+	int stmt_parent;		/* where the main statement goes */
+	int tmp;			/* the pre-statement's array, or -1 */
+	int out;			/* the array the statement writes */
+	int leaves[GEN_MAX_READS];	/* the main statement's operands */
+	int n_leaves;
+};
+
+/* The input: an earlier nest's output (its rank and sizes), or a new
+ * rank and sizes (the array itself is made later). */
+static void elementwise_choose_input(struct gen_prog *p,
+				     struct elementwise *e)
 {
 	static const int rank_w[] = { 20, 45, 25, 10 };
-	static const int shape_w[] = { 56, 22, 8, 14 };
-	enum { RECT, TRI, BAND, GUARD };
-	int dims[GEN_MAX_RANK] = { 0 }, perm[GEN_MAX_RANK], lev[GEN_MAX_RANK];
-	int loops[GEN_MAX_DEPTH];
-	int leaves[GEN_MAX_READS], n_leaves = 0;
-	int r, src = -1, use_t, t0, l, a, shape = RECT, l1 = 0, l2 = 0, tri = 0;
-	int root = -1, parent, in_place, out, n_extra, i, pre = 0, post = 0;
-	int tmp = -1, stmt_parent, expr, write, step2 = 0;
+	int a;
 
-	if (nest > 0 && gen_chance(&p->rng, 700))
-		src = chain_any(p, nest, 1, GEN_MAX_RANK);
-	if (src >= 0) {
-		r = p->arrays[src].rank;
-		memcpy(dims, p->arrays[src].dim, sizeof(dims));
+	if (e->nest > 0 && gen_chance(&p->rng, ELEMENTWISE_CHAIN))
+		e->src = chain_any(p, e->nest, 1, GEN_MAX_RANK);
+	if (e->src >= 0) {
+		e->r = p->arrays[e->src].rank;
+		memcpy(e->dims, p->arrays[e->src].dim, sizeof(e->dims));
 		p->features |= pearl_gen_f_chain;
 	} else {
-		r = 1 + gen_pick(&p->rng, rank_w, N_OF(rank_w));
-		for (a = 0; a < r; ++a)
-			dims[a] = random_dim(p);
+		e->r = 1 + gen_pick(&p->rng, rank_w, N_OF(rank_w));
+		for (a = 0; a < e->r; ++a)
+			e->dims[a] = random_dim(p);
 	}
-	use_t = r <= 3 && gen_chance(&p->rng, r <= 2 ? 350 : 150);
-	t0 = use_t ? 1 : 0;
+}
+
+/* The time loop, the loop order and the domain's shape (loops l2 and l1
+ * of one size, or the shape rectangular if a chained input's differ). */
+static void elementwise_choose_loops(struct gen_prog *p,
+				     struct elementwise *e)
+{
+	static const int shape_w[] = { 56, 22, 8, 14 };
+	int a, l, r = e->r;
+
+	e->use_t = r <= 3 &&
+		   gen_chance(&p->rng, r <= 2 ? ELEMENTWISE_TIME_LOOP
+					      : ELEMENTWISE_TIME_LOOP_RANK3);
+	e->t0 = e->use_t ? 1 : 0;
 	for (a = 0; a < r; ++a)
-		perm[a] = a;
-	if (r >= 2 && gen_chance(&p->rng, 250))
-		shuffle(p, perm, r);
+		e->perm[a] = a;
+	if (r >= 2 && gen_chance(&p->rng, ELEMENTWISE_PERMUTED))
+		shuffle(p, e->perm, r);
 	if (r >= 2)
-		shape = gen_pick(&p->rng, shape_w, N_OF(shape_w));
-	if (shape != RECT) {
-		l2 = 1 + gen_below(&p->rng, r - 1);
-		l1 = gen_below(&p->rng, l2);
-		if (dims[perm[l1]] != dims[perm[l2]]) {
-			if (src < 0)
-				dims[perm[l2]] = dims[perm[l1]];
+		e->shape = gen_pick(&p->rng, shape_w, N_OF(shape_w));
+	if (e->shape != SHAPE_RECT) {
+		e->l2 = 1 + gen_below(&p->rng, r - 1);
+		e->l1 = gen_below(&p->rng, e->l2);
+		if (e->dims[e->perm[e->l1]] != e->dims[e->perm[e->l2]]) {
+			if (e->src < 0)
+				e->dims[e->perm[e->l2]] =
+					e->dims[e->perm[e->l1]];
 			else
-				shape = RECT;
+				e->shape = SHAPE_RECT;
 		}
 	}
-	/* iterator level of each array axis */
 	for (l = 0; l < r; ++l)
-		lev[perm[l]] = t0 + l;
-	if (r >= 2 && gen_chance(&p->rng, 250)) {
-		pre = gen_chance(&p->rng, 500);
-		post = !pre;
+		e->lev[e->perm[l]] = e->t0 + l;
+}
+
+/* A statement before or after the innermost loop, and step 2 on it. */
+static void elementwise_choose_extras(struct gen_prog *p,
+				      struct elementwise *e)
+{
+	if (e->r >= 2 && gen_chance(&p->rng, ELEMENTWISE_IMPERFECT)) {
+		e->pre = gen_chance(&p->rng, ELEMENTWISE_PRE);
+		e->post = !e->pre;
 		p->features |= pearl_gen_f_imperfect;
 	}
-	step2 = shape == RECT && gen_chance(&p->rng, 50);
+	e->step2 = e->shape == SHAPE_RECT &&
+		   gen_chance(&p->rng, ELEMENTWISE_STEP2);
+}
 
-	DESC("elementwise: rank %d", r);
-	if (use_t) {
-		root = loop_const(p, -1, 0, time_steps(p), GEN_ROLE_TIME);
+/* tmp[outer] = f(in[outer]) in `parent`, before the innermost loop. */
+static void elementwise_pre_statement(struct gen_prog *p,
+				      struct elementwise *e, int parent)
+{
+	int tdims[GEN_MAX_RANK], tlev[GEN_MAX_RANK], in, lf[2];
+	int i, n = 0, r = e->r, t0 = e->t0;
+
+	for (i = 0; i < r - 1; ++i) {
+		tdims[i] = e->dims[e->perm[i]];
+		tlev[i] = t0 + i;
+	}
+	in = input_array(p, e->nest, r - 1, tdims, ELEMENTWISE_PRE_CHAIN);
+	lf[n++] = e_load(p, access_levels(p, in, tlev, 0));
+	if (gen_chance(&p->rng, ELEMENTWISE_PRE_CONST))
+		lf[n++] = e_const(p, is_float(p) ?
+			LIT(p, f_large) : LIT(p, i_mul));
+	e->tmp = array_new(p, r - 1, tdims);
+	stmt_new(p, parent, t0 + r - 1,
+		 access_levels(p, e->tmp, tlev, 1),
+		 combine(p, lf, n, 0), 0);
+}
+
+/* Space loop l in `parent`: triangular or banded against loop l1 if it is
+ * loop l2 of such a shape, else over its whole size (with step 2 if it is
+ * the innermost and that was chosen). */
+static int elementwise_loop(struct gen_prog *p, const struct elementwise *e,
+			    int l, int parent, char *desc)
+{
+	int d = e->dims[e->perm[l]], t0 = e->t0, loop;
+
+	if (l == e->l2 && e->shape == SHAPE_TRI) {
+		int tri = gen_below(&p->rng, N_TRI);
+
+		loop = loop_tri(p, parent, t0 + l, d, t0 + e->l1, tri,
+				GEN_ROLE_SPACE);
+		DESC(", triangular i%d %s i%d", t0 + e->l2, tri_name[tri],
+		     t0 + e->l1);
+	} else if (l == e->l2 && e->shape == SHAPE_BAND) {
+		int wi = gen_below(&p->rng, 4);
+		int w = p->scale == pearl_gen_scale_small ? 1 + wi : 4 << wi;
+
+		loop = loop_band(p, parent, t0 + l, d, t0 + e->l1, w,
+				 GEN_ROLE_SPACE);
+		DESC(", band %d", w);
+	} else {
+		loop = loop_dim(p, parent, t0 + l, d, 0, 0, GEN_ROLE_SPACE);
+		if (l == e->r - 1 && e->step2 && loop >= 0) {
+			p->nodes[loop].step = 2;
+			p->features |= pearl_gen_f_step;
+			DESC(", step 2");
+		}
+	}
+	return loop;
+}
+
+/* The affine.if i_l2 >= i_l1 (or i_l1 >= i_l2) in `parent`, the main
+ * statement's place in a guarded domain. */
+static int elementwise_guard(struct gen_prog *p, const struct elementwise *e,
+			     int parent, char *desc)
+{
+	int g = new_node(p, GEN_NODE_IF, e->t0 + e->r);
+
+	if (g >= 0) {
+		struct gen_aff c = aff_it(e->t0 + e->l2, 0);
+
+		c.coef[e->t0 + e->l1] = -1;
+		if (gen_chance(&p->rng, ELEMENTWISE_GUARD_FLIPPED)) {
+			c.coef[e->t0 + e->l2] = -1;
+			c.coef[e->t0 + e->l1] = 1;
+		}
+		p->nodes[g].n_cond = 1;
+		p->nodes[g].cond[0] = c;
+	}
+	add_child(p, parent, g, 0);
+	p->features |= pearl_gen_f_if;
+	DESC(", if-guarded");
+	return g;
+}
+
+/* The time loop and the space loops, the pre-statement before the
+ * innermost, and the guard of a guarded domain. */
+static void elementwise_emit_loops(struct gen_prog *p, struct elementwise *e,
+				   char *desc)
+{
+	int l, parent;
+
+	DESC("elementwise: rank %d", e->r);
+	if (e->use_t) {
+		e->root = loop_const(p, -1, 0, time_steps(p), GEN_ROLE_TIME);
 		p->features |= pearl_gen_f_time_loop;
 	}
-	parent = root;
-	for (l = 0; l < r; ++l) {
-		int d = dims[perm[l]];
-
-		if (l == r - 1 && pre) {
-			/* tmp[outer] = f(in[outer]) before the innermost loop */
-			int tdims[GEN_MAX_RANK], tlev[GEN_MAX_RANK], in, lf[2];
-			int n = 0;
-
-			for (i = 0; i < r - 1; ++i) {
-				tdims[i] = dims[perm[i]];
-				tlev[i] = t0 + i;
-			}
-			in = input_array(p, nest, r - 1, tdims, 500);
-			lf[n++] = e_load(p, access_levels(p, in, tlev, 0));
-			if (gen_chance(&p->rng, 500))
-				lf[n++] = e_const(p, is_float(p) ?
-					LIT(p, f_large) : LIT(p, i_mul));
-			tmp = array_new(p, r - 1, tdims);
-			stmt_new(p, parent, t0 + r - 1,
-				 access_levels(p, tmp, tlev, 1),
-				 combine(p, lf, n, 0), 0);
-		}
-		if (l == l2 && shape == TRI) {
-			tri = gen_below(&p->rng, N_TRI);
-			loops[l] = loop_tri(p, parent, t0 + l, d, t0 + l1, tri,
-					    GEN_ROLE_SPACE);
-			DESC(", triangular i%d %s i%d", t0 + l2, tri_name[tri],
-			     t0 + l1);
-		} else if (l == l2 && shape == BAND) {
-			int wi = gen_below(&p->rng, 4);
-			int w = p->scale == pearl_gen_scale_small ? 1 + wi
-								  : 4 << wi;
-
-			loops[l] = loop_band(p, parent, t0 + l, d, t0 + l1, w,
-					     GEN_ROLE_SPACE);
-			DESC(", band %d", w);
-		} else {
-			loops[l] = loop_dim(p, parent, t0 + l, d, 0, 0,
-					    GEN_ROLE_SPACE);
-			if (l == r - 1 && step2 && loops[l] >= 0) {
-				p->nodes[loops[l]].step = 2;
-				p->features |= pearl_gen_f_step;
-				DESC(", step 2");
-			}
-		}
-		parent = loops[l];
+	parent = e->root;
+	for (l = 0; l < e->r; ++l) {
+		if (l == e->r - 1 && e->pre)
+			elementwise_pre_statement(p, e, parent);
+		e->loops[l] = elementwise_loop(p, e, l, parent, desc);
+		parent = e->loops[l];
 	}
-	if (root < 0)
-		root = loops[0];
-	stmt_parent = parent;
-	if (shape == GUARD) {
-		int g = new_node(p, GEN_NODE_IF, t0 + r);
+	if (e->root < 0)
+		e->root = e->loops[0];
+	e->stmt_parent = parent;
+	if (e->shape == SHAPE_GUARD)
+		e->stmt_parent = elementwise_guard(p, e, parent, desc);
+}
 
-		if (g >= 0) {
-			struct gen_aff c = aff_it(t0 + l2, 0);
+/* The input as the first operand; the output: the input (in place) or a
+ * new array, also read under a time loop. */
+static void elementwise_choose_output(struct gen_prog *p,
+				      struct elementwise *e, char *desc)
+{
+	int in_place;
 
-			c.coef[t0 + l1] = -1;
-			if (gen_chance(&p->rng, 500)) {
-				c.coef[t0 + l2] = -1;
-				c.coef[t0 + l1] = 1;
-			}
-			p->nodes[g].n_cond = 1;
-			p->nodes[g].cond[0] = c;
-		}
-		add_child(p, parent, g, 0);
-		stmt_parent = g;
-		p->features |= pearl_gen_f_if;
-		DESC(", if-guarded");
-	}
-
-	/* the main statement */
-	src = src >= 0 ? src : array_new(p, r, dims);
-	in_place = gen_chance(&p->rng, p->arrays[src >= 0 ? src : 0].writer >= 0
-				       ? 250 : 120);
-	leaves[n_leaves++] = e_load(p, access_levels(p, src, lev, 0));
-	out = in_place ? src : array_new(p, r, dims);
-	if (use_t && !in_place)
-		leaves[n_leaves++] = e_load(p, access_levels(p, out, lev, 0));
-	if (in_place || use_t) {
+	if (e->src < 0)
+		e->src = array_new(p, e->r, e->dims);
+	in_place = gen_chance(&p->rng,
+			      p->arrays[e->src >= 0 ? e->src : 0].writer >= 0
+				      ? ELEMENTWISE_IN_PLACE_CHAINED
+				      : ELEMENTWISE_IN_PLACE);
+	e->leaves[e->n_leaves++] = e_load(p, access_levels(p, e->src,
+							   e->lev, 0));
+	e->out = in_place ? e->src : array_new(p, e->r, e->dims);
+	if (e->use_t && !in_place)
+		e->leaves[e->n_leaves++] = e_load(p, access_levels(p, e->out,
+								   e->lev, 0));
+	if (in_place || e->use_t) {
 		p->features |= pearl_gen_f_in_place;
-		if (out >= 0)
-			p->arrays[out].in_place = 1;
+		if (e->out >= 0)
+			p->arrays[e->out].in_place = 1;
 		DESC(", in place");
 	}
-	if (use_t)
+	if (e->use_t)
 		DESC(", time loop");
-	n_extra = gen_below(&p->rng, 3);
-	for (i = 0; i < n_extra; ++i) {
-		static const int kind_w[] = { 40, 35, 25 };
-		int k = r >= 2 ? gen_pick(&p->rng, kind_w, 3) : 0, b1 = -1, b2;
-		int blev[GEN_MAX_RANK], bdims[GEN_MAX_RANK], nb = 0, arr;
+}
 
-		if (k == 2) {
-			for (b1 = 0; b1 < r && k == 2; ++b1)
-				for (b2 = b1 + 1; b2 < r; ++b2)
-					if (dims[b1] == dims[b2]) {
-						memcpy(blev, lev, sizeof(blev));
-						blev[b1] = lev[b2];
-						blev[b2] = lev[b1];
-						k = 3;
-						break;
-					}
-			k = k == 3 ? 2 : 0;
-		}
-		if (k == 0) {
-			arr = input_array(p, nest, r, dims, 400);
-			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
-								     lev, 0));
-		} else if (k == 1) {
-			for (a = 0; a < r; ++a)
-				if (gen_chance(&p->rng, 500)) {
-					bdims[nb] = dims[a];
-					blev[nb++] = lev[a];
-				}
-			if (nb == 0 || nb == r) {
-				nb = 1;
-				a = gen_below(&p->rng, r);
-				bdims[0] = dims[a];
-				blev[0] = lev[a];
+/* lev with the levels of the first two axes of one size swapped, in
+ * blev; 0 if no two axes have the same size. */
+static int elementwise_transposed_levels(const struct elementwise *e,
+					 int *blev)
+{
+	int b1, b2;
+
+	for (b1 = 0; b1 < e->r; ++b1)
+		for (b2 = b1 + 1; b2 < e->r; ++b2)
+			if (e->dims[b1] == e->dims[b2]) {
+				memcpy(blev, e->lev, sizeof(e->lev));
+				blev[b1] = e->lev[b2];
+				blev[b2] = e->lev[b1];
+				return 1;
 			}
-			arr = input_array(p, nest, nb, bdims, 300);
-			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
-								     blev, 0));
-			p->features |= pearl_gen_f_broadcast;
-		} else {
-			arr = input_array(p, nest, r, dims, 300);
-			leaves[n_leaves++] = e_load(p, access_levels(p, arr,
-								     blev, 0));
-			p->features |= pearl_gen_f_transpose;
-		}
-	}
-	if (tmp >= 0) {
-		int tlev[GEN_MAX_RANK];
+	return 0;
+}
 
+/* A read indexed by some of the iterators (at least one, not all). */
+static int elementwise_broadcast_read(struct gen_prog *p,
+				      const struct elementwise *e)
+{
+	int blev[GEN_MAX_RANK], bdims[GEN_MAX_RANK], nb = 0, a, arr;
+
+	for (a = 0; a < e->r; ++a)
+		if (gen_chance(&p->rng, ELEMENTWISE_BROADCAST_AXIS)) {
+			bdims[nb] = e->dims[a];
+			blev[nb++] = e->lev[a];
+		}
+	if (nb == 0 || nb == e->r) {
+		nb = 1;
+		a = gen_below(&p->rng, e->r);
+		bdims[0] = e->dims[a];
+		blev[0] = e->lev[a];
+	}
+	arr = input_array(p, e->nest, nb, bdims, ELEMENTWISE_BROADCAST_CHAIN);
+	p->features |= pearl_gen_f_broadcast;
+	return e_load(p, access_levels(p, arr, blev, 0));
+}
+
+/* One more operand: a read of the same shape, a broadcast one, or a
+ * transposed one (of the same shape if no two axes have one size). */
+static void elementwise_extra_read(struct gen_prog *p, struct elementwise *e)
+{
+	static const int kind_w[] = { 40, 35, 25 };
+	enum { SAME, BROADCAST, TRANSPOSED };
+	int k = e->r >= 2 ? gen_pick(&p->rng, kind_w, 3) : SAME;
+	int blev[GEN_MAX_RANK], arr;
+
+	if (k == TRANSPOSED && !elementwise_transposed_levels(e, blev))
+		k = SAME;
+	if (k == SAME) {
+		arr = input_array(p, e->nest, e->r, e->dims,
+				  ELEMENTWISE_SAME_CHAIN);
+		e->leaves[e->n_leaves++] = e_load(p, access_levels(p, arr,
+								   e->lev, 0));
+	} else if (k == BROADCAST) {
+		e->leaves[e->n_leaves++] = elementwise_broadcast_read(p, e);
+	} else {
+		arr = input_array(p, e->nest, e->r, e->dims,
+				  ELEMENTWISE_TRANSPOSE_CHAIN);
+		e->leaves[e->n_leaves++] = e_load(p, access_levels(p, arr,
+								   blev, 0));
+		p->features |= pearl_gen_f_transpose;
+	}
+}
+
+/* out[x] = f(operands), the pre-statement's value among them, and in a
+ * guarded domain possibly an else branch out[x] = c * in[x]. */
+static void elementwise_main_statement(struct gen_prog *p,
+				       struct elementwise *e, char *desc)
+{
+	int i, expr, write, tlev[GEN_MAX_RANK], t0 = e->t0, r = e->r;
+
+	if (e->tmp >= 0) {
 		for (i = 0; i < r - 1; ++i)
 			tlev[i] = t0 + i;
-		leaves[n_leaves++] = e_load(p, access_levels(p, tmp, tlev, 0));
+		e->leaves[e->n_leaves++] = e_load(p, access_levels(p, e->tmp,
+								   tlev, 0));
 		DESC(", pre-statement");
 	}
-	expr = combine(p, leaves, n_leaves, use_t);
-	write = access_levels(p, out, lev, 1);
-	stmt_new(p, stmt_parent, t0 + r, write, expr, 0);
-	if (shape == GUARD && gen_chance(&p->rng, 400)) {
-		int x = e_load(p, access_levels(p, src, lev, 0));
+	expr = combine(p, e->leaves, e->n_leaves, e->use_t);
+	write = access_levels(p, e->out, e->lev, 1);
+	stmt_new(p, e->stmt_parent, t0 + r, write, expr, 0);
+	if (e->shape == SHAPE_GUARD && gen_chance(&p->rng, ELEMENTWISE_ELSE)) {
+		int x = e_load(p, access_levels(p, e->src, e->lev, 0));
 
 		x = e_bin(p, GEN_OP_MUL, x, e_const(p, is_float(p) ?
 					LIT(p, f_small) : LIT(p, i_mul)));
-		stmt_new(p, stmt_parent, t0 + r, access_levels(p, out, lev, 1),
-			 x, 1);
+		stmt_new(p, e->stmt_parent, t0 + r,
+			 access_levels(p, e->out, e->lev, 1), x, 1);
 		DESC(" with else");
 	}
-	if (post && r >= 2) {
-		/* row[outer] = f(out[outer.., 0 ..], row[outer]) after the
-		 * innermost loop */
-		struct gen_aff idx[GEN_MAX_RANK];
-		int rdims[GEN_MAX_RANK], rlev[GEN_MAX_RANK], row, lf[2];
-		int inner_axis = perm[r - 1];
+}
 
-		for (i = 0; i < r - 1; ++i) {
-			rdims[i] = dims[perm[i]];
-			rlev[i] = t0 + i;
-		}
-		row = array_new(p, r - 1, rdims);
-		for (a = 0; a < r; ++a)
-			idx[a] = a == inner_axis ? aff_k(0) : aff_it(lev[a], 0);
-		lf[0] = e_load(p, out >= 0 ? access_new(p, out, idx, 0) : -1);
-		lf[1] = e_load(p, access_levels(p, row, rlev, 0));
-		stmt_new(p, r >= 2 ? loops[r - 2] : -1, t0 + r - 1,
-			 access_levels(p, row, rlev, 1),
-			 combine(p, lf, 2, use_t), 0);
-		DESC(", post-statement");
+/* row[outer] = f(out[outer.., 0 ..], row[outer]) after the innermost
+ * loop (rank >= 2). */
+static void elementwise_post_statement(struct gen_prog *p,
+				       const struct elementwise *e,
+				       char *desc)
+{
+	struct gen_aff idx[GEN_MAX_RANK];
+	int rdims[GEN_MAX_RANK] = { 0 }, rlev[GEN_MAX_RANK], row, lf[2], i, a;
+	int r = e->r, inner_axis = e->perm[r - 1];
+
+	for (i = 0; i < r - 1; ++i) {
+		rdims[i] = e->dims[e->perm[i]];
+		rlev[i] = e->t0 + i;
 	}
-	if (perm[0] != 0 || (r > 1 && perm[1] != 1))
+	row = array_new(p, r - 1, rdims);
+	for (a = 0; a < r; ++a)
+		idx[a] = a == inner_axis ? aff_k(0) : aff_it(e->lev[a], 0);
+	lf[0] = e_load(p, e->out >= 0 ? access_new(p, e->out, idx, 0) : -1);
+	lf[1] = e_load(p, access_levels(p, row, rlev, 0));
+	stmt_new(p, r >= 2 ? e->loops[r - 2] : -1, e->t0 + r - 1,
+		 access_levels(p, row, rlev, 1),
+		 combine(p, lf, 2, e->use_t), 0);
+	DESC(", post-statement");
+}
+
+static int build_elementwise(struct gen_prog *p, int nest, char *desc)
+{
+	struct elementwise e;
+	int i, n_extra;
+
+	memset(&e, 0, sizeof(e));
+	e.nest = nest;
+	e.src = -1;
+	e.root = -1;
+	e.tmp = -1;
+	elementwise_choose_input(p, &e);
+	elementwise_choose_loops(p, &e);
+	elementwise_choose_extras(p, &e);
+	elementwise_emit_loops(p, &e, desc);
+	elementwise_choose_output(p, &e, desc);
+	n_extra = gen_below(&p->rng, 3);
+	for (i = 0; i < n_extra; ++i)
+		elementwise_extra_read(p, &e);
+	elementwise_main_statement(p, &e, desc);
+	if (e.post && e.r >= 2)
+		elementwise_post_statement(p, &e, desc);
+	if (e.perm[0] != 0 || (e.r > 1 && e.perm[1] != 1))
 		DESC(", permuted");
-	return root;
+	return e.root;
 }
 
 /* ------------------------------------------------------------------ */
 /* stencil */
+
+/* Chances of the stencil grammar, per mille (gen_chance). */
+enum {
+	STENCIL_CHAIN = 650,		/* the input an earlier nest's output */
+	STENCIL_RADIUS2 = 200,		/* radius 2 (rank 1-2) */
+	STENCIL_BOX = 350,		/* a 3x3 box (rank 2, radius 1), else a
+					 * star */
+	STENCIL_SEIDEL_TIME_LOOP = 600,	/* Gauss-Seidel inside a time loop */
+	STENCIL_GUARD = 250,		/* out of place: the boundary copied
+					 * under affine.if/else (else the loops
+					 * shrunk) */
+	STENCIL_BOUNDED = 600,		/* out of place: a weighted average
+					 * (else a free expression) */
+	STENCIL_COEFFICIENTS = 250,	/* out of place: times a coefficient
+					 * array, ... */
+	STENCIL_COEFFICIENTS_CHAIN = 300, /* ... an earlier nest's output */
+};
 
 static int build_stencil(struct gen_prog *p, int nest, char *desc)
 {
@@ -843,7 +1054,7 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 	int r, src = -1, rad, box, variant, use_t, t0, a, i, d, root = -1;
 	int parent, guard = 0, loops[GEN_MAX_DEPTH], other = -1;
 
-	if (nest > 0 && gen_chance(&p->rng, 650))
+	if (nest > 0 && gen_chance(&p->rng, STENCIL_CHAIN))
 		src = chain_any(p, nest, 1, 3);
 	if (src >= 0) {
 		r = p->arrays[src].rank;
@@ -855,8 +1066,8 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 			dims[a] = random_dim(p);
 		src = array_new(p, r, dims);
 	}
-	rad = r <= 2 && gen_chance(&p->rng, 200) ? 2 : 1;
-	box = r == 2 && rad == 1 && gen_chance(&p->rng, 350);
+	rad = r <= 2 && gen_chance(&p->rng, STENCIL_RADIUS2) ? 2 : 1;
+	box = r == 2 && rad == 1 && gen_chance(&p->rng, STENCIL_BOX);
 	/* offsets: the centre first */
 	memset(off, 0, sizeof(off));
 	n_off = 1;
@@ -876,9 +1087,10 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 	}
 	variant = gen_pick(&p->rng, var_w, N_OF(var_w));
 	use_t = variant == JACOBI ||
-		(variant == SEIDEL && gen_chance(&p->rng, 600));
+		(variant == SEIDEL &&
+		 gen_chance(&p->rng, STENCIL_SEIDEL_TIME_LOOP));
 	if (variant == PLAIN)
-		guard = gen_chance(&p->rng, 250);
+		guard = gen_chance(&p->rng, STENCIL_GUARD);
 	t0 = use_t ? 1 : 0;
 	for (a = 0; a < r; ++a) {
 		lev[a] = t0 + a;
@@ -939,9 +1151,12 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 			leaves[k] = e_load(p, access_new(p, from, idx, 0));
 		}
 		k = n_off;
-		bounded = variant != PLAIN || gen_chance(&p->rng, 600);
-		if (variant == PLAIN && gen_chance(&p->rng, 250)) {
-			int coef = input_array(p, nest, r, dims, 300);
+		bounded = variant != PLAIN ||
+			  gen_chance(&p->rng, STENCIL_BOUNDED);
+		if (variant == PLAIN &&
+		    gen_chance(&p->rng, STENCIL_COEFFICIENTS)) {
+			int coef = input_array(p, nest, r, dims,
+					       STENCIL_COEFFICIENTS_CHAIN);
 			int c = e_load(p, access_levels(p, coef, lev, 0));
 			int sum = combine(p, leaves, k, bounded);
 
@@ -976,6 +1191,32 @@ static int build_stencil(struct gen_prog *p, int nest, char *desc)
 /* ------------------------------------------------------------------ */
 /* reduction */
 
+/* Chances of the reduction grammar, per mille (gen_chance). */
+enum {
+	REDUCTION_AXES_FIRST = 200,	/* the reduced axes first in the
+					 * input */
+	REDUCTION_CHAIN = 600,		/* the input an earlier nest's output */
+	REDUCTION_CHAINED_TWO = 250,	/* such an input of rank >= 3 reduced
+					 * over two axes (else one) */
+	REDUCTION_OUTERMOST = 300,	/* one reduced loop outside the output
+					 * loops */
+	REDUCTION_TRIANGULAR = 300,	/* the last reduced loop bounded by an
+					 * output loop */
+	REDUCTION_WEIGHTS = 450,	/* the input times weights, ... */
+	REDUCTION_WEIGHTS_CHAIN = 300,	/* ... an earlier nest's output */
+	REDUCTION_SECOND_INPUT = 150,	/* else combined with a second full
+					 * input, ... */
+	REDUCTION_SECOND_INPUT_CHAIN = 400, /* ... an earlier nest's output */
+	REDUCTION_SCALED = 150,		/* the term offered to maybe_scale */
+	REDUCTION_MAX = 200,		/* max instead of sum */
+	REDUCTION_INIT = 500,		/* an init statement before innermost
+					 * reduced loops, ... */
+	REDUCTION_INIT_ZERO = 500,	/* ... setting 0 (else scaling) */
+	REDUCTION_FINISH = 300,		/* a statement after them, ... */
+	REDUCTION_FINISH_SQRT = 500,	/* ... floats: a square root (else
+					 * scaling) */
+};
+
 static int build_reduction(struct gen_prog *p, int nest, char *desc)
 {
 	static const int ro_w[] = { 45, 40, 15 };
@@ -990,13 +1231,14 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 
 	ro = 1 + gen_pick(&p->rng, ro_w, N_OF(ro_w));
 	nr = 1 + gen_pick(&p->rng, nr_w, N_OF(nr_w));
-	red_first = gen_chance(&p->rng, 200);
-	if (nest > 0 && gen_chance(&p->rng, 600))
+	red_first = gen_chance(&p->rng, REDUCTION_AXES_FIRST);
+	if (nest > 0 && gen_chance(&p->rng, REDUCTION_CHAIN))
 		src = chain_any(p, nest, 2, GEN_MAX_RANK);
 	if (src >= 0) {
 		int rk = p->arrays[src].rank;
 
-		nr = rk >= 3 && gen_chance(&p->rng, 250) ? 2 : 1;
+		nr = rk >= 3 && gen_chance(&p->rng, REDUCTION_CHAINED_TWO)
+			? 2 : 1;
 		ro = rk - nr;
 		for (i = 0; i < rk; ++i)
 			xdims[i] = p->arrays[src].dim[i];
@@ -1011,9 +1253,9 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		for (i = 0; i < nr; ++i)
 			rd[i] = random_dim(p);
 	}
-	red_inner = nr == 2 || !gen_chance(&p->rng, 300);
+	red_inner = nr == 2 || !gen_chance(&p->rng, REDUCTION_OUTERMOST);
 	/* triangular: the last reduced loop against an output loop */
-	if (gen_chance(&p->rng, 300)) {
+	if (gen_chance(&p->rng, REDUCTION_TRIANGULAR)) {
 		tri_o = gen_below(&p->rng, ro);
 		if (rd[nr - 1] == od[tri_o] || src < 0) {
 			rd[nr - 1] = od[tri_o];
@@ -1040,10 +1282,11 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		xlev[red_first ? i : ro + i] = rlev[i];
 		ldim[rlev[i]] = rd[i];
 	}
-	w_kind = gen_chance(&p->rng, 450) ? 1 : gen_chance(&p->rng, 150) ? 2 : 0;
-	is_max = gen_chance(&p->rng, 200);
-	init = red_inner && gen_chance(&p->rng, 500);
-	post = red_inner && gen_chance(&p->rng, 300);
+	w_kind = gen_chance(&p->rng, REDUCTION_WEIGHTS) ? 1 :
+		 gen_chance(&p->rng, REDUCTION_SECOND_INPUT) ? 2 : 0;
+	is_max = gen_chance(&p->rng, REDUCTION_MAX);
+	init = red_inner && gen_chance(&p->rng, REDUCTION_INIT);
+	post = red_inner && gen_chance(&p->rng, REDUCTION_FINISH);
 	out = array_new(p, ro, od);
 
 	DESC("reduction: %d output, %d reduced loop%s, %s%s", ro, nr,
@@ -1060,7 +1303,7 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		if (first_red && init) {
 			int v;
 
-			if (gen_chance(&p->rng, 500)) {
+			if (gen_chance(&p->rng, REDUCTION_INIT_ZERO)) {
 				v = e_const(p, zero_literal(p));
 			} else {
 				v = e_load(p, access_levels(p, out, olev, 0));
@@ -1092,20 +1335,21 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 	x = e_load(p, access_levels(p, src, xlev, 0));
 	term = x;
 	if (w_kind == 1) {
-		int wv = input_array(p, nest, nr, rd, 300);
+		int wv = input_array(p, nest, nr, rd, REDUCTION_WEIGHTS_CHAIN);
 
 		term = e_bin(p, GEN_OP_MUL, x,
 			     e_load(p, access_levels(p, wv, rlev, 0)));
 		DESC(", weights");
 	} else if (w_kind == 2) {
-		int x2 = input_array(p, nest, ro + nr, xdims, 400);
+		int x2 = input_array(p, nest, ro + nr, xdims,
+				     REDUCTION_SECOND_INPUT_CHAIN);
 		int leaves[2];
 
 		leaves[0] = x;
 		leaves[1] = e_load(p, access_levels(p, x2, xlev, 0));
 		term = combine(p, leaves, 2, 0);
 	}
-	if (gen_chance(&p->rng, 150))
+	if (gen_chance(&p->rng, REDUCTION_SCALED))
 		term = maybe_scale(p, term);
 	upd = e_bin(p, is_max ? GEN_OP_MAX : GEN_OP_ADD,
 		    e_load(p, access_levels(p, out, olev, 0)), term);
@@ -1114,8 +1358,10 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 		int v = e_load(p, access_levels(p, out, olev, 0)), host;
 
 		if (is_float(p))
-			v = gen_chance(&p->rng, 500) ? e_new(p, GEN_OP_SQRT, v, -1)
-				: e_bin(p, GEN_OP_MUL, v, e_const(p, LIT(p, f_small)));
+			v = gen_chance(&p->rng, REDUCTION_FINISH_SQRT) ?
+				e_new(p, GEN_OP_SQRT, v, -1) :
+				e_bin(p, GEN_OP_MUL, v,
+				      e_const(p, LIT(p, f_small)));
 		else
 			v = e_bin(p, GEN_OP_SHR, v, e_const(p, LIT(p, i_shr)));
 		host = ro >= 1 ? loops[ro - 1] : -1;
@@ -1130,6 +1376,34 @@ static int build_reduction(struct gen_prog *p, int nest, char *desc)
 
 /* ------------------------------------------------------------------ */
 /* contraction */
+
+/* Chances of the contraction grammar, per mille (gen_chance). */
+enum {
+	MATMUL_A_TRANSPOSED = 200,	/* matmul: A read as A[k][i] */
+	MATMUL_A_CHAIN = 600,		/* matmul: A an earlier nest's output */
+	MATMUL_TRIANGULAR = 300,	/* a triangular pair of loops: ... */
+	MATMUL_TRIANGULAR_J = 500,	/* ... j against i (else k against i) */
+	MATMUL_SHARED_B = 400,		/* batched: one B for every batch */
+	MATMUL_B_TRANSPOSED = 200,	/* matmul: B read as B[j][k] */
+	MATMUL_B_CHAIN = 300,		/* B an earlier nest's output */
+	MATMUL_INIT = 400,		/* matmul: C initialized before an
+					 * innermost k loop, ... */
+	MATMUL_BATCHED_INIT = 300,	/* ... the same, batched, ... */
+	MATMUL_INIT_ZERO = 500,		/* ... to 0 (else C scaled) */
+	MATMUL_ALPHA = 300,		/* the product times a constant */
+	DOITGEN_CHAIN = 500,		/* A an earlier nest's output */
+	DOITGEN_C4_CHAIN = 300,		/* C4 an earlier nest's output */
+	DOITGEN_INIT = 600,		/* the sums set to 0 before loop s */
+	DOITGEN_COPY = 500,		/* a loop copying the sums back to A */
+	CONV_CHANNELS = 300,		/* a channel loop outermost */
+	CONV_3X3 = 800,			/* a 3x3 filter (else 5x5; always 3x3
+					 * at the small scale) */
+	CONV_FILTER_OUTER = 250,	/* the filter loops outside the image
+					 * loops */
+	CONV_INIT = 350,		/* out set to 0 before the filter loops
+					 * (when they are inside) */
+	CONV_CHAIN = 500,		/* the input an earlier nest's output */
+};
 
 /* The loops of a perfect chain of `n` levels from `depth0` under parent,
  * with an optional triangular pair (inner level tri_in bounded by
@@ -1189,8 +1463,9 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		dK = random_dim(p);
 		if (batched)
 			dB = random_dim(p);
-		a_t = !batched && gen_chance(&p->rng, 200);
-		if (!batched && nest > 0 && gen_chance(&p->rng, 600)) {
+		a_t = !batched && gen_chance(&p->rng, MATMUL_A_TRANSPOSED);
+		if (!batched && nest > 0 &&
+		    gen_chance(&p->rng, MATMUL_A_CHAIN)) {
 			A = chain_any(p, nest, 2, 2);
 			if (A >= 0) {
 				dI = p->arrays[A].dim[a_t ? 1 : 0];
@@ -1201,8 +1476,8 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		for (i = 0; i < 3; ++i)
 			lev[perm[i]] = b0 + i;
 		/* triangular pair */
-		if (gen_chance(&p->rng, 300)) {
-			int pair_j = gen_chance(&p->rng, 500);
+		if (gen_chance(&p->rng, MATMUL_TRIANGULAR)) {
+			int pair_j = gen_chance(&p->rng, MATMUL_TRIANGULAR_J);
 			int other = pair_j ? 1 : 2;
 
 			if (pair_j || A < 0 || dK == dI) {
@@ -1222,8 +1497,8 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 				}
 			}
 		}
-		shared_b = batched && gen_chance(&p->rng, 400);
-		b_t = !batched && gen_chance(&p->rng, 200);
+		shared_b = batched && gen_chance(&p->rng, MATMUL_SHARED_B);
+		b_t = !batched && gen_chance(&p->rng, MATMUL_B_TRANSPOSED);
 		na = nb = 0;
 		if (batched) {
 			adims[na] = dB;
@@ -1253,7 +1528,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		}
 		if (A < 0)
 			A = array_new(p, na, adims);
-		B = input_array(p, nest, nb, bdims, 300);
+		B = input_array(p, nest, nb, bdims, MATMUL_B_CHAIN);
 		C = array_new(p, na, cdims);
 		if (a_t || b_t)
 			p->features |= pearl_gen_f_transpose;
@@ -1263,7 +1538,9 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		/* loops: [b] then the three in perm order; init before an
 		 * innermost k loop */
 		k_inner = perm[2] == 2;
-		init = k_inner && gen_chance(&p->rng, batched ? 300 : 400);
+		init = k_inner &&
+		       gen_chance(&p->rng, batched ? MATMUL_BATCHED_INIT
+						   : MATMUL_INIT);
 		{
 			int d3[3], dall[GEN_MAX_DEPTH], c3[GEN_MAX_DEPTH];
 			enum gen_loop_role r3[GEN_MAX_DEPTH];
@@ -1294,7 +1571,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			if (init) {
 				int v;
 
-				if (gen_chance(&p->rng, 500)) {
+				if (gen_chance(&p->rng, MATMUL_INIT_ZERO)) {
 					v = e_const(p, zero_literal(p));
 				} else {
 					v = e_load(p, access_levels(p, C, clev, 0));
@@ -1314,7 +1591,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			x = e_load(p, access_levels(p, A, alev, 0));
 			y = e_load(p, access_levels(p, B, blev, 0));
 			term = e_bin(p, GEN_OP_MUL, x, y);
-			if (gen_chance(&p->rng, 300))
+			if (gen_chance(&p->rng, MATMUL_ALPHA))
 				term = e_bin(p, GEN_OP_MUL, term, e_const(p,
 					     is_float(p) ? LIT(p, f_large)
 							 : LIT(p, i_mul)));
@@ -1344,7 +1621,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 			GEN_ROLE_SPACE, GEN_ROLE_REDUCTION };
 
 		A = -1;
-		if (nest > 0 && gen_chance(&p->rng, 500)) {
+		if (nest > 0 && gen_chance(&p->rng, DOITGEN_CHAIN)) {
 			A = chain_any(p, nest, 3, 3);
 			if (A >= 0) {
 				dr = adims[0] = sdims[0] = d4[0] = p->arrays[A].dim[0];
@@ -1356,10 +1633,10 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		}
 		if (A < 0)
 			A = array_new(p, 3, adims);
-		C4 = input_array(p, nest, 2, cdims, 300);
+		C4 = input_array(p, nest, 2, cdims, DOITGEN_C4_CHAIN);
 		S = array_new(p, 3, sdims);
-		init = gen_chance(&p->rng, 600);
-		copy = gen_chance(&p->rng, 500);
+		init = gen_chance(&p->rng, DOITGEN_INIT);
+		copy = gen_chance(&p->rng, DOITGEN_COPY);
 		root = loop_chain(p, -1, 0, 3, d4, c4, r4, -1, -1, -1, loops);
 		if (init) {
 			stmt_new(p, loops[2], 3, access_levels(p, S, slev, 1),
@@ -1387,19 +1664,19 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 		     copy ? ", copy-back loop" : "");
 	} else {
 		/* out[c][i][j] += in[c][i + r][j + s] * w[c][r][s] */
-		int chans = gen_chance(&p->rng, 300);
+		int chans = gen_chance(&p->rng, CONV_CHANNELS);
 		/* drawn at both scales so that a seed has one structure */
-		int R = gen_chance(&p->rng, 800) ||
+		int R = gen_chance(&p->rng, CONV_3X3) ||
 			p->scale == pearl_gen_scale_small ? 3 : 5;
-		int filt_outer = gen_chance(&p->rng, 250);
-		int init = !filt_outer && gen_chance(&p->rng, 350);
+		int filt_outer = gen_chance(&p->rng, CONV_FILTER_OUTER);
+		int init = !filt_outer && gen_chance(&p->rng, CONV_INIT);
 		int c0 = chans ? 1 : 0, dc = random_dim(p);
 		int di = random_dim(p), dj = random_dim(p), in = -1, out, w;
 		int idims[3], wdims[3], n, x, y, v, lvi, lvj, lvr, lvs;
 		struct gen_aff idx[3];
 		int olev[3], wlev[3];
 
-		if (nest > 0 && gen_chance(&p->rng, 500)) {
+		if (nest > 0 && gen_chance(&p->rng, CONV_CHAIN)) {
 			in = chain_any(p, nest, 2 + c0, 2 + c0);
 			if (in >= 0) {
 				if (chans)
