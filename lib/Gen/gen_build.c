@@ -1433,335 +1433,486 @@ static int loop_chain(struct gen_prog *p, int parent, int depth0, int n,
 	return root;
 }
 
+/* The loop orders of a matmul, as the axis of each loop (I = 0, J = 1,
+ * K = 2), and their names. */
+static const int matmul_perms[6][3] = { { 0, 1, 2 }, { 0, 2, 1 },
+	{ 1, 0, 2 }, { 2, 0, 1 }, { 1, 2, 0 }, { 2, 1, 0 } };
+static const char *const matmul_perm_names[6] = { "ijk", "ikj", "jik",
+	"kij", "jki", "kji" };
+
+/* A matmul C[b][i][j] += A[b][i][k] * B[b][k][j] being built (b only if
+ * batched): its choices, then the arrays and nodes made from them. Axes
+ * I = 0, J = 1, K = 2. */
+struct matmul {
+	int nest;			/* index of the nest */
+	int batched;			/* a batch loop b outermost */
+	int b0;				/* level of the first of i, j, k */
+	int pi;				/* the loop order: matmul_perms[pi]
+					 * (batched: bijk or bikj) */
+	const int *perm;		/* axis of each of the three loops */
+	int lev[3];			/* loop level of axes I, J, K */
+	int dI, dJ, dK, dB;		/* program sizes of I, J, K and b */
+	int a_t, b_t;			/* A, B transposed */
+	int shared_b;			/* one B for every batch */
+	int tri, tri_in, tri_ref;	/* triangular: loop tri_in (among the
+					 * three) bounded by loop tri_ref */
+	int A, B, C;			/* the arrays */
+	int na, nb;			/* ranks of A (and C), of B */
+	int adims[3], bdims[3], cdims[3];
+	int alev[3], blev[3], clev[3];	/* the loop level of each index */
+	int init;			/* C initialized before the k loop */
+	int root;			/* the nest's outermost loop */
+	int loops[GEN_MAX_DEPTH];
+};
+
+/* The loop order, the sizes, A transposed, A an earlier nest's output
+ * (which then gives the sizes of I and K). */
+static void matmul_choose_loops(struct gen_prog *p, struct matmul *m)
+{
+	static const int perm_w[] = { 30, 30, 10, 15, 5, 10 };
+	int i;
+
+	m->pi = m->batched ? gen_below(&p->rng, 2)
+			   : gen_pick(&p->rng, perm_w, N_OF(perm_w));
+	m->perm = matmul_perms[m->pi];
+	m->dI = random_dim(p);
+	m->dJ = random_dim(p);
+	m->dK = random_dim(p);
+	if (m->batched)
+		m->dB = random_dim(p);
+	m->a_t = !m->batched && gen_chance(&p->rng, MATMUL_A_TRANSPOSED);
+	if (!m->batched && m->nest > 0 &&
+	    gen_chance(&p->rng, MATMUL_A_CHAIN)) {
+		m->A = chain_any(p, m->nest, 2, 2);
+		if (m->A >= 0) {
+			m->dI = p->arrays[m->A].dim[m->a_t ? 1 : 0];
+			m->dK = p->arrays[m->A].dim[m->a_t ? 0 : 1];
+			p->features |= pearl_gen_f_chain;
+		}
+	}
+	for (i = 0; i < 3; ++i)
+		m->lev[m->perm[i]] = m->b0 + i;
+}
+
+/* A triangular pair: J or K against I (of I's size then), the inner of
+ * the two loops bounded by the outer. */
+static void matmul_choose_triangle(struct gen_prog *p, struct matmul *m)
+{
+	int pair_j, other, b0 = m->b0;
+
+	if (!gen_chance(&p->rng, MATMUL_TRIANGULAR))
+		return;
+	pair_j = gen_chance(&p->rng, MATMUL_TRIANGULAR_J);
+	other = pair_j ? 1 : 2;
+	if (!pair_j && m->A >= 0 && m->dK != m->dI)
+		return;
+	if (pair_j)
+		m->dJ = m->dI;
+	else
+		m->dK = m->dI;
+	m->tri = gen_below(&p->rng, N_TRI);
+	if (m->lev[0] < m->lev[other]) {
+		m->tri_in = m->lev[other] - b0;
+		m->tri_ref = m->lev[0] - b0;
+	} else {
+		m->tri_in = m->lev[0] - b0;
+		m->tri_ref = m->lev[other] - b0;
+	}
+}
+
+/* The sizes and index levels of A, B and C: [b] then the two matrix
+ * axes, swapped for a transposed operand; no b in a shared B. */
+static void matmul_layout(struct matmul *m)
+{
+	int i, *lev = m->lev;
+
+	m->na = m->nb = 0;
+	if (m->batched) {
+		m->adims[m->na] = m->dB;
+		m->alev[m->na++] = 0;
+		if (!m->shared_b) {
+			m->bdims[m->nb] = m->dB;
+			m->blev[m->nb++] = 0;
+		}
+	}
+	if (m->a_t) {
+		m->adims[m->na] = m->dK; m->alev[m->na++] = lev[2];
+		m->adims[m->na] = m->dI; m->alev[m->na++] = lev[0];
+	} else {
+		m->adims[m->na] = m->dI; m->alev[m->na++] = lev[0];
+		m->adims[m->na] = m->dK; m->alev[m->na++] = lev[2];
+	}
+	if (m->b_t) {
+		m->bdims[m->nb] = m->dJ; m->blev[m->nb++] = lev[1];
+		m->bdims[m->nb] = m->dK; m->blev[m->nb++] = lev[2];
+	} else {
+		m->bdims[m->nb] = m->dK; m->blev[m->nb++] = lev[2];
+		m->bdims[m->nb] = m->dJ; m->blev[m->nb++] = lev[1];
+	}
+	for (i = 0; i < m->na; ++i) {
+		m->cdims[i] = i < m->na - 2 ? m->dB : i == m->na - 2 ? m->dI
+								  : m->dJ;
+		m->clev[i] = i < m->na - 2 ? 0 : i == m->na - 2 ? lev[0]
+								: lev[1];
+	}
+}
+
+/* B shared or transposed, then the three arrays (A unless chained, B
+ * perhaps an earlier nest's output, C new). */
+static void matmul_choose_arrays(struct gen_prog *p, struct matmul *m)
+{
+	m->shared_b = m->batched && gen_chance(&p->rng, MATMUL_SHARED_B);
+	m->b_t = !m->batched && gen_chance(&p->rng, MATMUL_B_TRANSPOSED);
+	matmul_layout(m);
+	if (m->A < 0)
+		m->A = array_new(p, m->na, m->adims);
+	m->B = input_array(p, m->nest, m->nb, m->bdims, MATMUL_B_CHAIN);
+	m->C = array_new(p, m->na, m->cdims);
+	if (m->a_t || m->b_t)
+		p->features |= pearl_gen_f_transpose;
+	if (m->batched)
+		p->features |= pearl_gen_f_batched;
+}
+
+/* C = 0 or C = c * C in `parent`, before the k loop. */
+static void matmul_init_statement(struct gen_prog *p, const struct matmul *m,
+				  int parent)
+{
+	int v;
+
+	if (gen_chance(&p->rng, MATMUL_INIT_ZERO)) {
+		v = e_const(p, zero_literal(p));
+	} else {
+		v = e_load(p, access_levels(p, m->C, m->clev, 0));
+		v = e_bin(p, GEN_OP_MUL, v, e_const(p,
+			  is_float(p) ? LIT(p, f_large)
+				      : LIT(p, i_mul)));
+	}
+	stmt_new(p, parent, m->b0 + 2, access_levels(p, m->C, m->clev, 1), v,
+		 0);
+	p->features |= pearl_gen_f_imperfect;
+}
+
+/* The loops: [b], then the three in perm order, with C's initialization
+ * before the k loop if it is innermost and that was chosen. */
+static void matmul_emit_loops(struct gen_prog *p, struct matmul *m)
+{
+	int d3[3], dall[GEN_MAX_DEPTH], c3[GEN_MAX_DEPTH], i, l, b0 = m->b0;
+	enum gen_loop_role r3[GEN_MAX_DEPTH];
+	int parent = -1, before;
+
+	m->init = m->perm[2] == 2 &&
+		  gen_chance(&p->rng, m->batched ? MATMUL_BATCHED_INIT
+						 : MATMUL_INIT);
+	before = m->init ? 2 : 3;
+	d3[0] = m->dI;
+	d3[1] = m->dJ;
+	d3[2] = m->dK;
+	memset(c3, 0, sizeof(c3));
+	if (m->batched) {
+		dall[0] = m->dB;
+		r3[0] = GEN_ROLE_SPACE;
+		m->root = loop_chain(p, -1, 0, 1, dall, c3, r3, -1, -1, -1,
+				     m->loops);
+		parent = m->root;
+	}
+	for (i = 0; i < 3; ++i) {
+		dall[i] = d3[m->perm[i]];
+		r3[i] = m->perm[i] == 2 ? GEN_ROLE_REDUCTION : GEN_ROLE_SPACE;
+	}
+	l = loop_chain(p, parent, b0, before, dall, c3, r3,
+		       m->tri_in < before ? m->tri_in : -1, m->tri_ref,
+		       m->tri_in < before ? m->tri : -1, m->loops + b0);
+	if (m->root < 0)
+		m->root = l;
+	if (m->init) {
+		parent = m->loops[b0 + before - 1];
+		matmul_init_statement(p, m, parent);
+		loop_chain(p, parent, b0 + 2, 1, dall + 2, c3, r3 + 2,
+			   m->tri_in == 2 ? 0 : -1, m->tri_ref - 2,
+			   m->tri_in == 2 ? m->tri : -1, m->loops + b0 + 2);
+	}
+}
+
+/* C += A * B (times a constant if chosen) in the innermost loop. */
+static void matmul_emit_statement(struct gen_prog *p, const struct matmul *m)
+{
+	int x, y, term, c_load;
+
+	x = e_load(p, access_levels(p, m->A, m->alev, 0));
+	y = e_load(p, access_levels(p, m->B, m->blev, 0));
+	term = e_bin(p, GEN_OP_MUL, x, y);
+	if (gen_chance(&p->rng, MATMUL_ALPHA))
+		term = e_bin(p, GEN_OP_MUL, term, e_const(p,
+			     is_float(p) ? LIT(p, f_large)
+					 : LIT(p, i_mul)));
+	c_load = e_load(p, access_levels(p, m->C, m->clev, 0));
+	stmt_new(p, m->loops[m->b0 + 2], m->b0 + 3,
+		 access_levels(p, m->C, m->clev, 1),
+		 e_bin(p, GEN_OP_ADD, c_load, term), 0);
+}
+
+static void matmul_describe(const struct matmul *m, char *desc)
+{
+	DESC("contraction: %s %s%s%s%s", m->batched ? "batched matmul" :
+	     "matmul", m->batched ? (m->pi ? "bikj" : "bijk")
+				  : matmul_perm_names[m->pi],
+	     m->a_t ? ", A^T" : "", m->b_t ? ", B^T" : "",
+	     m->shared_b ? ", shared B" : "");
+	if (m->tri >= 0)
+		DESC(", triangular i%d %s i%d", m->b0 + m->tri_in,
+		     tri_name[m->tri], m->b0 + m->tri_ref);
+	if (m->init)
+		DESC(", init");
+}
+
+/* C[b][i][j] += A[b][i][k] * B[b][k][j], b only if batched. */
+static int build_matmul(struct gen_prog *p, int nest, int batched,
+			char *desc)
+{
+	struct matmul m;
+
+	memset(&m, 0, sizeof(m));
+	m.nest = nest;
+	m.batched = batched;
+	m.b0 = batched ? 1 : 0;
+	m.A = -1;
+	m.tri = m.tri_in = m.tri_ref = -1;
+	m.root = -1;
+	matmul_choose_loops(p, &m);
+	matmul_choose_triangle(p, &m);
+	matmul_choose_arrays(p, &m);
+	matmul_emit_loops(p, &m);
+	matmul_emit_statement(p, &m);
+	matmul_describe(&m, desc);
+	return m.root;
+}
+
+/* doitgen: sum[r][q][p] += A[r][q][s] * C4[s][p] (sum set to 0 first if
+ * chosen); then optionally A[r][q][p] = sum[r][q][p] in a second p loop.
+ * The loops r, q, p, s; `dims` are the sizes of r, q and s (= p). */
+static int doitgen_emit(struct gen_prog *p, const int *dims, int A, int C4,
+			int S, int init, int copy)
+{
+	static const int slev[3] = { 0, 1, 2 }, alev[3] = { 0, 1, 3 };
+	static const int clev[2] = { 3, 2 }, wlev[3] = { 0, 1, 2 };
+	int d4[4] = { dims[0], dims[1], dims[2], dims[2] };
+	int c4[4] = { 0, 0, 0, 0 }, loops[GEN_MAX_DEPTH], root, x, y, v;
+	enum gen_loop_role r4[4] = { GEN_ROLE_SPACE, GEN_ROLE_SPACE,
+		GEN_ROLE_SPACE, GEN_ROLE_REDUCTION };
+
+	root = loop_chain(p, -1, 0, 3, d4, c4, r4, -1, -1, -1, loops);
+	if (init) {
+		stmt_new(p, loops[2], 3, access_levels(p, S, slev, 1),
+			 e_const(p, zero_literal(p)), 0);
+		p->features |= pearl_gen_f_imperfect;
+	}
+	loop_chain(p, loops[2], 3, 1, d4 + 3, c4, r4 + 3, -1, -1, -1,
+		   loops + 3);
+	x = e_load(p, access_levels(p, A, alev, 0));
+	y = e_load(p, access_levels(p, C4, clev, 0));
+	v = e_load(p, access_levels(p, S, slev, 0));
+	v = e_bin(p, GEN_OP_ADD, v, e_bin(p, GEN_OP_MUL, x, y));
+	stmt_new(p, loops[3], 4, access_levels(p, S, slev, 1), v, 0);
+	if (copy) {
+		int l2 = loop_dim(p, loops[1], 2, dims[2], 0, 0,
+				  GEN_ROLE_SPACE);
+
+		stmt_new(p, l2, 3, access_levels(p, A, wlev, 1),
+			 e_load(p, access_levels(p, S, slev, 0)), 0);
+		p->features |= pearl_gen_f_imperfect;
+	}
+	return root;
+}
+
+/* doitgen's sizes and arrays (A perhaps an earlier nest's output), then
+ * its loops and statements. */
+static int build_doitgen(struct gen_prog *p, int nest, char *desc)
+{
+	int dims[3], cdims[2], A = -1, C4, S, init, copy, root, i;
+
+	for (i = 0; i < 3; ++i)
+		dims[i] = random_dim(p);
+	if (nest > 0 && gen_chance(&p->rng, DOITGEN_CHAIN)) {
+		A = chain_any(p, nest, 3, 3);
+		if (A >= 0) {
+			for (i = 0; i < 3; ++i)
+				dims[i] = p->arrays[A].dim[i];
+			p->features |= pearl_gen_f_chain;
+		}
+	}
+	cdims[0] = cdims[1] = dims[2];
+	if (A < 0)
+		A = array_new(p, 3, dims);
+	C4 = input_array(p, nest, 2, cdims, DOITGEN_C4_CHAIN);
+	S = array_new(p, 3, dims);
+	init = gen_chance(&p->rng, DOITGEN_INIT);
+	copy = gen_chance(&p->rng, DOITGEN_COPY);
+	root = doitgen_emit(p, dims, A, C4, S, init, copy);
+	p->features |= pearl_gen_f_batched;
+	DESC("contraction: doitgen%s%s", init ? ", init" : "",
+	     copy ? ", copy-back loop" : "");
+	return root;
+}
+
+/* A convolution out[c][i][j] += in[c][i + r][j + s] * w[c][r][s] (c only
+ * with channels) being built. */
+struct conv {
+	int nest;			/* index of the nest */
+	int chans;			/* a channel loop c outermost */
+	int c0;				/* level of the first loop after c */
+	int R;				/* the filter is R x R */
+	int filt_outer;			/* loops r, s outside loops i, j */
+	int init;			/* out set to 0 before loops r, s */
+	int dc, di, dj;			/* program sizes of c, i, j */
+	int in, out, w;			/* the arrays */
+	int lvi, lvj, lvr, lvs;		/* levels of loops i, j, r, s */
+	int olev[3];			/* out's index levels */
+	int root;			/* the nest's outermost loop */
+	int loops[GEN_MAX_DEPTH];
+};
+
+/* Channels, the filter's size, the loop order, the initialization, the
+ * sizes (an earlier nest's output as input gives them). */
+static void conv_choose(struct gen_prog *p, struct conv *c)
+{
+	c->chans = gen_chance(&p->rng, CONV_CHANNELS);
+	/* drawn at both scales so that a seed has one structure */
+	c->R = gen_chance(&p->rng, CONV_3X3) ||
+	       p->scale == pearl_gen_scale_small ? 3 : 5;
+	c->filt_outer = gen_chance(&p->rng, CONV_FILTER_OUTER);
+	c->init = !c->filt_outer && gen_chance(&p->rng, CONV_INIT);
+	c->c0 = c->chans ? 1 : 0;
+	c->dc = random_dim(p);
+	c->di = random_dim(p);
+	c->dj = random_dim(p);
+	c->in = -1;
+	if (c->nest > 0 && gen_chance(&p->rng, CONV_CHAIN)) {
+		c->in = chain_any(p, c->nest, 2 + c->c0, 2 + c->c0);
+		if (c->in >= 0) {
+			if (c->chans)
+				c->dc = p->arrays[c->in].dim[0];
+			c->di = p->arrays[c->in].dim[c->c0];
+			c->dj = p->arrays[c->in].dim[c->c0 + 1];
+			p->features |= pearl_gen_f_chain;
+		}
+	}
+}
+
+/* The arrays in, out and w, the sizes the filter needs, and the levels
+ * of the loops and of out's indices. */
+static void conv_arrays(struct gen_prog *p, struct conv *c)
+{
+	int idims[3], wdims[3], n = 0;
+
+	if (c->chans) {
+		idims[n] = c->dc;
+		wdims[n++] = c->dc;
+	}
+	idims[n] = c->di;
+	wdims[n++] = -c->R;
+	idims[n] = c->dj;
+	wdims[n++] = -c->R;
+	if (c->in < 0)
+		c->in = array_new(p, n, idims);
+	c->out = array_new(p, n, idims);
+	c->w = array_new(p, n, wdims);
+	need_dim(p, c->di, c->R + 3);
+	need_dim(p, c->dj, c->R + 3);
+	c->lvi = c->c0 + (c->filt_outer ? 2 : 0);
+	c->lvj = c->lvi + 1;
+	c->lvr = c->c0 + (c->filt_outer ? 0 : 2);
+	c->lvs = c->lvr + 1;
+	n = 0;
+	if (c->chans)
+		c->olev[n++] = 0;
+	c->olev[n++] = c->lvi;
+	c->olev[n++] = c->lvj;
+}
+
+/* The loops [c], then i, j and r, s in the chosen order, with out set to
+ * 0 before r and s if chosen. */
+static void conv_emit_loops(struct gen_prog *p, struct conv *c)
+{
+	int dl[GEN_MAX_DEPTH], cl[GEN_MAX_DEPTH], c0 = c->c0, nl = c0 + 4;
+	enum gen_loop_role rl[GEN_MAX_DEPTH];
+	int parent;
+
+	memset(cl, 0, sizeof(cl));
+	if (c->chans) {
+		dl[0] = c->dc;
+		rl[0] = GEN_ROLE_SPACE;
+	}
+	dl[c->lvi] = c->di; cl[c->lvi] = c->R - 1; rl[c->lvi] = GEN_ROLE_SPACE;
+	dl[c->lvj] = c->dj; cl[c->lvj] = c->R - 1; rl[c->lvj] = GEN_ROLE_SPACE;
+	dl[c->lvr] = -1; cl[c->lvr] = c->R; rl[c->lvr] = GEN_ROLE_REDUCTION;
+	dl[c->lvs] = -1; cl[c->lvs] = c->R; rl[c->lvs] = GEN_ROLE_REDUCTION;
+	c->root = loop_chain(p, -1, 0, c->init ? c0 + 2 : nl, dl, cl, rl,
+			     -1, -1, -1, c->loops);
+	if (c->init) {
+		parent = c->loops[c0 + 1];
+		stmt_new(p, parent, c0 + 2,
+			 access_levels(p, c->out, c->olev, 1),
+			 e_const(p, zero_literal(p)), 0);
+		p->features |= pearl_gen_f_imperfect;
+		loop_chain(p, parent, c0 + 2, 2, dl + c0 + 2, cl + c0 + 2,
+			   rl + c0 + 2, -1, -1, -1, c->loops + c0 + 2);
+	}
+}
+
+/* out += in[.., i + r, j + s] * w[.., r, s] in the innermost loop. */
+static void conv_emit_statement(struct gen_prog *p, const struct conv *c)
+{
+	struct gen_aff idx[3];
+	int wlev[3], n = 0, x, y, v, nl = c->c0 + 4;
+
+	if (c->chans) {
+		idx[n] = aff_it(0, 0);
+		wlev[n++] = 0;
+	}
+	idx[n] = aff_it(c->lvi, 0);
+	idx[n++].coef[c->lvr] = 1;
+	idx[n] = aff_it(c->lvj, 0);
+	idx[n++].coef[c->lvs] = 1;
+	wlev[n - 2] = c->lvr;
+	wlev[n - 1] = c->lvs;
+	x = e_load(p, access_new(p, c->in, idx, 0));
+	y = e_load(p, access_levels(p, c->w, wlev, 0));
+	v = e_load(p, access_levels(p, c->out, c->olev, 0));
+	v = e_bin(p, GEN_OP_ADD, v, e_bin(p, GEN_OP_MUL, x, y));
+	stmt_new(p, c->loops[nl - 1], nl, access_levels(p, c->out, c->olev, 1),
+		 v, 0);
+}
+
+static int build_convolution(struct gen_prog *p, int nest, char *desc)
+{
+	struct conv c;
+
+	memset(&c, 0, sizeof(c));
+	c.nest = nest;
+	conv_choose(p, &c);
+	conv_arrays(p, &c);
+	conv_emit_loops(p, &c);
+	conv_emit_statement(p, &c);
+	p->features |= pearl_gen_f_conv;
+	DESC("contraction: convolution %dx%d%s%s%s", c.R, c.R,
+	     c.chans ? ", channels" : "",
+	     c.filt_outer ? ", filter loops outermost" : "",
+	     c.init ? ", init" : "");
+	return c.root;
+}
+
 static int build_contraction(struct gen_prog *p, int nest, char *desc)
 {
 	static const int var_w[] = { 45, 15, 15, 25 };
-	static const int perm_w[] = { 30, 30, 10, 15, 5, 10 };
-	static const int perms[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
-		{ 2, 0, 1 }, { 1, 2, 0 }, { 2, 1, 0 } };
-	static const char *const perm_name[6] = { "ijk", "ikj", "jik", "kij",
-		"jki", "kji" };
 	enum { MATMUL, BATCHED, DOITGEN, CONV };
-	int loops[GEN_MAX_DEPTH];
 	int variant = gen_pick(&p->rng, var_w, N_OF(var_w));
-	int root = -1, l, i;
 
-	if (variant == MATMUL || variant == BATCHED) {
-		/* C[b][i][j] += A[b][i][k] * B[b][k][j] (b only if batched);
-		 * axes I=0 J=1 K=2 */
-		int batched = variant == BATCHED, b0 = batched ? 1 : 0;
-		int dI, dJ, dK, dB = 0, a_t = 0, b_t = 0, shared_b = 0;
-		int pi = batched ? gen_below(&p->rng, 2)
-				 : gen_pick(&p->rng, perm_w, N_OF(perm_w));
-		const int *perm = perms[pi];
-		int lev[3], A = -1, B, C, tri = -1, tri_in = -1, tri_ref = -1;
-		int adims[3], bdims[3], cdims[3], alev[3], blev[3], clev[3];
-		int na, nb, k_inner, init, x, y, term, c_load;
-
-		dI = random_dim(p);
-		dJ = random_dim(p);
-		dK = random_dim(p);
-		if (batched)
-			dB = random_dim(p);
-		a_t = !batched && gen_chance(&p->rng, MATMUL_A_TRANSPOSED);
-		if (!batched && nest > 0 &&
-		    gen_chance(&p->rng, MATMUL_A_CHAIN)) {
-			A = chain_any(p, nest, 2, 2);
-			if (A >= 0) {
-				dI = p->arrays[A].dim[a_t ? 1 : 0];
-				dK = p->arrays[A].dim[a_t ? 0 : 1];
-				p->features |= pearl_gen_f_chain;
-			}
-		}
-		for (i = 0; i < 3; ++i)
-			lev[perm[i]] = b0 + i;
-		/* triangular pair */
-		if (gen_chance(&p->rng, MATMUL_TRIANGULAR)) {
-			int pair_j = gen_chance(&p->rng, MATMUL_TRIANGULAR_J);
-			int other = pair_j ? 1 : 2;
-
-			if (pair_j || A < 0 || dK == dI) {
-				if (pair_j)
-					dJ = dI;
-				else
-					dK = dI;
-				tri = gen_below(&p->rng, N_TRI);
-				/* the inner of (I, other) is bounded by the
-				 * outer */
-				if (lev[0] < lev[other]) {
-					tri_in = lev[other] - b0;
-					tri_ref = lev[0] - b0;
-				} else {
-					tri_in = lev[0] - b0;
-					tri_ref = lev[other] - b0;
-				}
-			}
-		}
-		shared_b = batched && gen_chance(&p->rng, MATMUL_SHARED_B);
-		b_t = !batched && gen_chance(&p->rng, MATMUL_B_TRANSPOSED);
-		na = nb = 0;
-		if (batched) {
-			adims[na] = dB;
-			alev[na++] = 0;
-			if (!shared_b) {
-				bdims[nb] = dB;
-				blev[nb++] = 0;
-			}
-		}
-		if (a_t) {
-			adims[na] = dK; alev[na++] = lev[2];
-			adims[na] = dI; alev[na++] = lev[0];
-		} else {
-			adims[na] = dI; alev[na++] = lev[0];
-			adims[na] = dK; alev[na++] = lev[2];
-		}
-		if (b_t) {
-			bdims[nb] = dJ; blev[nb++] = lev[1];
-			bdims[nb] = dK; blev[nb++] = lev[2];
-		} else {
-			bdims[nb] = dK; blev[nb++] = lev[2];
-			bdims[nb] = dJ; blev[nb++] = lev[1];
-		}
-		for (i = 0; i < na; ++i) {
-			cdims[i] = i < na - 2 ? dB : i == na - 2 ? dI : dJ;
-			clev[i] = i < na - 2 ? 0 : i == na - 2 ? lev[0] : lev[1];
-		}
-		if (A < 0)
-			A = array_new(p, na, adims);
-		B = input_array(p, nest, nb, bdims, MATMUL_B_CHAIN);
-		C = array_new(p, na, cdims);
-		if (a_t || b_t)
-			p->features |= pearl_gen_f_transpose;
-		if (batched)
-			p->features |= pearl_gen_f_batched;
-
-		/* loops: [b] then the three in perm order; init before an
-		 * innermost k loop */
-		k_inner = perm[2] == 2;
-		init = k_inner &&
-		       gen_chance(&p->rng, batched ? MATMUL_BATCHED_INIT
-						   : MATMUL_INIT);
-		{
-			int d3[3], dall[GEN_MAX_DEPTH], c3[GEN_MAX_DEPTH];
-			enum gen_loop_role r3[GEN_MAX_DEPTH];
-			int parent = -1, before = init ? 2 : 3;
-
-			d3[0] = dI;
-			d3[1] = dJ;
-			d3[2] = dK;
-			memset(c3, 0, sizeof(c3));
-			if (batched) {
-				dall[0] = dB;
-				r3[0] = GEN_ROLE_SPACE;
-				root = loop_chain(p, -1, 0, 1, dall, c3, r3, -1,
-						  -1, -1, loops);
-				parent = root;
-			}
-			for (i = 0; i < 3; ++i) {
-				dall[i] = d3[perm[i]];
-				r3[i] = perm[i] == 2 ? GEN_ROLE_REDUCTION
-						     : GEN_ROLE_SPACE;
-			}
-			l = loop_chain(p, parent, b0, before, dall, c3, r3,
-				       tri_in < before ? tri_in : -1, tri_ref,
-				       tri_in < before ? tri : -1, loops + b0);
-			if (root < 0)
-				root = l;
-			parent = loops[b0 + before - 1];
-			if (init) {
-				int v;
-
-				if (gen_chance(&p->rng, MATMUL_INIT_ZERO)) {
-					v = e_const(p, zero_literal(p));
-				} else {
-					v = e_load(p, access_levels(p, C, clev, 0));
-					v = e_bin(p, GEN_OP_MUL, v, e_const(p,
-						  is_float(p) ? LIT(p, f_large)
-							      : LIT(p, i_mul)));
-				}
-				stmt_new(p, parent, b0 + 2,
-					 access_levels(p, C, clev, 1), v, 0);
-				p->features |= pearl_gen_f_imperfect;
-				loop_chain(p, parent, b0 + 2, 1, dall + 2,
-					   c3, r3 + 2, tri_in == 2 ? 0 : -1,
-					   tri_ref - 2, tri_in == 2 ? tri : -1,
-					   loops + b0 + 2);
-			}
-			parent = loops[b0 + 2];
-			x = e_load(p, access_levels(p, A, alev, 0));
-			y = e_load(p, access_levels(p, B, blev, 0));
-			term = e_bin(p, GEN_OP_MUL, x, y);
-			if (gen_chance(&p->rng, MATMUL_ALPHA))
-				term = e_bin(p, GEN_OP_MUL, term, e_const(p,
-					     is_float(p) ? LIT(p, f_large)
-							 : LIT(p, i_mul)));
-			c_load = e_load(p, access_levels(p, C, clev, 0));
-			stmt_new(p, parent, b0 + 3, access_levels(p, C, clev, 1),
-				 e_bin(p, GEN_OP_ADD, c_load, term), 0);
-		}
-		DESC("contraction: %s %s%s%s%s", batched ? "batched matmul" :
-		     "matmul", batched ? (pi ? "bikj" : "bijk") : perm_name[pi],
-		     a_t ? ", A^T" : "", b_t ? ", B^T" : "",
-		     shared_b ? ", shared B" : "");
-		if (tri >= 0)
-			DESC(", triangular i%d %s i%d", b0 + tri_in,
-			     tri_name[tri], b0 + tri_ref);
-		if (init)
-			DESC(", init");
-	} else if (variant == DOITGEN) {
-		/* sum[r][q][p] += A[r][q][s] * C4[s][p]; then optionally
-		 * A[r][q][p] = sum[r][q][p] in a second p loop */
-		int dr = random_dim(p), dq = random_dim(p), ds = random_dim(p);
-		int adims[3] = { dr, dq, ds }, cdims[2] = { ds, ds };
-		int sdims[3] = { dr, dq, ds };
-		int slev[3] = { 0, 1, 2 }, alev[3] = { 0, 1, 3 };
-		int clev[2] = { 3, 2 }, A, C4, S, init, copy, x, y, v;
-		int d4[4] = { dr, dq, ds, ds }, c4[4] = { 0, 0, 0, 0 };
-		enum gen_loop_role r4[4] = { GEN_ROLE_SPACE, GEN_ROLE_SPACE,
-			GEN_ROLE_SPACE, GEN_ROLE_REDUCTION };
-
-		A = -1;
-		if (nest > 0 && gen_chance(&p->rng, DOITGEN_CHAIN)) {
-			A = chain_any(p, nest, 3, 3);
-			if (A >= 0) {
-				dr = adims[0] = sdims[0] = d4[0] = p->arrays[A].dim[0];
-				dq = adims[1] = sdims[1] = d4[1] = p->arrays[A].dim[1];
-				ds = adims[2] = sdims[2] = d4[2] = d4[3] =
-					cdims[0] = cdims[1] = p->arrays[A].dim[2];
-				p->features |= pearl_gen_f_chain;
-			}
-		}
-		if (A < 0)
-			A = array_new(p, 3, adims);
-		C4 = input_array(p, nest, 2, cdims, DOITGEN_C4_CHAIN);
-		S = array_new(p, 3, sdims);
-		init = gen_chance(&p->rng, DOITGEN_INIT);
-		copy = gen_chance(&p->rng, DOITGEN_COPY);
-		root = loop_chain(p, -1, 0, 3, d4, c4, r4, -1, -1, -1, loops);
-		if (init) {
-			stmt_new(p, loops[2], 3, access_levels(p, S, slev, 1),
-				 e_const(p, zero_literal(p)), 0);
-			p->features |= pearl_gen_f_imperfect;
-		}
-		loop_chain(p, loops[2], 3, 1, d4 + 3, c4, r4 + 3, -1, -1, -1,
-			   loops + 3);
-		x = e_load(p, access_levels(p, A, alev, 0));
-		y = e_load(p, access_levels(p, C4, clev, 0));
-		v = e_load(p, access_levels(p, S, slev, 0));
-		v = e_bin(p, GEN_OP_ADD, v, e_bin(p, GEN_OP_MUL, x, y));
-		stmt_new(p, loops[3], 4, access_levels(p, S, slev, 1), v, 0);
-		if (copy) {
-			int l2 = loop_dim(p, loops[1], 2, ds, 0, 0,
-					  GEN_ROLE_SPACE);
-			int wlev[3] = { 0, 1, 2 };
-
-			stmt_new(p, l2, 3, access_levels(p, A, wlev, 1),
-				 e_load(p, access_levels(p, S, slev, 0)), 0);
-			p->features |= pearl_gen_f_imperfect;
-		}
-		p->features |= pearl_gen_f_batched;
-		DESC("contraction: doitgen%s%s", init ? ", init" : "",
-		     copy ? ", copy-back loop" : "");
-	} else {
-		/* out[c][i][j] += in[c][i + r][j + s] * w[c][r][s] */
-		int chans = gen_chance(&p->rng, CONV_CHANNELS);
-		/* drawn at both scales so that a seed has one structure */
-		int R = gen_chance(&p->rng, CONV_3X3) ||
-			p->scale == pearl_gen_scale_small ? 3 : 5;
-		int filt_outer = gen_chance(&p->rng, CONV_FILTER_OUTER);
-		int init = !filt_outer && gen_chance(&p->rng, CONV_INIT);
-		int c0 = chans ? 1 : 0, dc = random_dim(p);
-		int di = random_dim(p), dj = random_dim(p), in = -1, out, w;
-		int idims[3], wdims[3], n, x, y, v, lvi, lvj, lvr, lvs;
-		struct gen_aff idx[3];
-		int olev[3], wlev[3];
-
-		if (nest > 0 && gen_chance(&p->rng, CONV_CHAIN)) {
-			in = chain_any(p, nest, 2 + c0, 2 + c0);
-			if (in >= 0) {
-				if (chans)
-					dc = p->arrays[in].dim[0];
-				di = p->arrays[in].dim[c0];
-				dj = p->arrays[in].dim[c0 + 1];
-				p->features |= pearl_gen_f_chain;
-			}
-		}
-		n = 0;
-		if (chans) {
-			idims[n] = dc;
-			wdims[n++] = dc;
-		}
-		idims[n] = di;
-		wdims[n++] = -R;
-		idims[n] = dj;
-		wdims[n++] = -R;
-		if (in < 0)
-			in = array_new(p, n, idims);
-		out = array_new(p, n, idims);
-		w = array_new(p, n, wdims);
-		need_dim(p, di, R + 3);
-		need_dim(p, dj, R + 3);
-		lvi = c0 + (filt_outer ? 2 : 0);
-		lvj = lvi + 1;
-		lvr = c0 + (filt_outer ? 0 : 2);
-		lvs = lvr + 1;
-		{
-			int dl[GEN_MAX_DEPTH], cl[GEN_MAX_DEPTH];
-			enum gen_loop_role rl[GEN_MAX_DEPTH];
-			int parent = -1, nl = c0 + 4;
-
-			memset(cl, 0, sizeof(cl));
-			if (chans) {
-				dl[0] = dc;
-				rl[0] = GEN_ROLE_SPACE;
-			}
-			dl[lvi] = di; cl[lvi] = R - 1; rl[lvi] = GEN_ROLE_SPACE;
-			dl[lvj] = dj; cl[lvj] = R - 1; rl[lvj] = GEN_ROLE_SPACE;
-			dl[lvr] = -1; cl[lvr] = R; rl[lvr] = GEN_ROLE_REDUCTION;
-			dl[lvs] = -1; cl[lvs] = R; rl[lvs] = GEN_ROLE_REDUCTION;
-			n = 0;
-			if (chans)
-				olev[n++] = 0;
-			olev[n++] = lvi;
-			olev[n++] = lvj;
-			root = loop_chain(p, -1, 0, init ? c0 + 2 : nl, dl, cl,
-					  rl, -1, -1, -1, loops);
-			if (init) {
-				parent = loops[c0 + 1];
-				stmt_new(p, parent, c0 + 2,
-					 access_levels(p, out, olev, 1),
-					 e_const(p, zero_literal(p)), 0);
-				p->features |= pearl_gen_f_imperfect;
-				loop_chain(p, parent, c0 + 2, 2, dl + c0 + 2,
-					   cl + c0 + 2, rl + c0 + 2, -1, -1, -1,
-					   loops + c0 + 2);
-			}
-			parent = loops[nl - 1];
-			n = 0;
-			if (chans) {
-				idx[n] = aff_it(0, 0);
-				wlev[n++] = 0;
-			}
-			idx[n] = aff_it(lvi, 0);
-			idx[n++].coef[lvr] = 1;
-			idx[n] = aff_it(lvj, 0);
-			idx[n++].coef[lvs] = 1;
-			wlev[n - 2] = lvr;
-			wlev[n - 1] = lvs;
-			x = e_load(p, access_new(p, in, idx, 0));
-			y = e_load(p, access_levels(p, w, wlev, 0));
-			v = e_load(p, access_levels(p, out, olev, 0));
-			v = e_bin(p, GEN_OP_ADD, v, e_bin(p, GEN_OP_MUL, x, y));
-			stmt_new(p, parent, nl, access_levels(p, out, olev, 1),
-				 v, 0);
-		}
-		p->features |= pearl_gen_f_conv;
-		DESC("contraction: convolution %dx%d%s%s%s", R, R,
-		     chans ? ", channels" : "",
-		     filt_outer ? ", filter loops outermost" : "",
-		     init ? ", init" : "");
-	}
-	return root;
+	if (variant == MATMUL || variant == BATCHED)
+		return build_matmul(p, nest, variant == BATCHED, desc);
+	if (variant == DOITGEN)
+		return build_doitgen(p, nest, desc);
+	return build_convolution(p, nest, desc);
 }
 
 /* ------------------------------------------------------------------ */
