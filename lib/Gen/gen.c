@@ -83,16 +83,6 @@ int64_t gen_aff_max(const struct gen_prog *p, const struct gen_aff *a,
 	return v;
 }
 
-static int aff_has_iter(const struct gen_aff *a)
-{
-	int l;
-
-	for (l = 0; l < GEN_MAX_DEPTH; ++l)
-		if (a->coef[l])
-			return 1;
-	return 0;
-}
-
 /* The bounding box [lo, hi] of loop `n`'s iterator given the boxes of the
  * enclosing ones. */
 static void loop_box(const struct gen_prog *p, const struct gen_node *n,
@@ -286,9 +276,9 @@ static struct cost count_cost(const struct gen_prog *p, int n, int64_t *lo,
 		loop_box(p, node, lo, hi, &blo, &bhi);
 		ext = bhi >= blo ? bhi - blo + 1 : 0;
 		for (i = 0; i < node->n_lb; ++i)
-			dependent |= aff_has_iter(&node->lb[i]);
+			dependent |= gen_aff_has_iter(&node->lb[i]);
 		for (i = 0; i < node->n_ub; ++i)
-			dependent |= aff_has_iter(&node->ub[i]);
+			dependent |= gen_aff_has_iter(&node->ub[i]);
 		if (dependent && (node->n_lb > 1 || node->n_ub > 1)) {
 			/* band: ub[1] - lb[1] wide around the outer iterator */
 			int64_t w = node->ub[1].k - node->lb[1].k;

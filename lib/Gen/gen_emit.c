@@ -138,16 +138,6 @@ void gen_print_aff(struct gen_sb *s, const struct gen_prog *p,
 			  (long long)(k < 0 ? -k : k));
 }
 
-static int aff_has_iter(const struct gen_aff *a)
-{
-	int l;
-
-	for (l = 0; l < GEN_MAX_DEPTH; ++l)
-		if (a->coef[l])
-			return 1;
-	return 0;
-}
-
 /* (d0, ..., d<n-1>) */
 static void map_dims(struct gen_sb *s, int n)
 {
@@ -179,7 +169,7 @@ static void print_bound(struct gen_sb *s, const struct gen_prog *p,
 	int i, dep = 0;
 
 	for (i = 0; i < n; ++i)
-		dep |= aff_has_iter(&b[i]);
+		dep |= gen_aff_has_iter(&b[i]);
 	if (n == 1 && !dep) {
 		gen_print_aff(s, p, &b[0], "d");
 		return;

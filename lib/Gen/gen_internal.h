@@ -62,6 +62,18 @@ struct gen_aff {
 	int k;
 };
 
+/* Whether `a` (kept) depends on a loop iterator (a bound of a loop that
+ * depends on the loops around it). */
+static inline int gen_aff_has_iter(const struct gen_aff *a)
+{
+	int l;
+
+	for (l = 0; l < GEN_MAX_DEPTH; ++l)
+		if (a->coef[l])
+			return 1;
+	return 0;
+}
+
 struct gen_array {
 	int rank;
 	int dim[GEN_MAX_RANK];	/* program size index of each dimension */
