@@ -151,14 +151,6 @@ static int by_prior(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Makes the next beam from the measured children (search_select_beam). */
-static int next_beam(struct search *s, struct search_states *children,
-		     struct search_states *beam)
-{
-	return search_select_beam(children, s->o->beam_width,
-				  s->o->beam_diversity, beam);
-}
-
 /* Measures the children in prior order while the budget lasts. */
 static int measure_all(struct search *s, struct search_states *children,
 		       char *err, size_t err_size)
@@ -298,7 +290,8 @@ static int run_level(struct search *s, struct search_states *beam,
 		goto error;
 	for (i = 0; i < children.n; ++i)
 		s->counts.skipped += !children.s[i].measured;
-	if (next_beam(s, &children, beam) < 0) {
+	if (search_select_beam(&children, s->o->beam_width,
+			       s->o->beam_diversity, beam) < 0) {
 		snprintf(err, err_size, "search: out of memory");
 		goto error;
 	}
@@ -330,29 +323,16 @@ static int root_state(pearl_env_program *p,
 	return search_states_push(beam, &root);
 }
 
-/* The policy's greedy decision on the program of `root` (kept), as the
- * pass would take it: malloc'd, or NULL with a message in err. */
-static char *policy_decision(struct search *s,
-			     const struct search_state *root, char *err,
-			     size_t err_size)
+/* The policy's greedy decision on the program, as the pass would take it:
+ * malloc'd, or NULL with a message in err. */
+static char *policy_decision(struct search *s, char *err, size_t err_size)
 {
 	struct pearl_agent_options opts;
-	pearl_sched *sched = pearl_sched_copy(root->sched);
-	char *text;
 
-	if (!sched) {
-		snprintf(err, err_size, "search: out of memory");
-		return NULL;
-	}
 	pearl_agent_options_init(&opts);
 	opts.min_parallel_work = s->o->min_parallel_work;
-	text = pearl_agent_schedule(sched, s->policy, &opts);
-	if (!text)
-		snprintf(err, err_size, "search: the policy failed: %s",
-			 pearl_ctx_last_error(pearl_program_get_ctx(
-			     pearl_sched_get_program(sched))));
-	pearl_sched_free(sched);
-	return text;
+	return pearl_env_program_agent_schedule(s->p, s->policy, &opts, err,
+						err_size);
 }
 
 /* Whether `schedule` is the unscheduled program or one of the first n
@@ -372,15 +352,14 @@ static int seen_seed(const struct pearl_search_options *o, int n,
 
 /* Level 0: measures the policy's decision (seed_policy) and the seeds,
  * each once, while the budget lasts. */
-static int measure_seeds(struct search *s, const struct search_state *root,
-			 char *err, size_t err_size)
+static int measure_seeds(struct search *s, char *err, size_t err_size)
 {
 	char *decision = NULL;
 	double speedup;
 	int i;
 
 	if (s->o->seed_policy) {
-		decision = policy_decision(s, root, err, err_size);
+		decision = policy_decision(s, err, err_size);
 		if (!decision)
 			return -1;
 		if (*decision && !out_of_budget(s) &&
@@ -510,7 +489,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		goto out;
 	s.progress.base_seconds = base.base_seconds;
 	if (root_state(p, o, &beam, err, err_size) < 0 ||
-	    measure_seeds(&s, &beam.s[0], err, err_size) < 0)
+	    measure_seeds(&s, err, err_size) < 0)
 		goto out;
 	if (!s.stop && !out_of_budget(&s) &&
 	    run_levels(&s, &beam, err, err_size) < 0)
