@@ -628,6 +628,12 @@ public:
       report(F.getName(), Index, "unchanged", Why, Origin);
       return false;
     };
+    // Before Pearl's model exists: no schedule could apply to this Scop.
+    auto Unmodeled = [&](const std::string &Why) {
+      missed(W, "pearl-schedule: loop nest left unchanged: " + Why);
+      report(F.getName(), Index, "unmodeled", Why);
+      return false;
+    };
 
     DependenceAnalysis::Result DA = runDependenceAnalysis(S);
     // Polly's simplification phases, as its PhaseManager runs them: they
@@ -638,7 +644,7 @@ public:
     if (Changed)
       runSimplify(S, 1);
     if (S.getSize() == 0)
-      return Unchanged("no statement left after simplification");
+      return Unmodeled("no statement left after simplification");
     if (PearlPrintScop) {
       S.print(outs(), /*PrintInstructions=*/true);
       outs().flush();
@@ -654,7 +660,7 @@ public:
     isl_union_pw_multi_aff *ToModel = nullptr;
     pearl_program *Prog = pearl::modelScop(Ctx, S, Why, &ToModel);
     if (!Prog)
-      return Unchanged(Why);
+      return Unmodeled(Why);
     isl::union_pw_multi_aff ToModelOwner = isl::manage(ToModel);
     // The fingerprint before any analysis (see pearl/fingerprint.h).
     uint64_t FP = 0;

@@ -433,6 +433,11 @@ static int fuzz_program(struct campaign *c, uint64_t seed)
 		c->counts->programs--;
 	} else if (st == load_unusable) {
 		c->counts->unusable++;
+		if (c->log) {
+			fprintf(c->log, "# gen-%" PRIu64 " unusable: %s\n",
+				seed, out.message);
+			fflush(c->log);
+		}
 	} else if (st == load_failed) {
 		const char *sched = traced_schedule(c, out.message,
 						    sizeof(out.message));

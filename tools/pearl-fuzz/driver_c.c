@@ -6,8 +6,16 @@
  * Schedules: "" first, which here means no -pearl-schedule at all (the
  * compiled-in policy decides, as for a user), then the MLIR path's
  * schedules of the same program (the policy's on its MLIR model, and
- * random ones drawn from that model), passed as -pearl-schedule. The
- * plugin's -pearl-report file says what came of each Scop of kernel():
+ * random ones drawn from that model), passed as -pearl-schedule.
+ *
+ * The policy's compilation is made when the program is loaded: if the
+ * plugin models no Scop of kernel() (each is "unmodeled" or "dropped" in
+ * its report: a scalar passed between statements, a call, ...), no
+ * schedule can apply, and the program is unusable, as an unmodeled one
+ * is on the MLIR path; its other pairs are not compiled. Otherwise the
+ * "" pair reuses that compilation.
+ *
+ * The plugin's -pearl-report file says what came of each Scop of kernel():
  *   a Scop "scheduled"                       -> legal, executed
  *   only "kept" Scops                        -> legal, the same code
  *   "unchanged" after Polly's AST generation
@@ -49,6 +57,8 @@ struct c_state {
 			       * program's model (schedules) */
 	char dir[256];        /* owned temporary directory */
 	char *ref_out;        /* owned: the reference program's output */
+	int policy_built;     /* dir/policy and dir/policy.report are the
+			       * loaded program's, compiled with the policy */
 	uint64_t seed;
 };
 
@@ -62,7 +72,8 @@ static void in_dir(const struct c_state *s, const char *name, char *buf,
 static void remove_files(const struct c_state *s)
 {
 	static const char *const names[] = { "prog.c", "ref", "test",
-		"report", "cc.err", "run.out", "run.err" };
+		"test.report", "policy", "policy.report", "cc.err", "run.out",
+		"run.err" };
 	char path[320];
 	size_t i;
 
@@ -266,12 +277,15 @@ static double compile_timeout(const struct c_state *s)
 	return t > COMPILE_MIN_SECONDS ? t : COMPILE_MIN_SECONDS;
 }
 
-/* Compiles dir/prog.c into dir/<exe>: with the plugin and `schedule`
- * (NULL: plain clang). 0 with *e filled, or -1 with err. */
+/* Compiles dir/prog.c into dir/<exe>: with the plugin, `schedule` and
+ * the report into dir/<exe>.report (schedule NULL: plain clang). 0 with
+ * *e filled, or -1 with err. */
 static int compile(const struct c_state *s, const char *schedule,
 		   const char *exe, struct ended *e, char *err,
 		   size_t err_size)
 {
+	char report_name[64];
+
 	char src[320], bin[320], report[320], cc_err[320];
 	char plugin[1100], sched_opt[1100], report_opt[360];
 	char *argv[24];
@@ -279,7 +293,8 @@ static int compile(const struct c_state *s, const char *schedule,
 
 	in_dir(s, "prog.c", src, sizeof(src));
 	in_dir(s, exe, bin, sizeof(bin));
-	in_dir(s, "report", report, sizeof(report));
+	snprintf(report_name, sizeof(report_name), "%s.report", exe);
+	in_dir(s, report_name, report, sizeof(report));
 	in_dir(s, "cc.err", cc_err, sizeof(cc_err));
 	unlink(report);
 	argv[n++] = (char *)s->cfg.clang;
@@ -357,75 +372,22 @@ static void describe(const char *what, const struct ended *e, char *buf,
 		buf[0] = '\0';
 }
 
-static int c_load(void *state, uint64_t seed, char *err, size_t err_size)
-{
-	struct c_state *s = state;
-	struct ended e;
-	char src[320], why[256];
-	char *text;
-	int ret;
-
-	free(s->ref_out);
-	s->ref_out = NULL;
-	remove_files(s);
-	ret = fuzz_driver_mlir.load(s->mlir, seed, err, err_size);
-	if (ret)
-		return ret;
-	s->seed = seed;
-	text = program_text(&s->cfg, seed, err, err_size);
-	if (!text)
-		return -1;
-	in_dir(s, "prog.c", src, sizeof(src));
-	ret = write_text(src, text);
-	free(text);
-	if (ret < 0) {
-		snprintf(err, err_size, "cannot write %s", src);
-		return -1;
-	}
-	if (compile(s, NULL, "ref", &e, err, err_size) < 0)
-		return -1;
-	describe("plain clang", &e, why, sizeof(why));
-	if (!why[0] &&
-	    run_program(s, "ref", &s->ref_out, &e, err, err_size) < 0)
-		return -1;
-	if (!why[0])
-		describe("the reference program", &e, why, sizeof(why));
-	if (why[0]) {
-		snprintf(err, err_size, "%s", why);
-		return 1;
-	}
-	return 0;
-}
-
-/* "" (the policy decides in clang), then the MLIR path's schedules. */
-static int c_schedules(void *state, int count, fuzz_trace_fn trace,
-		       fuzz_emit_fn emit, void *user, char *err,
-		       size_t err_size)
-{
-	struct c_state *s = state;
-
-	if (count <= 0)
-		return 0;
-	if (emit("", user) < 0)
-		return -1;
-	if (count == 1)
-		return 0;
-	return fuzz_driver_mlir.schedules(s->mlir, count - 1, trace, emit,
-					  user, err, err_size);
-}
-
 /* The outcomes in the -pearl-report file of one compilation. */
 struct report {
 	int scheduled, kept, not_generated, time_limit, ast_refused, other;
+	int unmodeled;          /* of `other`: "unmodeled" or "dropped" */
 	char first_other[256];  /* the first refusal or reason */
 };
 
-static void read_report(const struct c_state *s, struct report *r)
+/* The report of the compilation into dir/<exe>. */
+static void read_report(const struct c_state *s, const char *exe,
+			struct report *r)
 {
-	char path[320], *text, *line, *next;
+	char name[64], path[320], *text, *line, *next;
 
 	memset(r, 0, sizeof(*r));
-	in_dir(s, "report", path, sizeof(path));
+	snprintf(name, sizeof(name), "%s.report", exe);
+	in_dir(s, name, path, sizeof(path));
 	text = slurp(path);
 	for (line = text; line && *line; line = next) {
 		char *outcome, *why;
@@ -458,6 +420,9 @@ static void read_report(const struct c_state *s, struct report *r)
 			snprintf(r->first_other, sizeof(r->first_other), "%s",
 				 why);
 		} else {
+			if (!strcmp(outcome, "unmodeled") ||
+			    !strcmp(outcome, "dropped"))
+				r->unmodeled++;
 			if (!r->other++)
 				snprintf(r->first_other,
 					 sizeof(r->first_other), "%s: %s",
@@ -465,6 +430,88 @@ static void read_report(const struct c_state *s, struct report *r)
 		}
 	}
 	free(text);
+}
+
+/* Compiles the loaded program with the policy deciding, into dir/policy.
+ * 0, 1 if the plugin models none of its Scops (err says why), -1 on an
+ * error. A failed compilation is left to the "" pair to classify. */
+static int build_policy(struct c_state *s, char *err, size_t err_size)
+{
+	struct report r;
+	struct ended e;
+
+	if (compile(s, "", "policy", &e, err, err_size) < 0)
+		return -1;
+	if (e.timed_out || e.signal || e.status)
+		return 0;
+	read_report(s, "policy", &r);
+	if (r.unmodeled == r.other && !r.scheduled && !r.kept &&
+	    !r.not_generated && !r.time_limit && !r.ast_refused) {
+		snprintf(err, err_size, "the plugin models no Scop of "
+			 "kernel()%s%s", r.first_other[0] ? ": " : "",
+			 r.first_other);
+		return 1;
+	}
+	s->policy_built = 1;
+	return 0;
+}
+
+static int c_load(void *state, uint64_t seed, char *err, size_t err_size)
+{
+	struct c_state *s = state;
+	struct ended e;
+	char src[320], why[256];
+	char *text;
+	int ret;
+
+	free(s->ref_out);
+	s->ref_out = NULL;
+	s->policy_built = 0;
+	remove_files(s);
+	ret = fuzz_driver_mlir.load(s->mlir, seed, err, err_size);
+	if (ret)
+		return ret;
+	s->seed = seed;
+	text = program_text(&s->cfg, seed, err, err_size);
+	if (!text)
+		return -1;
+	in_dir(s, "prog.c", src, sizeof(src));
+	ret = write_text(src, text);
+	free(text);
+	if (ret < 0) {
+		snprintf(err, err_size, "cannot write %s", src);
+		return -1;
+	}
+	if (compile(s, NULL, "ref", &e, err, err_size) < 0)
+		return -1;
+	describe("plain clang", &e, why, sizeof(why));
+	if (!why[0] &&
+	    run_program(s, "ref", &s->ref_out, &e, err, err_size) < 0)
+		return -1;
+	if (!why[0])
+		describe("the reference program", &e, why, sizeof(why));
+	if (why[0]) {
+		snprintf(err, err_size, "%s", why);
+		return 1;
+	}
+	return build_policy(s, err, err_size);
+}
+
+/* "" (the policy decides in clang), then the MLIR path's schedules. */
+static int c_schedules(void *state, int count, fuzz_trace_fn trace,
+		       fuzz_emit_fn emit, void *user, char *err,
+		       size_t err_size)
+{
+	struct c_state *s = state;
+
+	if (count <= 0)
+		return 0;
+	if (emit("", user) < 0)
+		return -1;
+	if (count == 1)
+		return 0;
+	return fuzz_driver_mlir.schedules(s->mlir, count - 1, trace, emit,
+					  user, err, err_size);
 }
 
 /* The outcome of a compilation with the plugin that failed. */
@@ -500,14 +547,20 @@ static int c_run(void *state, const char *schedule,
 	struct ended e;
 	char *got = NULL;
 
+	const char *exe = "test";
+
 	memset(out, 0, sizeof(*out));
-	if (compile(s, schedule, "test", &e, err, err_size) < 0)
-		return -1;
-	if (e.timed_out || e.signal || e.status) {
-		compile_failure(s, &e, out);
-		return 0;
+	if (!*schedule && s->policy_built) {
+		exe = "policy"; /* compiled when the program was loaded */
+	} else {
+		if (compile(s, schedule, exe, &e, err, err_size) < 0)
+			return -1;
+		if (e.timed_out || e.signal || e.status) {
+			compile_failure(s, &e, out);
+			return 0;
+		}
 	}
-	read_report(s, &r);
+	read_report(s, exe, &r);
 	out->legal = r.scheduled > 0 ||
 		     ((r.kept > 0 || r.time_limit > 0 || r.ast_refused > 0) &&
 		      !r.other);
@@ -525,7 +578,7 @@ static int c_run(void *state, const char *schedule,
 			   "or Polly found none)");
 		return 0;
 	}
-	if (run_program(s, "test", &got, &e, err, err_size) < 0)
+	if (run_program(s, exe, &got, &e, err, err_size) < 0)
 		return -1;
 	if (e.timed_out || e.signal || e.status) {
 		out->cls = e.timed_out ? fuzz_hang : fuzz_crash;
