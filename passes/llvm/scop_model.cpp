@@ -209,7 +209,7 @@ std::string unsupportedStmt(Scop &S, ScopStmt &Stmt) {
     if (isReadOnlyScalar(S, MA))
       continue;
     if (!MA->isOriginalArrayKind() && MA->isRead())
-      continue; // a scalar read: its write is refused below
+      continue; // a scalar read: its write is modeled or refused below
     Instruction *I = MA->getAccessInstruction();
     if (MA->isOriginalArrayKind() &&
         !(I && (isa<LoadInst>(I) || isa<StoreInst>(I))))
@@ -425,9 +425,14 @@ pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
     for (MemoryAccess *MA : Stmt) {
       if (isReadOnlyScalar(S, MA) || MA->isRead())
         continue;
-      if (!MA->isLatestArrayKind())
-        return Fail("statement " + Name + " passes a scalar value to "
-                    "another statement (not modeled)");
+      // A scalar passed to another statement (a load LICM hoisted out of
+      // the inner loop, say) is modeled as a write to a 0-d array, which
+      // it is in Polly's code generation: its dependences are exact and
+      // keep the order of every write and read of it. A value that flows
+      // into a PHI is not.
+      if (!MA->isLatestArrayKind() && !MA->isLatestValueKind())
+        return Fail("statement " + Name + " passes a value to a PHI node "
+                    "of another statement (not modeled)");
       if (Write)
         return Fail("statement " + Name + " writes more than one array "
                     "element");
