@@ -54,6 +54,18 @@
  *   parameter coefficients, the constant, each clamped to [-8, 8] / 8;
  *   [36..44) one-hot of the buffer id (buffers numbered in order of first
  *   appearance in the program, modulo 8).
+ *
+ *   loops, memory (lib/Graph/memory.c; after the statements' features so
+ *   that blobs of the first PEARL_GRAPH_N_FEATURES_V1 features load with
+ *   zero weights for them):
+ *   [MEM]        6   over the accesses of the statements below the loop:
+ *                    the fractions whose address does not move when the
+ *                    loop steps, moves by one element, or by more (or by
+ *                    an unknown amount: skewed loops); log2(1 + the
+ *                    largest stride in bytes) / 24; log2(1 + the bytes
+ *                    touched by one execution of the loop) / 32 and by one
+ *                    iteration of it / 32. Array shapes are estimated from
+ *                    the subscripts' ranges (parameters at 1024).
  */
 #ifndef PEARL_GRAPH_H
 #define PEARL_GRAPH_H
@@ -101,8 +113,13 @@ enum {
 	PEARL_F_DEPTH,
 	PEARL_F_WRITE,
 	PEARL_F_READS = PEARL_F_WRITE + PEARL_GRAPH_ACCESS_SIZE,
-	PEARL_GRAPH_N_FEATURES =
-	    PEARL_F_READS + PEARL_GRAPH_MAX_READS * PEARL_GRAPH_ACCESS_SIZE
+	/* the features of the first blobs (531) end here */
+	PEARL_GRAPH_N_FEATURES_V1 =
+	    PEARL_F_READS + PEARL_GRAPH_MAX_READS * PEARL_GRAPH_ACCESS_SIZE,
+	/* loops, memory */
+	PEARL_F_MEM = PEARL_GRAPH_N_FEATURES_V1, /* PEARL_GRAPH_N_MEM */
+	PEARL_GRAPH_N_MEM = 6,
+	PEARL_GRAPH_N_FEATURES = PEARL_F_MEM + PEARL_GRAPH_N_MEM
 };
 
 /* The graph: features row-major, n_nodes x n_features; edge k goes from

@@ -49,6 +49,9 @@ extern "C" {
  * the policy chooses as before until it is trained on them. */
 #define PEARL_N_ACTIONS_V1 56
 #define PEARL_NEW_ACTION_BIAS -30.0f
+/* Blobs of policies trained before the memory features (pearl/graph.h,
+ * [MEM]) read the first PEARL_GRAPH_N_FEATURES_V1 features; they load with
+ * zero weights for the others, and so decide as before. */
 
 /* The dimensions of a network, as recorded in its blob. */
 struct pearl_policy_config {
@@ -61,7 +64,8 @@ struct pearl_policy_config {
 
 typedef struct pearl_policy pearl_policy;
 
-/* The default configuration (PEARL_GRAPH_N_FEATURES, 128, 4, 2, 70). */
+/* The default configuration (PEARL_GRAPH_N_FEATURES = 537, 128, 4, 2,
+ * 70). */
 struct pearl_policy_config pearl_policy_default_config(void);
 
 /* Loads a policy from a blob of `size` bytes (copied; __isl_keep data).

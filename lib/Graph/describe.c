@@ -86,6 +86,16 @@ static void describe_loop(pearl_str *s, const float *f)
 	append_affine(s, f + PEARL_F_ROW, PEARL_GRAPH_MAX_DEPTH, cst, 1);
 }
 
+/* The memory features of a loop: "mem inv 1/3 unit 1/3 strided 1/3 stride
+ * 512 B foot 4096 B iter 64 B" (fractions to two places, bytes as the
+ * logarithms give them back). */
+static void describe_memory(pearl_str *s, const float *m)
+{
+	pearl_str_printf(s, " mem inv %.2f unit %.2f strided %.2f stride %ld B "
+			 "foot %ld B iter %ld B", m[0], m[1], m[2],
+			 unlog(m[3], 24), unlog(m[4], 32), unlog(m[5], 32));
+}
+
 static void describe_access(pearl_str *s, const char *what, const float *a)
 {
 	static const char *const cols[] = { "p", NULL };
@@ -161,6 +171,9 @@ char *pearl_graph_describe(const struct pearl_graph *g)
 				pearl_str_printf(&s, " <- n%d", g->src[e]);
 		if (f[PEARL_F_KIND + 1] > 0)
 			describe_loop(&s, f);
+		if (f[PEARL_F_KIND + 1] > 0 &&
+		    g->n_features >= PEARL_GRAPH_N_FEATURES)
+			describe_memory(&s, f + PEARL_F_MEM);
 		else if (f[PEARL_F_KIND + 2] > 0)
 			describe_stmt(&s, f);
 		pearl_str_append(&s, "\n");

@@ -18,20 +18,11 @@
 #include "pearl/loop_tree.h"
 #include "pearl/transform.h"
 
+#include "loop_row.h"
+#include "memory.h"
+
 /* Parameter value assumed for the extent of loops with symbolic bounds. */
 #define SYMBOLIC_SIZE 1024
-
-/* What is known of one loop's schedule: an affine function of the
- * original iterators of its first statement. */
-struct loop_row {
-	int valid;
-	long coef[PEARL_GRAPH_MAX_DEPTH]; /* numerator for tile loops */
-	long cst;
-	long tile;   /* > 0: the loop is floor(row / tile) */
-	int point;   /* the loop is row - k * floor(row / tile) */
-	long point_tile; /* that k, for a point loop (0 if unknown) */
-	int stmt;    /* the statement the row is over */
-};
 
 struct builder {
 	pearl_program *prog;
@@ -39,6 +30,7 @@ struct builder {
 	struct pearl_graph *g;
 	struct loop_row *rows; /* per tree node */
 	char *focus;           /* per tree node: on the focus branch */
+	struct graph_memory *mem; /* for the memory features */
 	const char **buffers;  /* buffer names, in order of first use */
 	int n_buffers;
 	int failed;
@@ -74,85 +66,6 @@ static int buffer_id(struct builder *b, const char *name)
 	return b->n_buffers++;
 }
 
-/* The first piece of `pa` (taken) as an aff (__isl_give), NULL if none. */
-static isl_stat take_first(__isl_take isl_set *set, __isl_take isl_aff *aff,
-			   void *user)
-{
-	isl_aff **first = user;
-
-	isl_set_free(set);
-	if (*first) {
-		isl_aff_free(aff);
-		return isl_stat_ok;
-	}
-	*first = aff;
-	return isl_stat_ok;
-}
-
-static __isl_give isl_aff *first_piece(__isl_take isl_pw_aff *pa)
-{
-	isl_aff *aff = NULL;
-
-	if (pa)
-		isl_pw_aff_foreach_piece(pa, take_first, &aff);
-	isl_pw_aff_free(pa);
-	return aff;
-}
-
-/* The integer `v` (kept) as a long, saturated at LONG_MIN and LONG_MAX
- * (no isl error, no wrapped number: constants of loops near the limits of
- * 64-bit indices, scaled), 0 if it is not an integer. */
-static long val_get_long_sat(__isl_keep isl_val *v)
-{
-	isl_ctx *ctx = isl_val_get_ctx(v);
-	isl_val *min, *max;
-	long r = 0;
-
-	if (isl_val_is_int(v) != isl_bool_true)
-		return 0;
-	min = isl_val_int_from_si(ctx, LONG_MIN);
-	max = isl_val_int_from_si(ctx, LONG_MAX);
-	if (isl_val_lt(v, min) == isl_bool_true)
-		r = LONG_MIN;
-	else if (isl_val_gt(v, max) == isl_bool_true)
-		r = LONG_MAX;
-	else
-		r = isl_val_get_num_si(v);
-	isl_val_free(min);
-	isl_val_free(max);
-	return r;
-}
-
-/* Integer coefficient of `aff` (kept) on dimension `pos` of `type`,
- * multiplied by `scale` (to clear a denominator). */
-static long coefficient(__isl_keep isl_aff *aff, enum isl_dim_type type,
-			int pos, long scale)
-{
-	isl_val *v = type == isl_dim_cst
-			 ? isl_aff_get_constant_val(aff)
-			 : isl_aff_get_coefficient_val(aff, type, pos);
-	long r;
-
-	v = isl_val_mul_ui(v, scale);
-	r = v ? val_get_long_sat(v) : 0;
-	isl_val_free(v);
-	return r;
-}
-
-/* Fills row->coef and row->cst from `aff` (kept) over the statement's
- * iterators, scaled by `scale`. */
-static void fill_row(struct loop_row *row, __isl_keep isl_aff *aff,
-		     long scale)
-{
-	isl_size n_in = isl_aff_dim(aff, isl_dim_in);
-	int i;
-
-	for (i = 0; i < n_in && i < PEARL_GRAPH_MAX_DEPTH; ++i)
-		row->coef[i] = coefficient(aff, isl_dim_in, i, scale);
-	row->cst = coefficient(aff, isl_dim_cst, 0, scale);
-	row->valid = 1;
-}
-
 /* The statement index of the first statement below tree node `node`. */
 static int first_stmt(pearl_loop_tree *tree, int node)
 {
@@ -164,58 +77,14 @@ static int first_stmt(pearl_loop_tree *tree, int node)
 	return tree->nodes[node].stmt;
 }
 
-/* The schedule of loop node `node` as an affine function of its first
- * statement's iterators. Tile loops are floor(row / tile); point loops of a
- * tiled (or strip-mined) loop are row - tile * floor(row / tile). */
+/* The row of loop node `node` over its first statement. */
 static void compute_row(struct builder *b, int node)
 {
-	struct pearl_tree_node *n = &b->tree->nodes[node];
-	struct loop_row *row = &b->rows[node];
 	int stmt = first_stmt(b->tree, node);
-	isl_multi_union_pw_aff *mupa;
-	isl_union_pw_aff *upa;
-	isl_space *space;
-	isl_aff *aff;
-	isl_size n_div;
 
-	if (stmt < 0)
-		return;
-	row->stmt = stmt;
-	mupa = isl_schedule_node_band_get_partial_schedule(n->band);
-	upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, n->member);
-	isl_multi_union_pw_aff_free(mupa);
-	space = isl_space_from_domain(
-	    isl_set_get_space(pearl_program_stmt_domain(b->prog, stmt)));
-	space = isl_space_add_dims(space, isl_dim_out, 1);
-	aff = first_piece(isl_union_pw_aff_extract_pw_aff(upa, space));
-	isl_union_pw_aff_free(upa);
-	if (!aff)
-		return;
-	n_div = isl_aff_dim(aff, isl_dim_div);
-	if (n_div > 0 && coefficient(aff, isl_dim_div, 0, 1) > 0) {
-		isl_aff *div = isl_aff_get_div(aff, 0);
-		isl_val *den = isl_aff_get_denominator_val(div);
-
-		if (den && isl_val_is_int(den) == isl_bool_true) {
-			row->tile = isl_val_get_num_si(den);
-			fill_row(row, div, row->tile);
-		}
-		isl_val_free(den);
-		isl_aff_free(div);
-	} else {
-		fill_row(row, aff, 1);
-		row->point = n_div > 0;
-		if (row->point)
-			row->point_tile = -coefficient(aff, isl_dim_div, 0, 1);
-	}
-	isl_aff_free(aff);
-}
-
-/* Whether two rows name the same function of the iterators. */
-static int same_row(const struct loop_row *a, const struct loop_row *b)
-{
-	return a->valid && b->valid &&
-	       !memcmp(a->coef, b->coef, sizeof(a->coef));
+	if (stmt >= 0)
+		loop_row_compute(b->prog, &b->tree->nodes[node], stmt,
+				 &b->rows[node]);
 }
 
 /* A loop without a floor division is a point loop when an enclosing tile
@@ -229,7 +98,7 @@ static void mark_unshifted_points(struct builder *b, int node)
 		return;
 	for (p = b->tree->nodes[node].parent; p > 0;
 	     p = b->tree->nodes[p].parent)
-		if (b->rows[p].tile && same_row(&b->rows[p], row)) {
+		if (b->rows[p].tile && loop_row_same(&b->rows[p], row)) {
 			row->point = 1;
 			row->point_tile = b->rows[p].tile;
 			return;
@@ -413,7 +282,7 @@ static double row_bounds(struct builder *b, int node, float *f)
 		const struct loop_row *o = &b->rows[p];
 
 		for (i = 0; i < PEARL_GRAPH_MAX_DEPTH && o->valid; ++i)
-			if (o->coef[i] && row->coef[i] && !same_row(o, row) &&
+			if (o->coef[i] && row->coef[i] && !loop_row_same(o, row) &&
 			    memcmp(o->coef, row->coef, sizeof(o->coef)))
 				nonrect = 1;
 	}
@@ -443,6 +312,7 @@ static void loop_features(struct builder *b, int node, float *f)
 	f[PEARL_F_FOCUS] = b->focus[node];
 	f[PEARL_F_PARALLEL] = isl_schedule_node_band_member_get_coincident(
 				  n->band, n->member) == isl_bool_true;
+	graph_memory_loop_features(b->mem, b->tree, node, f + PEARL_F_MEM);
 	unroll = pearl_band_unroll_factor(n->band);
 	if (unroll > 0) {
 		f[PEARL_F_UNROLL] = 1;
@@ -513,7 +383,7 @@ static void access_features(struct builder *b, __isl_keep isl_map *acc,
 	}
 	n_out = isl_pw_multi_aff_dim(pma, isl_dim_out);
 	for (r = 0; r < n_out && r < PEARL_GRAPH_MAX_DIMS; ++r) {
-		isl_aff *aff = first_piece(isl_pw_multi_aff_get_pw_aff(pma, r));
+		isl_aff *aff = loop_row_first_piece(isl_pw_multi_aff_get_pw_aff(pma, r));
 		float *m = f + 1 + r * PEARL_GRAPH_ACCESS_COLS;
 		long params = 0;
 
@@ -522,12 +392,12 @@ static void access_features(struct builder *b, __isl_keep isl_map *acc,
 		n_in = isl_aff_dim(aff, isl_dim_in);
 		np = isl_aff_dim(aff, isl_dim_param);
 		for (i = 0; i < n_in && i < PEARL_GRAPH_MAX_DEPTH; ++i)
-			m[i] = clamped(coefficient(aff, isl_dim_in, i, 1));
+			m[i] = clamped(loop_row_coefficient(aff, isl_dim_in, i, 1));
 		for (i = 0; i < np; ++i)
-			params += coefficient(aff, isl_dim_param, i, 1);
+			params += loop_row_coefficient(aff, isl_dim_param, i, 1);
 		m[PEARL_GRAPH_MAX_DEPTH] = clamped(params);
 		m[PEARL_GRAPH_MAX_DEPTH + 1] =
-		    clamped(coefficient(aff, isl_dim_cst, 0, 1));
+		    clamped(loop_row_coefficient(aff, isl_dim_cst, 0, 1));
 		isl_aff_free(aff);
 	}
 	isl_pw_multi_aff_free(pma);
@@ -628,7 +498,8 @@ struct pearl_graph *pearl_graph_build(pearl_sched *sched, int focus)
 	b.rows = calloc(b.tree->n_nodes, sizeof(*b.rows));
 	b.focus = calloc(b.tree->n_nodes, 1);
 	b.buffers = calloc(n_accesses(b.prog) + 1, sizeof(*b.buffers));
-	if (!b.g || !b.rows || !b.focus || !b.buffers) {
+	b.mem = graph_memory_alloc(b.prog);
+	if (!b.g || !b.rows || !b.focus || !b.buffers || !b.mem) {
 		pearl_ctx_error(ctx, "out of memory");
 		b.failed = 1;
 		goto done;
@@ -655,6 +526,7 @@ struct pearl_graph *pearl_graph_build(pearl_sched *sched, int focus)
 	if (b.failed)
 		pearl_ctx_isl_error(ctx, "graph features");
 done:
+	graph_memory_free(b.mem);
 	free(b.rows);
 	free(b.focus);
 	free(b.buffers);

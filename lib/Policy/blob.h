@@ -7,7 +7,8 @@
  *   offset size  field
  *        0    4  magic "PRLW"
  *        4    4  uint32 version (PEARL_BLOB_VERSION = 1)
- *        8    4  int32 n_features  (PEARL_GRAPH_N_FEATURES = 531)
+ *        8    4  int32 n_features  (PEARL_GRAPH_N_FEATURES = 537; blobs
+ *                of 531, PEARL_GRAPH_N_FEATURES_V1, load widened)
  *       12    4  int32 hidden      (128)
  *       16    4  int32 heads       (4)
  *       20    4  int32 n_layers    (2)

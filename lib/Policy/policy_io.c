@@ -15,8 +15,9 @@ extern const unsigned char pearl_policy_builtin_blob_end[]
     __attribute__((visibility("hidden")));
 
 /* Reports the first dimension of hdr that differs from the default; a
- * blob of the first PEARL_N_ACTIONS_V1 actions is accepted (it is
- * widened on loading). */
+ * blob of the first PEARL_N_ACTIONS_V1 actions or of the first
+ * PEARL_GRAPH_N_FEATURES_V1 features is accepted (it is widened on
+ * loading). */
 static int check_dims(const struct pearl_blob_header *hdr, char *err,
 		      size_t err_size)
 {
@@ -36,8 +37,9 @@ static int check_dims(const struct pearl_blob_header *hdr, char *err,
 	for (i = 0; i < sizeof(dims) / sizeof(dims[0]); ++i)
 		if (dims[i].got != dims[i].want &&
 		    !(dims[i].got == PEARL_N_ACTIONS_V1 &&
-		      dims[i].want == PEARL_N_ACTIONS &&
-		      !strcmp(dims[i].name, "n_actions")))
+		      !strcmp(dims[i].name, "n_actions")) &&
+		    !(dims[i].got == PEARL_GRAPH_N_FEATURES_V1 &&
+		      !strcmp(dims[i].name, "n_features")))
 			return pearl_error_printf(
 			    err, err_size,
 			    "dimension mismatch: blob has %s = %d, this "
@@ -100,6 +102,7 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 	if (check_dims(&hdr, err, err_size) < 0)
 		return -1;
 	cfg.n_actions = hdr.n_actions;
+	cfg.n_features = hdr.n_features;
 	want_floats = pearl_policy_walk(&cfg, NULL, NULL, NULL, NULL);
 	if (hdr.n_floats != want_floats)
 		return pearl_error_printf(err, err_size,
@@ -129,11 +132,13 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 	return 0;
 }
 
-/* `old` (taken), a policy of the first PEARL_N_ACTIONS_V1 actions, as a
- * policy of all PEARL_N_ACTIONS: the same weights, and for each new
- * action a zero column of pi.w3 and the bias PEARL_NEW_ACTION_BIAS. */
-static pearl_policy *widen_actions(pearl_policy *old, char *err,
-				   size_t err_size)
+/* `old` (taken), a policy of the first PEARL_N_ACTIONS_V1 actions or of
+ * the first PEARL_GRAPH_N_FEATURES_V1 features, as a policy of the default
+ * configuration: the same weights; for each new action a zero column of
+ * pi.w3 and the bias PEARL_NEW_ACTION_BIAS; for each new feature a zero
+ * row of the first layer's w_src and w_dst (so it changes nothing until
+ * training gives it weight). */
+static pearl_policy *widen(pearl_policy *old, char *err, size_t err_size)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
 	struct pearl_tensor from[PEARL_POLICY_MAX_TENSORS];
@@ -153,7 +158,8 @@ static pearl_policy *widen_actions(pearl_policy *old, char *err,
 		for (r = 0; r < to[t].rows; ++r)
 			for (c = 0; c < to[t].cols; ++c)
 				dst[r * to[t].cols + c] =
-				    c < from[t].cols ? src[r * from[t].cols + c]
+				    r < from[t].rows && c < from[t].cols
+					? src[r * from[t].cols + c]
 				    : bias ? PEARL_NEW_ACTION_BIAS
 					   : 0.0f;
 	}
@@ -231,6 +237,7 @@ pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 		return NULL;
 	pearl_blob_read_header(data, &hdr);
 	cfg.n_actions = hdr.n_actions;
+	cfg.n_features = hdr.n_features;
 	policy = pearl_policy_alloc(&cfg, err, err_size);
 	if (!policy)
 		return NULL;
@@ -240,8 +247,9 @@ pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 				 policy->n_floats);
 	if (check_finite(policy, err, err_size) < 0)
 		return pearl_policy_free(policy);
-	if (cfg.n_actions != PEARL_N_ACTIONS)
-		policy = widen_actions(policy, err, err_size);
+	if (cfg.n_actions != PEARL_N_ACTIONS ||
+	    cfg.n_features != PEARL_GRAPH_N_FEATURES)
+		policy = widen(policy, err, err_size);
 	return policy;
 }
 

@@ -34,7 +34,10 @@ import numpy as np
 HEADER = struct.Struct("<4sIiiiiiIQ")  # 40 bytes
 SELU_LAMBDA = 1.0507009873554805
 SELU_ALPHA = 1.6732632423543772
-N_FEATURES = 531
+N_FEATURES = 537
+# PEARL_GRAPH_N_FEATURES_V1 (pearl/graph.h): blobs of these first features
+# load with zero weights for the others
+N_FEATURES_V1 = 531
 ATOL = RTOL = 1e-5
 
 
@@ -268,6 +271,12 @@ def main():
         print("init seed %d: %s" % (args.check_init,
                                     "identical" if ok else "DIFFERENT"))
         return 0 if ok else 1
+    if dims["n_features"] == N_FEATURES_V1:
+        # widened as on loading: zero rows for the new features
+        for name in ("gat0.w_src", "gat0.w_dst"):
+            a = w[name]
+            w[name] = np.vstack([a, np.zeros((N_FEATURES - a.shape[0],
+                                              a.shape[1]))])
 
     tool_blob = "--builtin" if args.builtin else (args.tool_blob or args.blob)
     os.makedirs(args.work, exist_ok=True)

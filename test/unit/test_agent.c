@@ -73,7 +73,15 @@ static void test_matmul_graph(pearl_ctx *ctx)
 	CHECK(f[PEARL_F_READS + 3 * PEARL_GRAPH_ACCESS_SIZE] == 0);
 	text = pearl_graph_describe(g);
 	CHECK(text && strstr(text, "n1 loop <- n0 level 0 extent 64 [0, 63] "
-				   "focus row i0\n"));
+				   "focus row i0 mem "));
+	/* the k loop: C[i, j] twice invariant, A[i, k] unit, B[k, j] a
+	 * row apart (48 doubles); one execution touches a row of A, a
+	 * column of B and one element of C */
+	f = node(g, 3);
+	CHECK(f[PEARL_F_MEM] == 0.5f && f[PEARL_F_MEM + 1] == 0.25f &&
+	      f[PEARL_F_MEM + 2] == 0.25f);
+	CHECK(text && strstr(text, "row i2 mem inv 0.50 unit 0.25 strided 0.25 "
+				   "stride 384 B foot 520 B iter 24 B\n"));
 	CHECK(text && strstr(text, "n4 stmt <- n3 f64 reduction focus ops "
 				   "reads 3 depth 3\n"
 				   "     write b0 [i0; i1]\n"
@@ -88,13 +96,19 @@ done:
 	s = scheduled(prog, deps, "I(0,1) T(0,1,16,32) P(0) U(4)");
 	g = s ? pearl_graph_build(s, -1) : NULL;
 	text = g ? pearl_graph_describe(g) : NULL;
+	/* a tile loop steps by its tile; a tile's data is its rows and
+	 * columns of the three matrices */
 	CHECK(text && strstr(text, "level 0 extent 3 [0, 32] parallel tile 16 "
-				   "row i1\n"));
-	CHECK(text && strstr(text, "level 1 extent 2 [0, 32] tile 32 row i0\n"));
-	CHECK(text && strstr(text, "level 2 extent 16 [0, 15] point row i1\n"));
+				   "row i1 mem inv 0.25 unit 0.00 strided 0.75 "
+				   "stride 128 B foot 53248 B iter 28672 B\n"));
+	CHECK(text && strstr(text, "level 1 extent 2 [0, 32] tile 32 row i0 "
+				   "mem "));
+	CHECK(text && strstr(text, "level 2 extent 16 [0, 15] point row i1 "
+				   "mem inv 0.25 unit 0.75 strided 0.00 stride 8 B "
+				   "foot 16384 B iter 8704 B\n"));
 	/* U(4) keeps the loop (no strip loop) and tags it with the factor */
 	CHECK(text && strstr(text, "level 4 extent 32 [0, 31] unroll 4 row "
-				   "i2\n"));
+				   "i2 mem "));
 	CHECK(text && !strstr(text, "level 5"));
 	CHECK(text && !strstr(text, "focus"));
 	free(text);
@@ -103,8 +117,10 @@ done:
 	s = scheduled(prog, deps, "R(0) S(1,2,1,1)");
 	g = s ? pearl_graph_build(s, 0) : NULL;
 	text = g ? pearl_graph_describe(g) : NULL;
-	CHECK(text && strstr(text, "focus reversed row -i0\n"));
-	CHECK(text && strstr(text, "skewed row i1 + i2\n"));
+	CHECK(text && strstr(text, "focus reversed row -i0 mem "));
+	/* a skewed loop's strides are unknown */
+	CHECK(text && strstr(text, "skewed row i1 + i2 mem inv 0.00 unit 0.00 "
+				   "strided 1.00 "));
 	free(text);
 	pearl_graph_free(g);
 	pearl_sched_free(s);

@@ -889,7 +889,7 @@ out:
 }
 
 /* Tape forward = pearl_policy_eval bit for bit on the default network and
- * a sparse 531-wide graph; gradients accumulate; errors. */
+ * a sparse 537-wide graph; gradients accumulate; errors. */
 static void test_tape(void)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
@@ -932,7 +932,7 @@ static void test_tape(void)
 	CHECK(pearl_policy_backward(tape, dz, 0.5f, g2, NULL, 0) == 0);
 	a = pearl_policy_grad_data_const(g1, &n);
 	b = pearl_policy_grad_data_const(g2, NULL);
-	CHECK(n == 967623);
+	CHECK(n == 973767);
 	norm = pearl_policy_grad_norm(g2);
 	CHECK(norm > 0);
 	for (ok = 1, i = 0; i < n; ++i)
@@ -964,14 +964,14 @@ static void test_tape(void)
 	CHECK(pearl_policy_backward(tape, dz, 0.5f, gq, err, sizeof(err)) ==
 	      -1);
 	CHECK_STR(err, "the gradient buffer (1558 floats) does not match the "
-		       "policy (967623)");
+		       "policy (973767)");
 	CHECK(pearl_policy_grad_add(g1, gq, err, sizeof(err)) == -1);
 	bad->src[0] = 5;
 	CHECK(!pearl_policy_forward(p, bad, logits, &value, err, sizeof(err)));
 	CHECK_STR(err, "edge 0 (5 -> 1) names a missing node (the graph has 3 "
 		       "nodes)");
 	CHECK(!pearl_policy_forward(q, g, logits, &value, err, sizeof(err)));
-	CHECK_STR(err, "graph has 531 features per node, the policy expects 7");
+	CHECK_STR(err, "graph has 537 features per node, the policy expects 7");
 	CHECK(pearl_policy_tape_free(NULL) == NULL);
 	CHECK(pearl_policy_grad_free(NULL) == NULL);
 out:

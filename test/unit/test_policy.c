@@ -111,7 +111,7 @@ static void test_small_config(void)
 	    /* heads */ 2 * (8 * 8 + 8) * 2 + 8 * 5 + 5 + 8 + 1));
 	CHECK(blob && !pearl_policy_from_blob(blob, n, err, sizeof(err)));
 	CHECK_STR(err, "dimension mismatch: blob has n_features = 6, this "
-		       "build of Pearl expects 531");
+		       "build of Pearl expects 537");
 	free(blob);
 out:
 	pearl_policy_free(p);
@@ -137,7 +137,7 @@ static void test_widened_blob(void)
 	cfg.n_actions = PEARL_N_ACTIONS_V1;
 	old = pearl_policy_init_random(&cfg, 7, err, sizeof(err));
 	blob = old ? pearl_policy_to_blob(old, &n) : NULL;
-	CHECK(blob && n == 40 + 4 * (size_t)965817);
+	CHECK(blob && n == 40 + 4 * (size_t)971961);
 	if (blob)
 		wide = pearl_policy_from_blob(blob, n, err, sizeof(err));
 	CHECK(wide);
@@ -158,6 +158,64 @@ static void test_widened_blob(void)
 	pearl_policy_free(old);
 	pearl_policy_free(wide);
 	pearl_graph_free(g);
+}
+
+/* A blob of the first PEARL_GRAPH_N_FEATURES_V1 features (a policy trained
+ * before the memory features) loads widened: on any graph it gives the
+ * logits and the value the old policy gives on the graph without those
+ * features, whatever their values. */
+static void test_widened_features(void)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	struct pearl_graph *g = make_tree(1.0f), *narrow = NULL;
+	pearl_policy *old, *wide = NULL;
+	float lo[N_ACTIONS], lw[N_ACTIONS], vo = 0, vw = 1;
+	void *blob = NULL;
+	size_t n = 0;
+	char err[256] = "";
+	int i, id, same = 1, any_memory = 0;
+
+	cfg.n_features = PEARL_GRAPH_N_FEATURES_V1;
+	old = pearl_policy_init_random(&cfg, 11, err, sizeof(err));
+	blob = old ? pearl_policy_to_blob(old, &n) : NULL;
+	CHECK(blob);
+	if (blob)
+		wide = pearl_policy_from_blob(blob, n, err, sizeof(err));
+	CHECK(wide && pearl_policy_get_config(wide)->n_features ==
+			  PEARL_GRAPH_N_FEATURES);
+	if (g)
+		narrow = pearl_graph_alloc(g->n_nodes,
+					   PEARL_GRAPH_N_FEATURES_V1,
+					   g->n_edges);
+	for (i = 0; g && narrow && i < g->n_nodes; ++i) {
+		const float *row = g->x + (size_t)i * g->n_features;
+
+		memcpy(narrow->x + (size_t)i * PEARL_GRAPH_N_FEATURES_V1, row,
+		       PEARL_GRAPH_N_FEATURES_V1 * sizeof(float));
+		for (id = PEARL_F_MEM; id < PEARL_GRAPH_N_FEATURES; ++id)
+			any_memory |= row[id] != 0;
+	}
+	CHECK(any_memory); /* the new features are not all 0 */
+	if (narrow) {
+		memcpy(narrow->src, g->src, (size_t)g->n_edges * sizeof(int));
+		memcpy(narrow->dst, g->dst, (size_t)g->n_edges * sizeof(int));
+		narrow->n_edges = g->n_edges;
+	}
+	if (old && wide && narrow &&
+	    pearl_policy_eval(old, narrow, lo, &vo, err, sizeof(err)) == 0 &&
+	    pearl_policy_eval(wide, g, lw, &vw, err, sizeof(err)) == 0) {
+		for (id = 0; id < PEARL_N_ACTIONS; ++id)
+			same &= lo[id] == lw[id];
+		CHECK(same);
+		CHECK(vo == vw);
+	} else {
+		CHECK(!"evaluated");
+	}
+	free(blob);
+	pearl_policy_free(old);
+	pearl_policy_free(wide);
+	pearl_graph_free(g);
+	pearl_graph_free(narrow);
 }
 
 /* The compiled-in policy (56 actions, widened) opens its 14 new actions to
@@ -211,7 +269,7 @@ static void test_round_trip(void)
 	if (!a || !other || !g)
 		goto out;
 	ba = pearl_policy_to_blob(a, &na);
-	CHECK(ba && na == 40 + 4 * (size_t)967623);
+	CHECK(ba && na == 40 + 4 * (size_t)973767);
 	b = pearl_policy_from_blob(ba, na, err, sizeof(err));
 	CHECK(b);
 	bb = b ? pearl_policy_to_blob(b, &nb) : NULL;
@@ -479,7 +537,7 @@ static void test_bad_graphs(void)
 	if (!p || !narrow || !g || !empty)
 		goto out;
 	CHECK(pearl_policy_eval(p, narrow, l, &v, err, sizeof(err)) < 0);
-	CHECK_STR(err, "graph has 10 features per node, the policy expects 531");
+	CHECK_STR(err, "graph has 10 features per node, the policy expects 537");
 	CHECK(pearl_policy_eval(p, empty, l, &v, err, sizeof(err)) < 0);
 	CHECK_STR(err, "graph has no nodes");
 	CHECK(pearl_policy_eval(p, NULL, l, &v, err, sizeof(err)) < 0);
@@ -626,7 +684,7 @@ static void test_bad_blobs(void)
 	CHECK_STR(err, "truncated blob: expected at least 40 bytes (the "
 		       "header), got 0");
 	CHECK(!pearl_policy_from_blob(blob, n - 4, err, sizeof(err)));
-	CHECK_STR(err, "truncated blob: expected 3870532 bytes, got 3870528");
+	CHECK_STR(err, "truncated blob: expected 3895108 bytes, got 3895104");
 	blob[0] = 'X';
 	CHECK(!pearl_policy_from_blob(blob, n, err, sizeof(err)));
 	CHECK_STR(err, "bad magic: not a Pearl weight blob (expected \"PRLW\")");
@@ -634,8 +692,8 @@ static void test_bad_blobs(void)
 	blob[8] = 10; /* n_features = 10 + 2 * 256 = 522 */
 	CHECK(!pearl_policy_from_blob(blob, n, err, sizeof(err)));
 	CHECK_STR(err, "dimension mismatch: blob has n_features = 522, this "
-		       "build of Pearl expects 531");
-	blob[8] = 19;
+		       "build of Pearl expects 537");
+	blob[8] = 25; /* 537 */
 	blob[n - 1] ^= 1;
 	q = pearl_policy_from_blob(blob, n, err, sizeof(err));
 	CHECK(!q && !strncmp(err, "checksum mismatch", 17));
@@ -762,6 +820,7 @@ int main(void)
 {
 	test_config();
 	test_widened_blob();
+	test_widened_features();
 	test_open_new_actions();
 	test_round_trip();
 	test_small_config();

@@ -128,12 +128,13 @@ static int stored_header(const char *name, struct pearl_blob_header *hdr)
 
 /* The stored blob's header (the loader checked it, its checksum and its
  * weights), and the number of actions it loads with: a blob of the first
- * PEARL_N_ACTIONS_V1 actions is widened. */
+ * PEARL_N_ACTIONS_V1 actions or PEARL_GRAPH_N_FEATURES_V1 features is
+ * widened. */
 static int cmd_info(int argc, char **argv)
 {
 	struct pearl_blob_header hdr;
 	pearl_policy *policy;
-	int loaded;
+	int loaded, loaded_features;
 
 	if (argc != 1) {
 		usage(stderr);
@@ -143,6 +144,7 @@ static int cmd_info(int argc, char **argv)
 	if (!policy)
 		return exit_error;
 	loaded = pearl_policy_get_config(policy)->n_actions;
+	loaded_features = pearl_policy_get_config(policy)->n_features;
 	pearl_policy_free(policy);
 	if (stored_header(argv[0], &hdr) < 0) {
 		fprintf(stderr, "pearl-model: %s: cannot read its header\n",
@@ -163,6 +165,9 @@ static int cmd_info(int argc, char **argv)
 	if (loaded != hdr.n_actions)
 		printf("loads as n_actions %d (the new actions' logits at "
 		       "%g)\n", loaded, (double)PEARL_NEW_ACTION_BIAS);
+	if (loaded_features != hdr.n_features)
+		printf("loads as n_features %d (the new features' weights "
+		       "0)\n", loaded_features);
 	return exit_ok;
 }
 
