@@ -630,14 +630,4 @@ static void c_command(const struct fuzz_config *cfg, uint64_t seed,
 		 *schedule ? "'" : "", file, cfg->threads);
 }
 
-const struct fuzz_driver fuzz_driver_c = {
-	.name = "c",
-	.create = c_create,
-	.destroy = c_destroy,
-	.load = c_load,
-	.schedules = c_schedules,
-	.run = c_run,
-	.save_program = c_save_program,
-	.program_file = c_program_file,
-	.command = c_command,
-};
+const struct fuzz_driver fuzz_driver_c = FUZZ_DRIVER(c);

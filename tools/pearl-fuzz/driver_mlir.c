@@ -342,17 +342,7 @@ static void mlir_command(const struct fuzz_config *cfg, uint64_t seed,
 		 cfg->threads, cfg->timeout, schedule, file);
 }
 
-const struct fuzz_driver fuzz_driver_mlir = {
-	.name = "mlir",
-	.create = mlir_create,
-	.destroy = mlir_destroy,
-	.load = mlir_load,
-	.schedules = mlir_schedules,
-	.run = mlir_run,
-	.save_program = mlir_save_program,
-	.program_file = mlir_program_file,
-	.command = mlir_command,
-};
+const struct fuzz_driver fuzz_driver_mlir = FUZZ_DRIVER(mlir);
 
 const struct fuzz_driver *fuzz_driver_find(const char *path)
 {

@@ -183,6 +183,18 @@ struct fuzz_driver {
 			const char *schedule, char *buf, size_t size);
 };
 
+/* The driver of `path` whose functions are path_create, path_destroy, ...
+ * (each driver file names its functions with its path as the prefix). */
+#define FUZZ_DRIVER(path)                                                    \
+	{                                                                    \
+		.name = #path, .create = path##_create,                      \
+		.destroy = path##_destroy, .load = path##_load,              \
+		.schedules = path##_schedules, .run = path##_run,            \
+		.save_program = path##_save_program,                         \
+		.program_file = path##_program_file,                         \
+		.command = path##_command,                                   \
+	}
+
 /* The driver of `path` ("mlir" or "c"), or NULL if there is none. */
 const struct fuzz_driver *fuzz_driver_find(const char *path);
 
