@@ -20,7 +20,7 @@ build=${PEARL_BUILD_DIR:-$default_build}
 packages=(cmake ninja-build gcc g++ python3
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libpolly-22-dev
           clang-22 libomp-22-dev gnuplot-nox python3-numpy libopenblas-dev
-          libsqlite3-dev)
+          libsqlite3-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

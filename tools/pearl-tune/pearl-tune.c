@@ -26,6 +26,9 @@
  * region). Exit status: 0 if every program and every target was tuned, 1
  * if one could not be (it gets no entry; so does a module without any
  * target), 2 on usage errors or errors of the environment.
+ *
+ * Under `mpirun -np N` (built with MPI), the programs are shared out among
+ * the ranks and rank 0 writes the file (ranks.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +42,8 @@
 #include "pearl/schedule_file.h"
 #include "pearl/search.h"
 
+#include "ranks.h"
+
 struct args {
 	struct pearl_env_options env;
 	struct pearl_search_options search;
@@ -47,6 +52,7 @@ struct args {
 	long long size;    /* ordinary modules: `?` dimensions and index
 			    * arguments */
 	int quiet;
+	char rank_tag[32]; /* " (rank R of N)" under mpirun, else "" */
 	const char **seeds; /* --seed, in order (malloc'd array) */
 	int n_seeds;
 	char **programs;
@@ -300,7 +306,7 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 	struct pearl_search_result r;
 	int rc;
 
-	fprintf(stderr, "pearl-tune: %s\n", label);
+	fprintf(stderr, "pearl-tune: %s%s\n", label, a->rank_tag);
 	rc = pearl_search_run(env, p, &a->search, &r, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "pearl-tune: %s: %s\n", label, err);
@@ -312,12 +318,13 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 				 "measured again, the search's best %.3fx",
 				 r.best_speedup, r.search_speedup);
 		fprintf(stderr,
-			"pearl-tune: %s: best %.3fx over %.6f s \"%s\" "
+			"pearl-tune: %s%s: best %.3fx over %.6f s \"%s\" "
 			"(%d levels, %ld measured, %ld from the memo, %ld "
 			"refused, %ld failed, %ld wrong outputs, %ld not "
 			"measured, %ld levels sampled; %.1f s; stopped: "
 			"%s; best from: %s%s)\n",
-			label, r.best_speedup, r.base_seconds, r.best_schedule,
+			label, a->rank_tag, r.best_speedup, r.base_seconds,
+			r.best_schedule,
 			r.levels, r.measured, r.memo_hits, r.illegal,
 			r.failed, r.wrong_outputs, r.skipped,
 			r.clustered_levels, r.seconds, r.stop_reason,
@@ -464,18 +471,126 @@ static int write_file(const pearl_schedule_file *file, const char *path)
 	return 0;
 }
 
+/* Adds the entries of `text` (a schedule file's text, kept) to `file`, in
+ * order. 0, or -1 with a message on stderr. */
+static int add_entries(pearl_schedule_file *file, const char *text)
+{
+	char err[512];
+	pearl_schedule_file *part = pearl_schedule_file_parse(
+	    text, "(a rank's entries)", err, sizeof(err));
+	int i, n, rc = 0;
+
+	if (!part) {
+		fprintf(stderr, "pearl-tune: %s\n", err);
+		return -1;
+	}
+	n = pearl_schedule_file_n_entry(part);
+	for (i = 0; i < n && !rc; ++i)
+		if (pearl_schedule_file_add(
+			file, pearl_schedule_file_get_entry(part, i), err,
+			sizeof(err)) != pearl_stat_ok) {
+			fprintf(stderr, "pearl-tune: %s\n", err);
+			rc = -1;
+		}
+	pearl_schedule_file_free(part);
+	return rc;
+}
+
+/* Tunes this rank's programs, each into an entries text of its own
+ * (texts[i], malloc'd; NULL if none). 0, or 1 if one could not be tuned. */
+static int tune_programs(pearl_env *env, const struct args *a,
+			 const struct tune_ranks *ranks, char **texts)
+{
+	int i, failed = 0;
+
+	for (i = 0; i < a->n_programs; ++i) {
+		pearl_schedule_file *part;
+
+		if (!tune_ranks_owns(ranks, i))
+			continue;
+		part = pearl_schedule_file_alloc();
+		if (!part) {
+			fprintf(stderr, "pearl-tune: out of memory\n");
+			return 1;
+		}
+		failed |= tune_program(env, a, a->programs[i], part);
+		if (pearl_schedule_file_n_entry(part) > 0) {
+			texts[i] = pearl_schedule_file_to_str(part);
+			if (!texts[i]) {
+				fprintf(stderr, "pearl-tune: out of memory\n");
+				failed = 1;
+			}
+		}
+		pearl_schedule_file_free(part);
+	}
+	return failed;
+}
+
+/* Rank 0: the programs' entries in program order, written. 0, or -1. */
+static int write_entries(const struct args *a, char **texts)
+{
+	pearl_schedule_file *file = pearl_schedule_file_alloc();
+	int i, rc = file ? 0 : -1;
+
+	if (!file)
+		fprintf(stderr, "pearl-tune: out of memory\n");
+	for (i = 0; i < a->n_programs && !rc; ++i)
+		if (texts[i] && add_entries(file, texts[i]) < 0)
+			rc = -1;
+	if (!rc && write_file(file, a->out) < 0)
+		rc = -1;
+	pearl_schedule_file_free(file);
+	return rc;
+}
+
+/* The campaign of this rank: 0, 1 if something could not be tuned, 2 on
+ * errors of the environment. */
+static int campaign(struct args *a, const struct tune_ranks *ranks)
+{
+	char err[512], **texts;
+	pearl_env *env;
+	int i, failed = 1, broken = 0;
+
+	if (ranks->size > 1)
+		snprintf(a->rank_tag, sizeof(a->rank_tag), " (rank %d of %d)",
+			 ranks->rank, ranks->size);
+	/* A rank whose environment fails still takes part in the gathering,
+	 * with no entries, so that the others do not wait for it forever. */
+	texts = calloc((size_t)a->n_programs + 1, sizeof(*texts));
+	env = texts ? pearl_env_create(&a->env, err, sizeof(err)) : NULL;
+	if (!env) {
+		fprintf(stderr, "pearl-tune: %s\n", texts ? err : "out of memory");
+		broken = 1;
+	} else {
+		failed = tune_programs(env, a, ranks, texts);
+		pearl_env_free(env);
+	}
+	if (!texts) /* nothing to gather into: give up */
+		return 2;
+	if (tune_ranks_gather(ranks, texts, a->n_programs, &failed) < 0)
+		failed = 1;
+	else if (ranks->rank == 0 && write_entries(a, texts) < 0)
+		failed = 1;
+	for (i = 0; i < a->n_programs; ++i)
+		free(texts[i]);
+	free(texts);
+	return broken ? 2 : failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	struct tune_ranks ranks;
 	struct args a;
-	pearl_env *env;
 	pearl_policy *policy = NULL;
-	pearl_schedule_file *file;
 	char err[512];
-	int i, failed = 0, rc;
+	int rc;
 
+	if (tune_ranks_init(&argc, &argv, &ranks) < 0)
+		return 2;
 	rc = parse_args(argc, argv, &a);
 	if (rc != 0) {
 		args_clear(&a);
+		tune_ranks_finish();
 		return rc < 0 ? 2 : 0;
 	}
 	if (a.model) {
@@ -483,29 +598,16 @@ int main(int argc, char **argv)
 		if (!policy) {
 			fprintf(stderr, "pearl-tune: %s: %s\n", a.model, err);
 			args_clear(&a);
+			tune_ranks_finish();
 			return 2;
 		}
 		a.search.policy = policy;
 	}
 	a.search.progress = print_progress;
 	a.search.progress_user = &a;
-	env = pearl_env_create(&a.env, err, sizeof(err));
-	file = pearl_schedule_file_alloc();
-	if (!env || !file) {
-		fprintf(stderr, "pearl-tune: %s\n",
-			env ? "out of memory" : err);
-		pearl_env_free(env);
-		pearl_policy_free(policy);
-		args_clear(&a);
-		return 2;
-	}
-	for (i = 0; i < a.n_programs; ++i)
-		failed |= tune_program(env, &a, a.programs[i], file);
-	if (write_file(file, a.out) < 0)
-		failed = 1;
-	pearl_schedule_file_free(file);
-	pearl_env_free(env);
+	rc = campaign(&a, &ranks);
 	pearl_policy_free(policy);
 	args_clear(&a);
-	return failed ? 1 : 0;
+	tune_ranks_finish();
+	return rc;
 }
