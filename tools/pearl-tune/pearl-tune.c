@@ -590,7 +590,7 @@ int main(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc != 0) {
 		args_clear(&a);
-		tune_ranks_finish();
+		tune_ranks_finish(&ranks);
 		return rc < 0 ? 2 : 0;
 	}
 	if (a.model) {
@@ -598,7 +598,7 @@ int main(int argc, char **argv)
 		if (!policy) {
 			fprintf(stderr, "pearl-tune: %s: %s\n", a.model, err);
 			args_clear(&a);
-			tune_ranks_finish();
+			tune_ranks_finish(&ranks);
 			return 2;
 		}
 		a.search.policy = policy;
@@ -608,6 +608,6 @@ int main(int argc, char **argv)
 	rc = campaign(&a, &ranks);
 	pearl_policy_free(policy);
 	args_clear(&a);
-	tune_ranks_finish();
+	tune_ranks_finish(&ranks);
 	return rc;
 }

@@ -23,11 +23,13 @@ int tune_ranks_init(int *argc, char ***argv, struct tune_ranks *r)
 	(void)argv;
 	r->rank = 0;
 	r->size = 1;
+	r->started = 0;
 	return 0;
 }
 
-void tune_ranks_finish(void)
+void tune_ranks_finish(const struct tune_ranks *r)
 {
+	(void)r;
 }
 
 int tune_ranks_gather(const struct tune_ranks *r, char **texts, int n,
@@ -42,8 +44,22 @@ int tune_ranks_gather(const struct tune_ranks *r, char **texts, int n,
 
 #else
 
+/* Whether a launcher (mpirun, mpiexec, srun) started this process: the
+ * variables Open MPI and PMI(x) set for their ranks. */
+static int launched(void)
+{
+	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") ||
+	       getenv("PMI_RANK");
+}
+
 int tune_ranks_init(int *argc, char ***argv, struct tune_ranks *r)
 {
+	r->rank = 0;
+	r->size = 1;
+	r->started = 0;
+	if (!launched())
+		return 0;
+	r->started = 1;
 	if (MPI_Init(argc, argv) != MPI_SUCCESS ||
 	    MPI_Comm_rank(MPI_COMM_WORLD, &r->rank) != MPI_SUCCESS ||
 	    MPI_Comm_size(MPI_COMM_WORLD, &r->size) != MPI_SUCCESS) {
@@ -53,9 +69,10 @@ int tune_ranks_init(int *argc, char ***argv, struct tune_ranks *r)
 	return 0;
 }
 
-void tune_ranks_finish(void)
+void tune_ranks_finish(const struct tune_ranks *r)
 {
-	MPI_Finalize();
+	if (r->started)
+		MPI_Finalize();
 }
 
 /* This rank's texts as one buffer of records: int32 program, int32
@@ -120,6 +137,8 @@ int tune_ranks_gather(const struct tune_ranks *r, char **texts, int n,
 	int *sizes = NULL, *offsets = NULL;
 	char *buf, *all = NULL;
 
+	if (!r->started)
+		return 0;
 	buf = pack(r, texts, n, &mine);
 	if (!buf)
 		mine = -1; /* tell rank 0, then fail everywhere */

@@ -8,7 +8,8 @@
  * program's entries go to rank 0 as schedule-file text, which adds them to
  * the one output file in program order: the file is the one a single
  * process writes from the same measurements. Built without MPI, or run
- * without mpirun, there is one rank and nothing is sent.
+ * without mpirun (no launcher's variables in the environment), there is
+ * one rank, MPI is not started and nothing is sent.
  *
  * Ranks on one machine share its cores, and their measurements disturb
  * each other: a campaign for speed gives each rank a machine of its own.
@@ -17,15 +18,16 @@
 #define PEARL_TUNE_RANKS_H
 
 struct tune_ranks {
-	int rank; /* this process's, from 0 */
-	int size; /* the number of ranks */
+	int rank;    /* this process's, from 0 */
+	int size;    /* the number of ranks */
+	int started; /* MPI was started (and must be ended) */
 };
 
 /* Starts MPI (if built with it) and fills *r. 0, or -1 with a message on
  * stderr. */
 int tune_ranks_init(int *argc, char ***argv, struct tune_ranks *r);
-/* Ends MPI (if started). */
-void tune_ranks_finish(void);
+/* Ends MPI (if it was started). */
+void tune_ranks_finish(const struct tune_ranks *r);
 
 /* Whether program `i` is this rank's to tune. */
 int tune_ranks_owns(const struct tune_ranks *r, int i);
