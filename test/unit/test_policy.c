@@ -120,6 +120,44 @@ out:
 
 /* init -> blob -> load gives the same bytes and the same outputs; the
  * same seed gives the same blob, another seed another one. */
+/* The policy a blob of `old` (kept) loads as, the blob's size in *n. */
+static pearl_policy *reloaded(const pearl_policy *old, size_t *n)
+{
+	char err[256];
+	void *blob = old ? pearl_policy_to_blob(old, n) : NULL;
+	pearl_policy *wide = blob ? pearl_policy_from_blob(blob, *n, err,
+							   sizeof(err))
+				  : NULL;
+
+	free(blob);
+	return wide;
+}
+
+/* `wide` on `g` gives the logits and the value `old` gives on `g_old`, for
+ * the first n_old actions, and PEARL_NEW_ACTION_BIAS for the others. */
+static void check_same_choices(const pearl_policy *old,
+			       const struct pearl_graph *g_old,
+			       const pearl_policy *wide,
+			       const struct pearl_graph *g, int n_old)
+{
+	float lo[N_ACTIONS], lw[N_ACTIONS], vo = 0, vw = 1;
+	char err[256];
+	int id, same = 1;
+
+	if (!old || !wide || !g_old || !g ||
+	    pearl_policy_eval(old, g_old, lo, &vo, err, sizeof(err)) < 0 ||
+	    pearl_policy_eval(wide, g, lw, &vw, err, sizeof(err)) < 0) {
+		CHECK(!"evaluated");
+		return;
+	}
+	for (id = 0; id < n_old; ++id)
+		same &= lo[id] == lw[id];
+	for (; id < PEARL_N_ACTIONS; ++id)
+		same &= lw[id] == PEARL_NEW_ACTION_BIAS;
+	CHECK(same);
+	CHECK(vo == vw);
+}
+
 /* A blob of the first 56 actions (a policy trained before the action
  * space v2) loads widened: the same logits for those, the value, and
  * PEARL_NEW_ACTION_BIAS for the new actions. */
@@ -127,34 +165,16 @@ static void test_widened_blob(void)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
 	struct pearl_graph *g = make_tree(1.0f);
-	pearl_policy *old, *wide = NULL;
-	float lo[N_ACTIONS], lw[N_ACTIONS], vo = 0, vw = 1;
-	void *blob = NULL;
-	size_t n = 0;
+	pearl_policy *old, *wide;
 	char err[256] = "";
-	int id, same = 1;
+	size_t n = 0;
 
 	cfg.n_actions = PEARL_N_ACTIONS_V1;
 	old = pearl_policy_init_random(&cfg, 7, err, sizeof(err));
-	blob = old ? pearl_policy_to_blob(old, &n) : NULL;
-	CHECK(blob && n == 40 + 4 * (size_t)971961);
-	if (blob)
-		wide = pearl_policy_from_blob(blob, n, err, sizeof(err));
-	CHECK(wide);
+	wide = reloaded(old, &n);
+	CHECK(n == 40 + 4 * (size_t)971961);
 	CHECK(wide && pearl_policy_get_config(wide)->n_actions == 70);
-	if (old && wide && g &&
-	    pearl_policy_eval(old, g, lo, &vo, err, sizeof(err)) == 0 &&
-	    pearl_policy_eval(wide, g, lw, &vw, err, sizeof(err)) == 0) {
-		for (id = 0; id < PEARL_N_ACTIONS_V1; ++id)
-			same &= lo[id] == lw[id];
-		for (; id < PEARL_N_ACTIONS; ++id)
-			same &= lw[id] == PEARL_NEW_ACTION_BIAS;
-		CHECK(same);
-		CHECK(vo == vw);
-	} else {
-		CHECK(!"evaluated");
-	}
-	free(blob);
+	check_same_choices(old, g, wide, g, PEARL_N_ACTIONS_V1);
 	pearl_policy_free(old);
 	pearl_policy_free(wide);
 	pearl_graph_free(g);
@@ -168,32 +188,27 @@ static void test_widened_features(void)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
 	struct pearl_graph *g = make_tree(1.0f), *narrow = NULL;
-	pearl_policy *old, *wide = NULL;
-	float lo[N_ACTIONS], lw[N_ACTIONS], vo = 0, vw = 1;
-	void *blob = NULL;
-	size_t n = 0;
+	pearl_policy *old, *wide;
 	char err[256] = "";
-	int i, id, same = 1, any_memory = 0;
+	size_t n = 0;
+	int i, f, any_memory = 0;
 
 	cfg.n_features = PEARL_GRAPH_N_FEATURES_V1;
 	old = pearl_policy_init_random(&cfg, 11, err, sizeof(err));
-	blob = old ? pearl_policy_to_blob(old, &n) : NULL;
-	CHECK(blob);
-	if (blob)
-		wide = pearl_policy_from_blob(blob, n, err, sizeof(err));
+	wide = reloaded(old, &n);
 	CHECK(wide && pearl_policy_get_config(wide)->n_features ==
 			  PEARL_GRAPH_N_FEATURES);
 	if (g)
 		narrow = pearl_graph_alloc(g->n_nodes,
 					   PEARL_GRAPH_N_FEATURES_V1,
 					   g->n_edges);
-	for (i = 0; g && narrow && i < g->n_nodes; ++i) {
+	for (i = 0; narrow && i < g->n_nodes; ++i) {
 		const float *row = g->x + (size_t)i * g->n_features;
 
 		memcpy(narrow->x + (size_t)i * PEARL_GRAPH_N_FEATURES_V1, row,
 		       PEARL_GRAPH_N_FEATURES_V1 * sizeof(float));
-		for (id = PEARL_F_MEM; id < PEARL_GRAPH_N_FEATURES; ++id)
-			any_memory |= row[id] != 0;
+		for (f = PEARL_F_MEM; f < PEARL_GRAPH_N_FEATURES; ++f)
+			any_memory |= row[f] != 0;
 	}
 	CHECK(any_memory); /* the new features are not all 0 */
 	if (narrow) {
@@ -201,17 +216,7 @@ static void test_widened_features(void)
 		memcpy(narrow->dst, g->dst, (size_t)g->n_edges * sizeof(int));
 		narrow->n_edges = g->n_edges;
 	}
-	if (old && wide && narrow &&
-	    pearl_policy_eval(old, narrow, lo, &vo, err, sizeof(err)) == 0 &&
-	    pearl_policy_eval(wide, g, lw, &vw, err, sizeof(err)) == 0) {
-		for (id = 0; id < PEARL_N_ACTIONS; ++id)
-			same &= lo[id] == lw[id];
-		CHECK(same);
-		CHECK(vo == vw);
-	} else {
-		CHECK(!"evaluated");
-	}
-	free(blob);
+	check_same_choices(old, narrow, wide, g, PEARL_N_ACTIONS);
 	pearl_policy_free(old);
 	pearl_policy_free(wide);
 	pearl_graph_free(g);
