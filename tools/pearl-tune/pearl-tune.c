@@ -28,11 +28,14 @@
  * target), 2 on usage errors or errors of the environment.
  *
  * Under `mpirun -np N` (built with MPI), the programs are shared out among
- * the ranks and rank 0 writes the file (ranks.h).
+ * the ranks and rank 0 writes the file (ranks.h). With --out-dir each
+ * program gets a file of its own, written by the rank that tuned it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pearl/action_space.h"
 #include "pearl/ctx.h"
@@ -48,6 +51,7 @@ struct args {
 	struct pearl_env_options env;
 	struct pearl_search_options search;
 	const char *out;   /* schedule file; NULL: stdout */
+	const char *out_dir; /* else one file per program in this folder */
 	const char *model; /* policy blob; NULL: the compiled-in one */
 	long long size;    /* ordinary modules: `?` dimensions and index
 			    * arguments */
@@ -68,6 +72,12 @@ static void usage(FILE *out)
 		"of an ordinary module, by a\nmeasured beam search and writes "
 		"a schedule file (pearl-schedule's\nschedule-file=).\n"
 		"  -o, --output FILE    schedule file (default: stdout)\n"
+		"  --out-dir DIR        instead, one schedule file per "
+		"program: DIR/NAME.sched\n"
+		"                       for NAME.mlir (programs that share "
+		"a function, such as\n"
+		"                       kernel-contract modules, cannot share "
+		"one file)\n"
 		"  --budget N           candidates measured per program or "
 		"region (default 200)\n"
 		"  --seconds S          wall-clock limit per program or region "
@@ -168,6 +178,42 @@ static int parse_sampling(const char *v, void *dest)
 	return pearl_option_ok;
 }
 
+/* The name of program `path` without its folder and its ".mlir" (a
+ * pointer into path; *len its length). */
+static const char *program_name(const char *path, size_t *len)
+{
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+
+	*len = strlen(name);
+	if (*len > 5 && !strcmp(name + *len - 5, ".mlir"))
+		*len -= 5;
+	return name;
+}
+
+/* --out-dir: -1 (said on stderr) if two programs have the same name, so
+ * that their files would be one. */
+static int same_names(const struct args *a)
+{
+	int i, j;
+
+	for (i = 0; i < a->n_programs; ++i)
+		for (j = 0; j < i; ++j) {
+			size_t li, lj;
+			const char *ni = program_name(a->programs[i], &li);
+			const char *nj = program_name(a->programs[j], &lj);
+
+			if (li == lj && !strncmp(ni, nj, li)) {
+				fprintf(stderr, "pearl-tune: --out-dir: %s and "
+					"%s would both write %.*s.sched\n",
+					a->programs[j], a->programs[i],
+					(int)li, ni);
+				return -1;
+			}
+		}
+	return 0;
+}
+
 /* Fills *a from the command line; 0, 1 after --help, or -1 on errors (said
  * on stderr, with the usage). */
 static int parse_args(int argc, char **argv, struct args *a)
@@ -176,6 +222,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	const struct pearl_option table[] = {
 	    {.name = "output", .short_name = 'o',
 	     .kind = pearl_option_string, .dest = &a->out},
+	    PEARL_OPTION_STRING("out-dir", &a->out_dir),
 	    PEARL_OPTION_LONG("budget", &a->search.max_measurements, 1, 1e9),
 	    PEARL_OPTION_DOUBLE_RANGE("seconds", &a->search.max_seconds, 0,
 				      1e9),
@@ -238,6 +285,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 		usage(stderr);
 		return -1;
 	}
+	if (a->out && a->out_dir) {
+		fprintf(stderr, "pearl-tune: -o and --out-dir exclude each "
+				"other\n");
+		usage(stderr);
+		return -1;
+	}
+	if (a->out_dir && same_names(a) < 0)
+		return -1;
 	return 0;
 }
 
@@ -496,6 +551,26 @@ static int add_entries(pearl_schedule_file *file, const char *text)
 	return rc;
 }
 
+/* --out-dir: the entries of program i (kept) into DIR/NAME.sched. 0, or
+ * -1 with a message on stderr. */
+static int write_program_file(const struct args *a, int i,
+			      const pearl_schedule_file *part)
+{
+	size_t len;
+	const char *name = program_name(a->programs[i], &len);
+	char *path = malloc(strlen(a->out_dir) + len + 8);
+	int rc;
+
+	if (!path) {
+		fprintf(stderr, "pearl-tune: out of memory\n");
+		return -1;
+	}
+	sprintf(path, "%s/%.*s.sched", a->out_dir, (int)len, name);
+	rc = write_file(part, path);
+	free(path);
+	return rc;
+}
+
 /* Tunes this rank's programs, each into an entries text of its own
  * (texts[i], malloc'd; NULL if none). 0, or 1 if one could not be tuned. */
 static int tune_programs(pearl_env *env, const struct args *a,
@@ -514,7 +589,10 @@ static int tune_programs(pearl_env *env, const struct args *a,
 			return 1;
 		}
 		failed |= tune_program(env, a, a->programs[i], part);
-		if (pearl_schedule_file_n_entry(part) > 0) {
+		if (a->out_dir && pearl_schedule_file_n_entry(part) > 0 &&
+		    write_program_file(a, i, part) < 0)
+			failed = 1;
+		else if (!a->out_dir && pearl_schedule_file_n_entry(part) > 0) {
 			texts[i] = pearl_schedule_file_to_str(part);
 			if (!texts[i]) {
 				fprintf(stderr, "pearl-tune: out of memory\n");
@@ -557,6 +635,9 @@ static int campaign(struct args *a, const struct tune_ranks *ranks)
 	/* A rank whose environment fails still takes part in the gathering,
 	 * with no entries, so that the others do not wait for it forever. */
 	texts = calloc((size_t)a->n_programs + 1, sizeof(*texts));
+	if (a->out_dir && mkdir(a->out_dir, 0777) < 0 && errno != EEXIST)
+		fprintf(stderr, "pearl-tune: cannot create %s: %s\n",
+			a->out_dir, strerror(errno));
 	env = texts ? pearl_env_create(&a->env, err, sizeof(err)) : NULL;
 	if (!env) {
 		fprintf(stderr, "pearl-tune: %s\n", texts ? err : "out of memory");
@@ -569,7 +650,7 @@ static int campaign(struct args *a, const struct tune_ranks *ranks)
 		return 2;
 	if (tune_ranks_gather(ranks, texts, a->n_programs, &failed) < 0)
 		failed = 1;
-	else if (ranks->rank == 0 && write_entries(a, texts) < 0)
+	else if (ranks->rank == 0 && !a->out_dir && write_entries(a, texts) < 0)
 		failed = 1;
 	for (i = 0; i < a->n_programs; ++i)
 		free(texts[i]);
