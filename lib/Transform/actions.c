@@ -9,6 +9,7 @@
 #include <isl/space.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
+#include <math.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +366,41 @@ static pearl_stat check_pair(pearl_sched *sched, int b, int l)
 	return pearl_stat_ok;
 }
 
+/* A skew (a, b) spreads loops l and l+1 (ei and ej values) over about
+ * |a| (ei - 1) + |b| (ej - 1) + 1 values of its outer loop, and the
+ * generated code scans them all: beyond SKEW_MAX_SPREAD times the ei * ej
+ * iterations of the pair (and SKEW_MIN_SPREAD values), most of what it
+ * scans is empty (S(l,l+1,1,1000000) on loops of 41 and 3 values: 2
+ * million values for 123 iterations, a program 10,000 times slower). */
+#define SKEW_MAX_SPREAD 16
+#define SKEW_MIN_SPREAD 4096
+
+static long loop_extent(pearl_sched *sched, int b, int level);
+
+static pearl_stat check_spread(pearl_sched *sched, int b, int l, long fa,
+			       long fb)
+{
+	long ei = loop_extent(sched, b, l), ej = loop_extent(sched, b, l + 1);
+	double spread, points;
+
+	if (ei <= 0 || ej <= 0) { /* not bounded by constants: cannot say */
+		pearl_ctx_clear_error(pearl_sched_ctx(sched));
+		return pearl_stat_ok;
+	}
+	spread = fabs((double)fa) * (double)(ei - 1) +
+		 fabs((double)fb) * (double)(ej - 1) + 1;
+	points = (double)ei * (double)ej;
+	if (spread <= SKEW_MAX_SPREAD * points || spread <= SKEW_MIN_SPREAD)
+		return pearl_stat_ok;
+	return pearl_ctx_error(pearl_sched_ctx(sched), "skew factors %ld, %ld "
+			       "would spread loops %d and %d of branch %d "
+			       "(%ld and %ld values) over %.0f values of the "
+			       "new loop %d, %.0f times their iterations: the "
+			       "generated code would scan mostly empty ones",
+			       fa, fb, l, l + 1, b, ei, ej, spread, l,
+			       spread / points);
+}
+
 static pearl_stat skew(pearl_sched *sched, int b, int l, long fa, long fb)
 {
 	isl_schedule *cand;
@@ -372,6 +408,8 @@ static pearl_stat skew(pearl_sched *sched, int b, int l, long fa, long fb)
 	/* the solver needs the loops before it can say anything of them */
 	if (fa == 0 && fb == 0 &&
 	    (check_pair(sched, b, l) < 0 || skew_solve(sched, b, l, &fa, &fb) < 0))
+		return pearl_stat_error;
+	if (check_pair(sched, b, l) < 0 || check_spread(sched, b, l, fa, fb) < 0)
 		return pearl_stat_error;
 	cand = skewed(sched, b, l, fa, fb);
 	if (!cand)
