@@ -44,6 +44,7 @@
 #include "pearl/search.h"
 #include "pearl/train.h"
 #include "programs.h"
+#include "targets.h"
 #include "pearl/random.h"
 
 struct options {
@@ -59,6 +60,7 @@ struct options {
 	int pretrain_epochs;
 	int imitate_epochs, imitate_samples, imitate_prune;
 	long imitate_search; /* search budget per program (0: no search) */
+	const char *imitate_targets; /* a campaign's schedule files, or NULL */
 	float imitate_lr, imitate_margin;
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
@@ -119,6 +121,11 @@ static void usage(FILE *f)
 "                        ranked by the current policy, starting from the\n"
 "                        fastest candidate above) and imitate its best\n"
 "                        (default 0: no search)\n"
+"  --imitate-targets DIR expert iteration from a tuning campaign: also time\n"
+"                        DIR/NAME.sched's schedule for each program NAME\n"
+"                        (pearl-tune --out-dir DIR on the same programs,\n"
+"                        over MPI ranks if need be) and imitate it if it\n"
+"                        is the fastest\n"
 "  --init-model FILE     start from these weights (default: random, --seed);\n"
 "                        actions the blob has no weights for (an older\n"
 "                        action space) start at the mean bias of the others\n"
@@ -235,6 +242,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_FLOAT_RANGE("imitate-margin", &o->imitate_margin, 0,
 				     HUGE_VAL),
 	    PEARL_OPTION_INT("imitate-prune", &o->imitate_prune, 0, INT_MAX),
+	    PEARL_OPTION_STRING("imitate-targets", &o->imitate_targets),
 	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
 			      LONG_MAX),
 	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor", &o->timeout_factor,
@@ -631,10 +639,11 @@ enum source {
 	SOURCE_SAMPLED,
 	SOURCE_PRUNED,
 	SOURCE_SEARCH,
+	SOURCE_TARGET,
 	N_SOURCES
 };
 static const char *const source_names[N_SOURCES] = {
-    "none", "heuristic", "greedy", "sampled", "pruned", "search"};
+    "none", "heuristic", "greedy", "sampled", "pruned", "search", "target"};
 
 struct candidates {
 	char best[EPISODE_SCHEDULE_MAX]; /* "" for none */
@@ -746,12 +755,46 @@ static int count_actions(const char *schedule)
 	return n;
 }
 
+/* Offers `schedule`, measured at `speedup`, as a candidate of `source`
+ * when the agent can reach it (teacher_record: the search and the
+ * campaigns also use actions beyond the policy's ids, e.g. D(l) for
+ * l > 3). 0, or -1 with a message in err. */
+static int offer(pearl_env_program *p, const char *schedule, double speedup,
+		 enum source source, struct candidates *c, char *err,
+		 size_t err_size)
+{
+	struct pearl_ppo_batch scratch;
+	struct episode_result res;
+	int reach;
+
+	if (!*schedule || strlen(schedule) >= sizeof(res.schedule))
+		return 0;
+	pearl_ppo_batch_init(&scratch, PEARL_N_ACTIONS);
+	reach = teacher_record(p, schedule, &scratch, err, err_size);
+	pearl_ppo_batch_clear(&scratch);
+	if (reach < 0)
+		return -1;
+	if (reach == 0) {
+		fprintf(stderr, "pearl-train: imitation: %s: the %s's "
+				"\"%s\" is out of the agent's reach: %s\n",
+			pearl_env_program_name(p), source_names[source],
+			schedule, err);
+		err[0] = 0;
+		return 0;
+	}
+	memset(&res, 0, sizeof(res));
+	snprintf(res.schedule, sizeof(res.schedule), "%s", schedule);
+	res.n_actions = count_actions(schedule);
+	res.status = PEARL_ENV_OK;
+	res.speedup = speedup;
+	consider(c, source, &res);
+	return 0;
+}
+
 /* Expert iteration's teacher: the measured beam search of pearl-tune
  * (pearl/search.h) on p, its proposals ranked by `policy`, starting from
  * the fastest candidate so far (c->top) and the policy's decision, within
- * o->imitate_search candidates. Its best is a candidate when the agent
- * can reach it (teacher_record: the search also proposes actions beyond
- * the policy's ids, e.g. D(l) for l > 3). */
+ * o->imitate_search candidates; its best is offered. */
 static int search_candidate(pearl_env *env, pearl_env_program *p,
 			    const pearl_policy *policy,
 			    const struct options *o, struct candidates *c,
@@ -759,10 +802,8 @@ static int search_candidate(pearl_env *env, pearl_env_program *p,
 {
 	struct pearl_search_options so;
 	struct pearl_search_result r;
-	struct pearl_ppo_batch scratch;
-	struct episode_result res;
 	const char *seeds[1];
-	int reach, rc = -1;
+	int rc = -1;
 
 	pearl_search_options_init(&so);
 	so.max_measurements = o->imitate_search;
@@ -774,36 +815,37 @@ static int search_candidate(pearl_env *env, pearl_env_program *p,
 	seeds[0] = c->top;
 	so.seeds = seeds;
 	so.n_seeds = c->top_speedup > 0;
-	pearl_ppo_batch_init(&scratch, PEARL_N_ACTIONS);
-	if (pearl_search_run(env, p, &so, &r, err, err_size) < 0)
-		goto out;
-	c->searched = r.best_speedup;
-	reach = *r.best_schedule ? teacher_record(p, r.best_schedule,
-						  &scratch, err, err_size)
-				 : 0;
-	if (reach < 0)
-		goto out;
-	if (reach == 0 && *r.best_schedule) {
-		fprintf(stderr, "pearl-train: imitation: %s: the search's best "
-				"\"%s\" is out of the agent's reach: %s\n",
-			pearl_env_program_name(p), r.best_schedule, err);
-		err[0] = 0;
+	if (pearl_search_run(env, p, &so, &r, err, err_size) == 0) {
+		c->searched = r.best_speedup;
+		rc = offer(p, r.best_schedule, r.best_speedup, SOURCE_SEARCH, c,
+			   err, err_size);
 	}
-	if (reach > 0 &&
-	    strlen(r.best_schedule) < sizeof(res.schedule)) {
-		memset(&res, 0, sizeof(res));
-		snprintf(res.schedule, sizeof(res.schedule), "%s",
-			 r.best_schedule);
-		res.n_actions = count_actions(r.best_schedule);
-		res.status = PEARL_ENV_OK;
-		res.speedup = r.best_speedup;
-		consider(c, SOURCE_SEARCH, &res);
-	}
-	rc = 0;
-out:
-	pearl_ppo_batch_clear(&scratch);
 	pearl_search_result_clear(&r);
 	return rc;
+}
+
+/* Expert iteration from a tuning campaign: p's schedule in
+ * o->imitate_targets (targets.h), timed as the other candidates and
+ * offered; its speedup goes in the `searched` column. */
+static int target_candidate(pearl_env *env, pearl_env_program *p,
+			    const struct options *o, struct candidates *c,
+			    char *err, size_t err_size)
+{
+	struct episode_result res;
+	char *schedule;
+	int r = target_schedule(o->imitate_targets, p, &schedule, err,
+				err_size);
+
+	if (r <= 0)
+		return r;
+	r = episode_time_schedule(env, p, schedule, &res, err, err_size);
+	if (r == 0 && res.status == PEARL_ENV_OK) {
+		c->searched = res.speedup;
+		r = offer(p, schedule, res.speedup, SOURCE_TARGET, c, err,
+			  err_size);
+	}
+	free(schedule);
+	return r < 0 ? -1 : 0;
 }
 
 /* Times the candidates of p (none, the heuristic's schedule, the greedy
@@ -860,6 +902,9 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 		consider(c, k == 0 ? SOURCE_GREEDY : SOURCE_SAMPLED, &res);
 	}
 	if (prune_top(env, p, o, c, err, err_size) < 0)
+		return -1;
+	if (o->imitate_targets &&
+	    target_candidate(env, p, o, c, err, err_size) < 0)
 		return -1;
 	return o->imitate_search > 0
 		   ? search_candidate(env, p, policy, o, c, err, err_size)
@@ -937,10 +982,10 @@ static int collect_imitation(pearl_env *env, struct program_set *set,
 			fprintf(stderr,
 				"pearl-train: imitation: %d/%d programs; "
 				"imitating none %d, heuristic %d, greedy %d, "
-				"sampled %d, pruned %d, search %d; %d + %d "
-				"decisions; %.0fs\n",
+				"sampled %d, pruned %d, search %d, target %d; "
+				"%d + %d decisions; %.0fs\n",
 				i + 1, set->n, by[0], by[1], by[2], by[3],
-				by[4], by[5], is->train.n_steps,
+				by[4], by[5], by[6], is->train.n_steps,
 				is->val.n_steps, pearl_now() - t0);
 	}
 	if (is->train.n_steps == 0) {

@@ -74,10 +74,11 @@ static void usage(FILE *out)
 		"  -o, --output FILE    schedule file (default: stdout)\n"
 		"  --out-dir DIR        instead, one schedule file per "
 		"program: DIR/NAME.sched\n"
-		"                       for NAME.mlir (programs that share "
-		"a function, such as\n"
-		"                       kernel-contract modules, cannot share "
-		"one file)\n"
+		"                       for NAME.mlir or NAME.mlir.in "
+		"(programs that share a\n"
+		"                       function, such as kernel-contract "
+		"modules, cannot\n"
+		"                       share one file)\n"
 		"  --budget N           candidates measured per program or "
 		"region (default 200)\n"
 		"  --seconds S          wall-clock limit per program or region "
@@ -178,16 +179,16 @@ static int parse_sampling(const char *v, void *dest)
 	return pearl_option_ok;
 }
 
-/* The name of program `path` without its folder and its ".mlir" (a
- * pointer into path; *len its length). */
+/* The name of program `path`: its file's name up to the first dot, as
+ * pearl-train names programs read from files ("gen-7" for
+ * gen-7.mlir.in); a pointer into path, *len its length. */
 static const char *program_name(const char *path, size_t *len)
 {
 	const char *slash = strrchr(path, '/');
 	const char *name = slash ? slash + 1 : path;
+	const char *dot = strchr(name, '.');
 
-	*len = strlen(name);
-	if (*len > 5 && !strcmp(name + *len - 5, ".mlir"))
-		*len -= 5;
+	*len = dot && dot > name ? (size_t)(dot - name) : strlen(name);
 	return name;
 }
 
