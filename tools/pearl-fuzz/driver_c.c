@@ -234,12 +234,7 @@ static char *slurp(const char *path)
 static char *program_text(const struct fuzz_config *cfg, uint64_t seed,
 			  char *err, size_t err_size)
 {
-	struct pearl_gen_options opts;
-
-	memset(&opts, 0, sizeof(opts));
-	opts.scale = (enum pearl_gen_scale)cfg->size_scale;
-	opts.lang = pearl_gen_lang_c;
-	return pearl_gen_program(seed, &opts, NULL, err, err_size);
+	return fuzz_program_text(cfg, seed, 1, err, err_size);
 }
 
 static int write_text(const char *path, const char *text)

@@ -84,16 +84,22 @@ static void mlir_program_file(uint64_t seed, char *buf, size_t size)
 	snprintf(buf, size, "gen-%" PRIu64 ".mlir", seed);
 }
 
-/* The text of program `seed` at the configured scale (malloc'd). */
-static char *program_text(const struct fuzz_config *cfg, uint64_t seed,
-			  char *err, size_t err_size)
+char *fuzz_program_text(const struct fuzz_config *cfg, uint64_t seed, int c,
+			char *err, size_t err_size)
 {
 	struct pearl_gen_options opts;
 
 	memset(&opts, 0, sizeof(opts));
 	opts.scale = (enum pearl_gen_scale)cfg->size_scale;
-	opts.lang = pearl_gen_lang_mlir;
+	opts.lang = c ? pearl_gen_lang_c : pearl_gen_lang_mlir;
 	return pearl_gen_program(seed, &opts, NULL, err, err_size);
+}
+
+/* The text of program `seed` at the configured scale (malloc'd). */
+static char *program_text(const struct fuzz_config *cfg, uint64_t seed,
+			  char *err, size_t err_size)
+{
+	return fuzz_program_text(cfg, seed, 0, err, err_size);
 }
 
 static int mlir_load(void *state, uint64_t seed, char *err, size_t err_size)

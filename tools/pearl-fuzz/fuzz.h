@@ -199,6 +199,10 @@ struct fuzz_driver {
 const struct fuzz_driver *fuzz_driver_find(const char *path);
 
 extern const struct fuzz_driver fuzz_driver_mlir;
+/* driver_mlir.c: program `seed` of pearl-gen at the configured scale, as
+ * MLIR or (c) as C (malloc'd; NULL with a message in err). */
+char *fuzz_program_text(const struct fuzz_config *cfg, uint64_t seed, int c,
+			char *err, size_t err_size);
 /* driver_c.c: the same programs as C, clang -O3 against clang -O3 with
  * the plugin; schedules from the MLIR path's model of the program. */
 extern const struct fuzz_driver fuzz_driver_c;
