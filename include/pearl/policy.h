@@ -68,6 +68,23 @@ typedef struct pearl_policy pearl_policy;
  * 70). */
 struct pearl_policy_config pearl_policy_default_config(void);
 
+/* What a blob's header records, as stored (a blob of an older action
+ * space or feature layout records its own dimensions; it loads widened). */
+struct pearl_policy_blob_info {
+	unsigned version;
+	struct pearl_policy_config cfg;
+	unsigned n_floats;
+	unsigned long long bytes;    /* the blob's size: header and payload */
+	unsigned long long checksum; /* FNV-1a of the payload, as stored */
+};
+
+/* The header of the blob in file `path` (NULL: the compiled-in blob) into
+ * *info: 0, or -1 with a message in err if it cannot be read. Nothing is
+ * checked: pearl_policy_load_file says whether the blob is valid. */
+int pearl_policy_blob_info(const char *path,
+			   struct pearl_policy_blob_info *info, char *err,
+			   size_t err_size);
+
 /* Loads a policy from a blob of `size` bytes (copied; __isl_keep data).
  * NULL with a message in err if the blob is truncated, has another magic
  * or version, fails its checksum, has dimensions other than the ones Pearl's

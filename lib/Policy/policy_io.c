@@ -322,6 +322,38 @@ pearl_policy *pearl_policy_load_file(const char *path, char *err,
 	return policy;
 }
 
+int pearl_policy_blob_info(const char *path,
+			   struct pearl_policy_blob_info *info, char *err,
+			   size_t err_size)
+{
+	unsigned char bytes[PEARL_BLOB_HEADER_SIZE];
+	struct pearl_blob_header hdr;
+
+	if (path) {
+		FILE *f = fopen(path, "rb");
+		size_t n = f ? fread(bytes, 1, sizeof(bytes), f) : 0;
+
+		if (f)
+			fclose(f);
+		if (n != sizeof(bytes))
+			return pearl_error_printf(err, err_size, "cannot read "
+						  "the header of %s", path);
+	} else {
+		memcpy(bytes, pearl_policy_builtin_blob, sizeof(bytes));
+	}
+	pearl_blob_read_header(bytes, &hdr);
+	info->version = hdr.version;
+	info->cfg.n_features = hdr.n_features;
+	info->cfg.hidden = hdr.hidden;
+	info->cfg.heads = hdr.heads;
+	info->cfg.n_layers = hdr.n_layers;
+	info->cfg.n_actions = hdr.n_actions;
+	info->n_floats = hdr.n_floats;
+	info->bytes = PEARL_BLOB_HEADER_SIZE + 4ull * hdr.n_floats;
+	info->checksum = hdr.checksum;
+	return 0;
+}
+
 pearl_policy *pearl_policy_load_builtin(char *err, size_t err_size)
 {
 	size_t size = (size_t)(pearl_policy_builtin_blob_end -

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "blob.h"
 #include "pearl/graph.h"
 #include "pearl/policy.h"
 
@@ -100,41 +99,17 @@ static pearl_policy *load(const char *name)
 	return policy;
 }
 
-/* The compiled-in blob (lib/Policy/builtin_blob.S). */
-extern const unsigned char pearl_policy_builtin_blob[];
-
-/* The header of blob `name` ("--builtin" or a file) as stored: 0, or -1
- * if it cannot be read (the blob was loaded before, so it can). */
-static int stored_header(const char *name, struct pearl_blob_header *hdr)
-{
-	unsigned char bytes[PEARL_BLOB_HEADER_SIZE];
-	FILE *f;
-	size_t n;
-
-	if (!strcmp(name, "--builtin")) {
-		pearl_blob_read_header(pearl_policy_builtin_blob, hdr);
-		return 0;
-	}
-	f = fopen(name, "rb");
-	if (!f)
-		return -1;
-	n = fread(bytes, 1, sizeof(bytes), f);
-	fclose(f);
-	if (n != sizeof(bytes))
-		return -1;
-	pearl_blob_read_header(bytes, hdr);
-	return 0;
-}
-
 /* The stored blob's header (the loader checked it, its checksum and its
  * weights), and the number of actions it loads with: a blob of the first
  * PEARL_N_ACTIONS_V1 actions or PEARL_GRAPH_N_FEATURES_V1 features is
  * widened. */
 static int cmd_info(int argc, char **argv)
 {
-	struct pearl_blob_header hdr;
+	struct pearl_policy_blob_info info;
+	const char *path;
 	pearl_policy *policy;
 	int loaded, loaded_features;
+	char err[256];
 
 	if (argc != 1) {
 		usage(stderr);
@@ -146,26 +121,25 @@ static int cmd_info(int argc, char **argv)
 	loaded = pearl_policy_get_config(policy)->n_actions;
 	loaded_features = pearl_policy_get_config(policy)->n_features;
 	pearl_policy_free(policy);
-	if (stored_header(argv[0], &hdr) < 0) {
-		fprintf(stderr, "pearl-model: %s: cannot read its header\n",
-			argv[0]);
+	path = strcmp(argv[0], "--builtin") ? argv[0] : NULL;
+	if (pearl_policy_blob_info(path, &info, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pearl-model: %s\n", err);
 		return exit_error;
 	}
 	printf("blob %s\n", argv[0]);
-	printf("version %u\n", hdr.version);
+	printf("version %u\n", info.version);
 	printf("n_features %d\nhidden %d\nheads %d\nn_layers %d\n"
 	       "n_actions %d\n",
-	       (int)hdr.n_features, (int)hdr.hidden, (int)hdr.heads,
-	       (int)hdr.n_layers, (int)hdr.n_actions);
-	printf("n_floats %u\n", hdr.n_floats);
-	printf("bytes %llu\n", (unsigned long long)PEARL_BLOB_HEADER_SIZE +
-				   4ull * hdr.n_floats);
-	printf("checksum 0x%016llx\n", (unsigned long long)hdr.checksum);
+	       info.cfg.n_features, info.cfg.hidden, info.cfg.heads,
+	       info.cfg.n_layers, info.cfg.n_actions);
+	printf("n_floats %u\n", info.n_floats);
+	printf("bytes %llu\n", info.bytes);
+	printf("checksum 0x%016llx\n", info.checksum);
 	printf("valid yes\n");
-	if (loaded != hdr.n_actions)
+	if (loaded != info.cfg.n_actions)
 		printf("loads as n_actions %d (the new actions' logits at "
 		       "%g)\n", loaded, (double)PEARL_NEW_ACTION_BIAS);
-	if (loaded_features != hdr.n_features)
+	if (loaded_features != info.cfg.n_features)
 		printf("loads as n_features %d (the new features' weights "
 		       "0)\n", loaded_features);
 	return exit_ok;
