@@ -318,6 +318,26 @@ void keepLoopLoadsForPolly() {
     static_cast<cl::opt<bool> *>(It->second)->setValue(false);
 }
 
+// Loop idiom recognition turns copy and fill loops into memcpy, memmove and
+// memset calls, which Pearl's model does not cover: a nest with one of
+// them (a Jacobi's copy back, a reset inside a time loop) would be left
+// whole to clang. When the plugin is enabled those loops stay loops
+// (LLVM's vectorizer then compiles them), unless the user set the
+// options; code it leaves alone is then what `clang -O3 -mllvm
+// -enable-load-in-loop-pre=false -mllvm -disable-loop-idiom-memcpy -mllvm
+// -disable-loop-idiom-memset` makes.
+void keepCopyLoopsForPolly() {
+  auto &Map = cl::getRegisteredOptions();
+  for (const char *Name :
+       {"disable-loop-idiom-memcpy", "disable-loop-idiom-memset"}) {
+    auto It = Map.find(Name);
+    // through the option's own parser: it keeps its value in a variable
+    // of LoopIdiomRecognize's (cl::location)
+    if (It != Map.end() && It->second->getNumOccurrences() == 0)
+      It->second->addOccurrence(0, Name, "true");
+  }
+}
+
 // A loop's location: its start, else the first located instruction of its
 // header (loops inlined from headers may have no loop id).
 DebugLoc loopLoc(Loop *L) {
@@ -921,8 +941,10 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "Pearl", LLVM_VERSION_STRING,
           [](PassBuilder &PB) {
-            if (PearlEnable)
+            if (PearlEnable) {
               keepLoopLoadsForPolly();
+              keepCopyLoopsForPolly();
+            }
             PB.registerVectorizerStartEPCallback(
                 [](FunctionPassManager &FPM, OptimizationLevel Level) {
                   if (Level.getSpeedupLevel() > 0)
