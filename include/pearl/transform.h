@@ -49,6 +49,7 @@
 #include <isl/ast.h>
 #include <isl/schedule.h>
 
+#include "pearl/ast_marks.h"
 #include "pearl/deps.h"
 #include "pearl/program.h"
 #include "pearl/schedule_file.h"
@@ -175,28 +176,10 @@ int pearl_band_jam_factor(__isl_keep isl_schedule_node *band);
  * generator's loop_annotation; in the LLVM plugin, loop metadata that
  * Polly's code generator attaches: passes/llvm/loop_hints.h). */
 #define PEARL_VECTOR_OPTION "pearl_vectorize"
-/* The mark that wraps such a loop in generated ASTs; its isl_id's user
- * pointer holds the width as an intptr_t. */
-#define PEARL_VECTOR_MARK "vectorize"
 
 /* The vector width of band `band` (kept, one member), or 0. */
 int pearl_band_vector_width(__isl_keep isl_schedule_node *band);
 
-/* The name of the mark node that wraps parallel loops in generated ASTs. */
-#define PEARL_PARALLEL_MARK "parallel"
-/* The name of the mark node that wraps loops to unroll; its isl_id's user
- * pointer holds the unroll factor as an intptr_t, negated for a loop that
- * carries no dependence (one LLVM's loop vectorizer takes and unrolls
- * itself: the MLIR code generator leaves it as a loop). */
-#define PEARL_UNROLL_MARK "unroll"
-/* The name of the mark node that wraps the innermost point loop of a
- * tiling (a loop with no loop inside) that carries no dependence and whose
- * accesses are contiguous from one iteration to the next. A short loop
- * LLVM would unroll completely before its loop vectorizer sees it, then
- * fail to vectorize the copies: the MLIR code generator asks LLVM not to
- * unroll it. A point loop that carries a dependence (a reduction) or has
- * a strided access gains from LLVM's unrolling and is not marked. */
-#define PEARL_POINT_MARK "point"
 
 /* The isl AST of the current schedule (__isl_give; NULL with an error in
  * the context): innermost point loops are wrapped in a PEARL_POINT_MARK

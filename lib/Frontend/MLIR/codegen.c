@@ -22,7 +22,7 @@
 #include "index_range.h"
 #include "mlir_util.h"
 #include "pearl/mlir_codegen.h"
-#include "pearl/transform.h"
+#include "pearl/ast_marks.h"
 
 #define MAX_LOOPS 64
 #define MAX_PARAMS 64
