@@ -1,6 +1,7 @@
 /* Parse, lower, JIT-compile and call one MLIR module. */
 #include "pearl/exec_jit.h"
 #include "pearl/mlir_loop_hints.h"
+#include "pearl/mlir_lowering.h"
 
 #include <mlir-c/AffineMap.h>
 #include <mlir-c/BuiltinAttributes.h>
@@ -21,29 +22,17 @@
 #define PEARL_EXEC_RUNNER_UTILS "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so"
 #endif
 
-/* Pearl's lowering (lib/README.md, "The lowering pipeline") as one
- * pipeline on the module.  lower-affine turns affine.parallel into
- * scf.parallel, which convert-scf-to-openmp makes an
- * omp.parallel + omp.wsloop; the rest goes to the LLVM dialect.
- * expand-strided-metadata comes first so that views (memref.subview,
- * expand/collapse_shape, reinterpret_cast) lower too: it rewrites them into
- * affine.apply and memref.reinterpret_cast, which the later passes handle;
- * without it they end as unrealized casts that LLVM IR translation rejects.
+/* Pearl's lowering (pearl/mlir_lowering.h) as one pipeline on the module.
  * It runs in two parts: lower-affine drops the attributes of the loops it
- * rewrites, and the loop hints (`loop_annotation`, which
- * convert-scf-to-cf turns into llvm.loop metadata) are carried over from
- * each affine.for to its scf.for in between (lower, below). */
+ * rewrites, and the loop hints are carried over from each affine.for to
+ * its scf.for in between (lower, below). */
 static const char exec_pipeline_affine[] =
-    "builtin.module(expand-strided-metadata,lower-affine)";
+    "builtin.module(" PEARL_LOWER_FIRST ",lower-affine)";
 static const char exec_pipeline_rest[] =
-    "builtin.module(convert-scf-to-openmp,"
-    "finalize-memref-to-llvm,convert-scf-to-cf,convert-to-llvm,"
-    "reconcile-unrealized-casts)";
+    "builtin.module(" PEARL_LOWER_REST ")";
 const char exec_pipeline[] =
-    "builtin.module(expand-strided-metadata,lower-affine,"
-    "convert-scf-to-openmp,"
-    "finalize-memref-to-llvm,convert-scf-to-cf,convert-to-llvm,"
-    "reconcile-unrealized-casts)";
+    "builtin.module(" PEARL_LOWER_FIRST ",lower-affine," PEARL_LOWER_REST
+    ")";
 
 struct exec_module {
 	MlirContext ctx;		/* borrowed */

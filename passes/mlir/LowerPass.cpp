@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include "pearl/mlir_loop_hints.h"
+#include "pearl/mlir_lowering.h"
 #include "pearl/mlir_pass.h"
 
 namespace {
@@ -63,16 +64,14 @@ struct PearlLowerAffinePass
 };
 } // namespace
 
-// The passes of pearl-exec's lowering (lib/Exec/exec_jit.c), with
+// Pearl's lowering (pearl/mlir_lowering.h, as pearl-exec runs it), with
 // pearl-lower-affine for lower-affine.
 static void buildPearlLowering(mlir::OpPassManager &pm) {
-  pm.addPass(mlir::memref::createExpandStridedMetadataPass());
-  pm.addPass(std::make_unique<PearlLowerAffinePass>());
-  pm.addPass(mlir::createConvertSCFToOpenMPPass());
-  pm.addPass(mlir::createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(mlir::createSCFToControlFlowPass());
-  pm.addPass(mlir::createConvertToLLVMPass());
-  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+  if (mlir::failed(mlir::parsePassPipeline(
+          PEARL_LOWER_FIRST ",pearl-lower-affine," PEARL_LOWER_REST, pm,
+          llvm::errs())))
+    llvm::errs() << "pearl-lower: Pearl's lowering pipeline does not "
+                    "parse (a pass it names is not registered)\n";
 }
 
 extern "C" void pearl_mlir_register_lower_passes(void) {
