@@ -396,6 +396,18 @@ isl_schedule_node *plainBand(isl_schedule_node *Node, void *) {
   return isl_schedule_node_band_shift(Node, ShiftM);
 }
 
+/// `Acc` (taken), an access to scalar `A` (a value or a PHI operand, a
+/// 0-d array of Polly's), as an access to element k of the one array of
+/// the Scop's scalars, pearl_scalars[k]: k numbers the scalars in order
+/// of first use (in `Scalars`).
+isl_map *scalarAccess(isl_map *Acc, DenseMap<const ScopArrayInfo *, int> &Scalars,
+                      const ScopArrayInfo *A) {
+  auto It = Scalars.try_emplace(A, (int)Scalars.size()).first;
+  Acc = isl_map_add_dims(Acc, isl_dim_out, 1);
+  Acc = isl_map_fix_si(Acc, isl_dim_out, 0, It->second);
+  return isl_map_set_tuple_name(Acc, isl_dim_out, "pearl_scalars");
+}
+
 } // namespace
 
 pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
@@ -416,39 +428,46 @@ pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
     isl_union_pw_multi_aff_free(Back);
     return pearl_program_free(Prog);
   };
+  DenseMap<const ScopArrayInfo *, int> Scalars;
   for (ScopStmt &Stmt : S) {
     std::string Refusal = unsupportedStmt(S, Stmt);
     if (!Refusal.empty())
       return Fail(Refusal);
     const std::string Name = Stmt.getBaseName();
-    MemoryAccess *Write = nullptr;
+    SmallVector<MemoryAccess *, 4> Writes;
     for (MemoryAccess *MA : Stmt) {
       if (isReadOnlyScalar(S, MA) || MA->isRead())
         continue;
-      // A scalar passed to another statement (a load LICM hoisted out of
-      // the inner loop, say) is modeled as a write to a 0-d array, which
-      // it is in Polly's code generation: its dependences are exact and
-      // keep the order of every write and read of it. A value that flows
-      // into a PHI is not.
-      if (!MA->isLatestArrayKind() && !MA->isLatestValueKind())
-        return Fail("statement " + Name + " passes a value to a PHI node "
-                    "of another statement (not modeled)");
-      if (Write)
-        return Fail("statement " + Name + " writes more than one array "
-                    "element");
       if (!MA->isAffine() || !MA->isMustWrite())
         return Fail("statement " + Name + " has a non-affine write");
-      Write = MA;
+      Writes.push_back(MA);
     }
-    if (!Write)
+    if (Writes.empty())
       return Fail("statement " + Name + " writes no array");
+    // One array element, or scalars only: values passed to other
+    // statements (a load LICM hoisted out of the inner loop) and the
+    // operands of PHI nodes (a reduction kept in a register: its start
+    // value, the value carried to the next iteration and the value after
+    // the loop). Polly's code generation keeps each scalar in memory of
+    // its own, and the model does the same: every scalar of the Scop is an
+    // element of one array (scalarAccess), so a statement that writes
+    // several writes several elements of it; the dependences are exact
+    // and keep the order of every write and read of each.
+    bool AllScalars = llvm::all_of(
+        Writes, [](MemoryAccess *MA) { return !MA->isLatestArrayKind(); });
+    if (Writes.size() > 1 && !AllScalars)
+      return Fail("statement " + Name + " writes more than one array "
+                  "element");
+    MemoryAccess *Write = Writes.front();
 
     StmtWalk W(Stmt);
-    if (Write->isOriginalPHIKind() || Write->isOriginalExitPHIKind())
-      for (auto &In : Write->getIncoming()) // a scalar DeLICM mapped
-        W.walk(In.second);
-    else
-      W.walk(Write->getAccessValue());
+    for (MemoryAccess *WA : Writes) {
+      if (WA->isOriginalPHIKind() || WA->isOriginalExitPHIKind())
+        for (auto &In : WA->getIncoming())
+          W.walk(In.second);
+      else
+        W.walk(WA->getAccessValue());
+    }
     // Reads that do not feed the stored value (e.g. a load whose value
     // only decides control flow) still order instances: keep them, last.
     for (MemoryAccess *MA : Stmt)
@@ -473,7 +492,9 @@ pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
     auto Access = [&](MemoryAccess *MA) {
       const ScopArrayInfo *A = MA->getLatestScopArrayInfo();
       isl_map *Acc = MA->getLatestAccessRelation().release();
-      if (A->getNumberOfDimensions() == 1) {
+      if (!MA->isLatestArrayKind()) {
+        Acc = scalarAccess(Acc, Scalars, A);
+      } else if (A->getNumberOfDimensions() == 1) {
         auto Dims = fixedDims(A->getBasePtr(), A->getElementType());
         if (!Dims.empty())
           Acc = reshape(Acc, PollyDom, Dims);
@@ -482,6 +503,8 @@ pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
     };
     const ScopArrayInfo *SAI = Write->getLatestScopArrayInfo();
     isl_map *WriteAcc = Access(Write);
+    for (size_t I = 1; I < Writes.size(); ++I)
+      WriteAcc = isl_map_union(WriteAcc, Access(Writes[I]));
     int Idx = pearl_program_add_stmt(
         Prog, isl_set_copy(Dom), WriteAcc,
         typeName(SAI->getElementType()).c_str(), &Stmt);
