@@ -1,8 +1,8 @@
 /* A scalar passed between statements: clang hoists the load of B[i1][i0]
  * out of nest 0's inner loop, and beside nests 1 and 2 Polly's ForwardOpTree
  * gives up on it (its quota), so the Scop keeps a scalar that the plugin
- * models as an element of its array of scalars (scalar-passed.test). pearl-gen's program 1478 at
- * the train scale, as C: */
+ * models as an element of its array of scalars (scalar-passed.test).
+ * pearl-gen's program 1478 at the train scale, as C: */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
