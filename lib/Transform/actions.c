@@ -9,8 +9,8 @@
 #include <isl/space.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
-#include <math.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

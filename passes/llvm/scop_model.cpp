@@ -400,7 +400,8 @@ isl_schedule_node *plainBand(isl_schedule_node *Node, void *) {
 /// 0-d array of Polly's), as an access to element k of the one array of
 /// the Scop's scalars, pearl_scalars[k]: k numbers the scalars in order
 /// of first use (in `Scalars`).
-isl_map *scalarAccess(isl_map *Acc, DenseMap<const ScopArrayInfo *, int> &Scalars,
+isl_map *scalarAccess(isl_map *Acc,
+                      DenseMap<const ScopArrayInfo *, int> &Scalars,
                       const ScopArrayInfo *A) {
   auto It = Scalars.try_emplace(A, (int)Scalars.size()).first;
   Acc = isl_map_add_dims(Acc, isl_dim_out, 1);

@@ -10,7 +10,8 @@
  *
  * The policy's compilation is made when the program is loaded: if the
  * plugin models no Scop of kernel() (each is "unmodeled" or "dropped" in
- * its report: a scalar passed between statements, a call, ...), no
+ * its report: a call, a memset, a statement that writes an array element
+ * and a scalar, ...), no
  * schedule can apply, and the program is unusable, as an unmodeled one
  * is on the MLIR path; its other pairs are not compiled. Otherwise the
  * "" pair reuses that compilation.
