@@ -325,13 +325,14 @@ static int single_iterator(const struct loop_row *row)
 }
 
 /* The extents of statement `stmt`'s iterators below and at loop `node`
- * (an ancestor of `leaf`, the statement's node). An iterator moved by a
+ * (an ancestor of `leaf`, the statement's node; its row over the
+ * statement is `node_row`, computed by the caller). An iterator moved by a
  * loop between `node` and the statement (and, for one execution, by
  * `node` itself) varies; a tile loop among the fixed ones bounds its
  * iterator's values by the tile size. */
 static void cut_extents(struct graph_memory *m, pearl_loop_tree *tree,
-			int node, int leaf, const struct mem_stmt *s,
-			struct cut_extents *c)
+			int node, const struct loop_row *node_row, int leaf,
+			const struct mem_stmt *s, struct cut_extents *c)
 {
 	double limit_exec[PEARL_GRAPH_MAX_DEPTH], limit_iter[PEARL_GRAPH_MAX_DEPTH];
 	int vary_exec[PEARL_GRAPH_MAX_DEPTH] = { 0 };
@@ -343,9 +344,12 @@ static void cut_extents(struct graph_memory *m, pearl_loop_tree *tree,
 	for (p = tree->nodes[leaf].parent; p > 0; p = tree->nodes[p].parent) {
 		struct loop_row row = { 0 };
 
-		loop_row_compute(m->prog, &tree->nodes[p], stmt, &row);
-		if (p == node)
+		if (p == node) {
 			below = 0;
+			row = *node_row;
+		} else {
+			loop_row_compute(m->prog, &tree->nodes[p], stmt, &row);
+		}
 		for (k = 0; k < PEARL_GRAPH_MAX_DEPTH && row.valid; ++k) {
 			if (!row.coef[k])
 				continue;
@@ -479,7 +483,7 @@ void graph_memory_loop_features(struct graph_memory *m,
 		loop_row_compute(m->prog, &tree->nodes[node],
 				 tree->nodes[i].stmt, &row);
 		count_strides(m, s, &row, &sc);
-		cut_extents(m, tree, node, i, s, &c);
+		cut_extents(m, tree, node, &row, i, s, &c);
 		for (b = 0; b < s->n_acc; ++b) {
 			const struct mem_access *a = &s->acc[b];
 
