@@ -98,6 +98,15 @@ struct pearl_env_options {
 				  * computed (CPU model from /proc/cpuinfo,
 				  * cores, threads) */
 	int verbose;             /* progress on stderr */
+	/* How pearl_env_time_again compiles: NULL, JIT-compiled as every
+	 * query (default); else the path of a clang that compiles the
+	 * lowered module ahead of time, `clang -O3 -fopenmp AGAIN_CFLAGS
+	 * -shared`, as users and pearl-bench compile Pearl's output. The
+	 * JIT's code and clang's differ in speed now and then (symm's
+	 * `N U(32)`: 1.09x in the JIT, 0.88x compiled by clang), so a
+	 * search confirms its finalists in the user's code. */
+	const char *again_compiler;
+	const char *again_cflags;  /* words separated by spaces; NULL: none */
 };
 
 /* Fills `o` with the defaults above. */
@@ -259,8 +268,10 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
  * (legality, code, runs, outputs compared), but neither reads nor writes
  * the memo, and runs the code even where it is the base's (the schedule
  * "" runs the unscheduled program): for comparing finalists in one
- * sitting, free of the luck of their first measurements. *res's speedup
- * is against the base's first time. Returns 0, or -1 on errors of the
+ * sitting, free of the luck of their first measurements. Compiled by
+ * the options' again_compiler, if set (the outputs are still compared
+ * with the JIT-compiled base's). *res's speedup is against the base's
+ * first time. Returns 0, or -1 on errors of the
  * environment (err). */
 int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
 			 const char *schedule, struct pearl_env_result *res,

@@ -116,6 +116,15 @@ int exec_module_lower(struct exec_module *mod, struct exec_err *err);
  * utilities loaded.  Call once, before exec_module_run. */
 int exec_module_compile(struct exec_module *mod, struct exec_err *err);
 
+/* As exec_module_compile, but compiled ahead of time by `clang` (a path)
+ * as users compile Pearl's output: `clang -O3 -fopenmp CFLAGS -shared`
+ * (cflags: words separated by spaces; NULL: none) on the module's LLVM
+ * IR, the shared object loaded with dlopen.  The JIT's code and clang's
+ * can differ in speed (not in outputs): this is the user's.  Call once,
+ * before exec_module_run. */
+int exec_module_compile_native(struct exec_module *mod, const char *clang,
+			       const char *cflags, struct exec_err *err);
+
 /* Calls the compiled entry of `mod` (__isl_keep) once with the arguments
  * of `frame` (__isl_keep; its buffers are written). */
 void exec_module_run(struct exec_module *mod, struct exec_frame *frame);

@@ -124,13 +124,16 @@ struct pearl_search_options {
 	 * them; default none). Illegal ones are counted as refused. */
 	const char *const *seeds;
 	int n_seeds;
-	/* After the search, its `confirm` fastest schedules and the
+	/* After the search, its `confirm` fastest schedules, its starting
+	 * points that ran (the policy's decision, the seeds) and the
 	 * unscheduled program are measured again, `confirm_rounds` times
-	 * each in turn, without the memo (pearl_env_time_again), and the
-	 * fastest of these measurements wins: the best of hundreds of noisy
-	 * first measurements is often one that was lucky, and the base's
-	 * own first measurement sets every speedup. 0: no confirmation
-	 * (default 3 and 2). */
+	 * each in turn, without the memo (pearl_env_time_again: compiled
+	 * by the environment's again_compiler, the user's compiler, if it
+	 * has one), and the fastest of these measurements wins: the best of
+	 * hundreds of noisy first measurements is often one that was lucky,
+	 * the base's own first measurement sets every speedup, and the JIT's
+	 * code can rank two schedules otherwise than the user's. 0: no
+	 * confirmation (default 3 and 2). */
 	int confirm;
 	int confirm_rounds;
 	/* The policy ranking the actions (kept); NULL: the compiled-in

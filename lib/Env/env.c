@@ -126,6 +126,19 @@ void env_diag_clear(pearl_env *env)
 	env->diag[0] = '\0';
 }
 
+/* Makes *copy an owned copy of the option string *opt (NULL stays NULL)
+ * and points *opt at it. */
+static int copy_option(char **copy, const char **opt)
+{
+	if (!*opt)
+		return 0;
+	*copy = strdup(*opt);
+	if (!*copy)
+		return -1;
+	*opt = *copy;
+	return 0;
+}
+
 pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 			    size_t err_size)
 {
@@ -162,6 +175,11 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	else
 		fingerprint(env->machine, sizeof(env->machine), o->threads);
 	env->opts.machine = env->machine;
+	if (copy_option(&env->again_compiler, &env->opts.again_compiler) < 0 ||
+	    copy_option(&env->again_cflags, &env->opts.again_cflags) < 0) {
+		pearl_error_printf(err, err_size, "out of memory");
+		return pearl_env_free(env);
+	}
 	if (o->memo_path) {
 		env->memo_path = strdup(o->memo_path);
 		if (!env->memo_path) {
@@ -193,6 +211,8 @@ pearl_env *pearl_env_free(pearl_env *env)
 	}
 	env_memo_close(env->memo);
 	free(env->memo_path);
+	free(env->again_compiler);
+	free(env->again_cflags);
 	free(env);
 	return NULL;
 }

@@ -33,6 +33,8 @@ struct env_memo;
 struct pearl_env {
 	struct pearl_env_options opts;  /* strings point into the copies */
 	char *memo_path;                /* owned copy, or NULL */
+	char *again_compiler;           /* owned copy, or NULL */
+	char *again_cflags;             /* owned copy, or NULL */
 	char machine[256];
 	MlirContext mctx;               /* owned */
 	MlirDiagnosticHandlerID diag_id;

@@ -193,12 +193,13 @@ done:
 	return module;
 }
 
-/* Wraps `module` (__isl_take) for p, lowers and JIT-compiles it: @kernel
- * and @init, or the target's function. Fills req->init (NULL for a
+/* Wraps `module` (__isl_take) for p, lowers and compiles it: @kernel
+ * and @init, or the target's function; JIT-compiled, or by
+ * env->opts.again_compiler if `native`. Fills req->init (NULL for a
  * target) and req->kernel. Returns the module, or NULL with the reason
  * in msg (a compile failure: the run is a crash). */
 static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
-				   MlirModule module,
+				   MlirModule module, int native,
 				   struct env_run_request *req, char *msg,
 				   size_t size)
 {
@@ -212,7 +213,10 @@ static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
 	ok = mod && (p->function || exec_module_export(mod, "init", &e) == 0);
 	if (ok) {
 		env->stats.compilations++;
-		ok = exec_module_compile(mod, &e) == 0;
+		ok = (native ? exec_module_compile_native(
+				   mod, env->opts.again_compiler,
+				   env->opts.again_cflags, &e)
+			     : exec_module_compile(mod, &e)) == 0;
 	}
 	if (ok) {
 		req->init = p->function ? NULL
@@ -232,11 +236,11 @@ static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
 	return NULL;
 }
 
-/* Lowers, JIT-compiles and runs `module` (__isl_take) with run limit
- * `limit`. Returns 0 with *out filled (a compile failure is a crash with
- * its message), or -1 on an error of the environment. */
+/* Lowers, compiles (as compile does) and runs `module` (__isl_take) with
+ * run limit `limit`. Returns 0 with *out filled (a compile failure is a
+ * crash with its message), or -1 on an error of the environment. */
 static int compile_and_run(pearl_env *env, pearl_env_program *p,
-			   MlirModule module, double limit,
+			   MlirModule module, int native, double limit,
 			   double init_allowance, int corrupt,
 			   struct env_run_result *out)
 {
@@ -247,7 +251,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 
 	memset(out, 0, sizeof(*out));
 	memset(&req, 0, sizeof(req));
-	mod = compile(env, p, module, &req, out->message,
+	mod = compile(env, p, module, native, &req, out->message,
 		      sizeof(out->message));
 	env->stats.seconds_compile += pearl_now() - t0;
 	if (!mod) {
@@ -330,7 +334,7 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 		env->stats.base_measurements++;
 		copy = mlirModuleFromOperation(
 		    mlirOperationClone(mlirModuleGetOperation(p->module)));
-		if (compile_and_run(env, p, copy, ENV_BASE_LIMIT_SECONDS,
+		if (compile_and_run(env, p, copy, 0, ENV_BASE_LIMIT_SECONDS,
 				    ENV_BASE_LIMIT_SECONDS, 0, &run) < 0) {
 			pearl_error_printf(err, err_size, "%s", run.message);
 			return -1;
@@ -439,7 +443,8 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 	limit = env->opts.timeout_factor * p->base_seconds;
 	if (limit < env->opts.timeout_min_seconds)
 		limit = env->opts.timeout_min_seconds;
-	if (compile_and_run(env, p, module, limit,
+	if (compile_and_run(env, p, module,
+			    again && env->opts.again_compiler != NULL, limit,
 			    4 * p->base_init_seconds + 0.5, env->test_corrupt,
 			    &run) < 0) {
 		pearl_error_printf(err, err_size, "%s", run.message);

@@ -3,6 +3,8 @@
 #include "pearl/mlir_loop_hints.h"
 #include "pearl/mlir_lowering.h"
 
+#include "exec_native.h"
+
 #include <mlir-c/AffineMap.h>
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -41,7 +43,8 @@ struct exec_module {
 	MlirOperation entry;		/* in module */
 	char *name;			/* owned; the entry's symbol name */
 	MlirExecutionEngine jit;	/* owned; null until compiled */
-	exec_packed_fn fn;		/* in jit */
+	struct exec_native *native;	/* owned; or compiled by clang */
+	exec_packed_fn fn;		/* in jit or native */
 };
 
 MlirContext exec_context_create(void)
@@ -195,6 +198,7 @@ void exec_module_free(struct exec_module *mod)
 		return;
 	if (!mlirExecutionEngineIsNull(mod->jit))
 		mlirExecutionEngineDestroy(mod->jit);
+	exec_native_free(mod->native);
 	if (!mlirModuleIsNull(mod->module))
 		mlirModuleDestroy(mod->module);
 	free(mod->name);
@@ -497,9 +501,12 @@ exec_packed_fn exec_module_lookup(struct exec_module *mod, const char *name)
 {
 	char sym[1024];
 
+	snprintf(sym, sizeof(sym), "_mlir_ciface_%s", name);
+	if (mod->native)
+		return (exec_packed_fn)exec_native_lookup_packed(mod->native,
+								 sym);
 	if (mlirExecutionEngineIsNull(mod->jit))
 		return NULL;
-	snprintf(sym, sizeof(sym), "_mlir_ciface_%s", name);
 	return (exec_packed_fn)mlirExecutionEngineLookupPacked(
 	    mod->jit, mlirStringRefCreateFromCString(sym));
 }
@@ -544,6 +551,25 @@ int exec_module_compile(struct exec_module *mod, struct exec_err *err)
 	return jit(mod, err);
 }
 
+int exec_module_compile_native(struct exec_module *mod, const char *clang,
+			       const char *cflags, struct exec_err *err)
+{
+	struct exec_err why;
+
+	mark_c_interface(mod->ctx, mod->entry);
+	if (lower(mod, err) < 0)
+		return -1;
+	mod->native = exec_native_build(mlirModuleGetOperation(mod->module),
+					clang, cflags, &why);
+	if (!mod->native)
+		return exec_fail(err, "%s: %s", mod->path, why.msg);
+	mod->fn = exec_module_lookup(mod, mod->name);
+	if (!mod->fn)
+		return exec_fail(err, "%s: no C interface of %s after "
+				 "compilation", mod->path, mod->name);
+	return 0;
+}
+
 void exec_module_run(struct exec_module *mod, struct exec_frame *frame)
 {
 	mod->fn(exec_frame_packed(frame));
@@ -556,10 +582,15 @@ void exec_module_stop_openmp(struct exec_module *mod)
 	const int omp_pause_hard = 2;
 	pause_fn pause;
 
-	if (mlirExecutionEngineIsNull(mod->jit))
+	if (mod->native)
+		pause = (pause_fn)exec_native_lookup(mod->native,
+						     "omp_pause_resource_all");
+	else if (!mlirExecutionEngineIsNull(mod->jit))
+		pause = (pause_fn)mlirExecutionEngineLookup(
+		    mod->jit,
+		    mlirStringRefCreateFromCString("omp_pause_resource_all"));
+	else
 		return;
-	pause = (pause_fn)mlirExecutionEngineLookup(
-	    mod->jit, mlirStringRefCreateFromCString("omp_pause_resource_all"));
 	if (pause)
 		pause(omp_pause_hard);
 }

@@ -101,6 +101,16 @@ int search_confirm(pearl_env *env, pearl_env_program *p,
 				free(seconds);
 				return -1;
 			}
+			if (i == 0 && res.status != PEARL_ENV_OK) {
+				/* the program the search started from: the
+				 * compiler of the confirmation is broken */
+				snprintf(err, err_size,
+					 "confirmation: the unscheduled "
+					 "program did not run: %s",
+					 res.message);
+				free(seconds);
+				return -1;
+			}
 			if (heard)
 				heard(user, schedule,
 				      res.status == PEARL_ENV_OK ? res.speedup

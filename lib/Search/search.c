@@ -55,6 +55,10 @@ struct search {
 	double start;
 	const char *stop; /* why the search stopped, NULL while it runs */
 	struct search_finalists finalists; /* for the confirmation */
+	/* The starting points that ran (the policy's decision, the seeds):
+	 * confirmed beside the finalists, so that the winner is never one
+	 * the user's compilation makes slower than them. */
+	struct search_finalists starts;
 };
 
 /* Whether the budget of `s` is spent; sets s->stop if so. */
@@ -108,7 +112,10 @@ static int measure_schedule(struct search *s, const char *schedule,
 	if (res.status == PEARL_ENV_WRONG_OUTPUT)
 		s->progress.wrong_outputs++;
 	if (search_finalists_note(&s->finalists, schedule, *speedup,
-				  origin) < 0) {
+				  origin) < 0 ||
+	    (s->progress.level == 0 &&
+	     search_finalists_note(&s->starts, schedule, *speedup, origin) <
+		 0)) {
 		snprintf(err, err_size, "search: out of memory");
 		return -1;
 	}
@@ -422,26 +429,42 @@ static void heard_again(void *user, const char *schedule, double speedup)
 	report(user, schedule, speedup);
 }
 
-/* The confirmation of the finalists (see pearl/search.h): the winner
- * replaces the search's best. */
+/* The confirmation of the finalists and the starting points (see
+ * pearl/search.h): the winner replaces the search's best. */
 static int confirm(struct search *s, struct pearl_search_result *r,
 		   char *err, size_t err_size)
 {
+	struct search_finalists all;
 	char *best;
 	double speedup;
 	const char *origin;
-	int level, rc;
+	int level, rc, i;
 
 	r->search_speedup = s->progress.best_speedup;
 	if (s->o->confirm <= 0 || s->o->confirm_rounds <= 0 ||
 	    s->finalists.n == 0 || (s->stop && !strcmp(s->stop, "stopped")))
 		return 0;
+	rc = search_finalists_init(&all, s->finalists.n + s->starts.n);
+	for (i = 0; rc == 0 && i < s->finalists.n; ++i)
+		rc = search_finalists_note(&all, s->finalists.schedule[i],
+					   s->finalists.speedup[i],
+					   s->finalists.origin[i]);
+	for (i = 0; rc == 0 && i < s->starts.n; ++i)
+		rc = search_finalists_note(&all, s->starts.schedule[i],
+					   s->starts.speedup[i],
+					   s->starts.origin[i]);
+	if (rc < 0) {
+		search_finalists_clear(&all);
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
 	level = s->progress.level;
 	s->progress.level = -1;
-	rc = search_confirm(s->env, s->p, &s->finalists, s->o->confirm_rounds,
+	rc = search_confirm(s->env, s->p, &all, s->o->confirm_rounds,
 			    heard_again, s, &best, &speedup, &origin, err,
 			    err_size);
 	s->progress.level = level;
+	search_finalists_clear(&all);
 	if (rc < 0)
 		return -1;
 	free(s->best);
@@ -478,7 +501,9 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		s.policy = builtin = pearl_policy_load_builtin(err, err_size);
 	s.best = strdup("");
 	s.progress.best_speedup = 1;
-	if (search_finalists_init(&s.finalists, o->confirm) < 0) {
+	if (search_finalists_init(&s.finalists, o->confirm) < 0 ||
+	    search_finalists_init(&s.starts,
+				  o->confirm > 0 ? 1 + o->n_seeds : 0) < 0) {
 		snprintf(err, err_size, "search: out of memory");
 		goto out;
 	}
@@ -516,6 +541,7 @@ out:
 		r->search_speedup = s.progress.best_speedup;
 	search_states_clear(&beam);
 	search_finalists_clear(&s.finalists);
+	search_finalists_clear(&s.starts);
 	pearl_policy_free(builtin);
 	return rc;
 }

@@ -98,7 +98,8 @@ typedef void (*search_confirm_fn)(void *user, const char *schedule,
  * turn; each one's fastest run counts, and the fastest of them wins.
  * *best (malloc'd; "" for the base), *speedup (its time against the
  * base's, both from the confirmation) and *origin (the finalist's, or
- * "base") receive the winner. 0, or -1 with a message in err. */
+ * "base") receive the winner. 0, or -1 with a message in err (also if
+ * the unscheduled program does not run OK: a broken compiler). */
 int search_confirm(pearl_env *env, pearl_env_program *p,
 		   const struct search_finalists *f, int rounds,
 		   search_confirm_fn heard, void *user, char **best,

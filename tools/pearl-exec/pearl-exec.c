@@ -17,6 +17,9 @@
  * then K times, alternating, and the minimum time of each is printed.
  * With --print-lowered each module is printed as lowered to the LLVM
  * dialect, before it runs (to see the lowering, e.g. its loop hints).
+ * With --clang=PATH both are compiled ahead of time by that clang
+ * (`-O3 -fopenmp CFLAGS -shared`, --cflags) and loaded, instead of the JIT:
+ * the code a user's compilation of the lowered module gives.
  * With --lower-only each file is only lowered and printed, with no C
  * interface added, and nothing runs: Pearl's lowering as a filter
  * (pearl-bench lowers every configuration with it).
@@ -44,6 +47,8 @@ struct options {
 	int time;
 	int print_lowered;	/* print each module in the LLVM dialect */
 	int lower_only;		/* ... and stop there */
+	const char *clang;	/* compile ahead of time with it; NULL: JIT */
+	const char *cflags;	/* clang's flags besides -O3 -fopenmp */
 	const char *files[2];
 	int n_files;
 };
@@ -73,6 +78,11 @@ static void usage(FILE *out)
 		"(implies --time)\n"
 		"  --print-lowered  print each module as lowered to the LLVM "
 		"dialect (on stdout)\n"
+		"  --clang=PATH  compile with this clang ahead of time "
+		"(-O3 -fopenmp -shared),\n"
+		"                not with the JIT\n"
+		"  --cflags=FLAGS  more flags for --clang (e.g. "
+		"-march=native)\n"
 		"  --lower-only  only print each file lowered to the LLVM "
 		"dialect, as is\n"
 		"                (no C interface), and run nothing\n"
@@ -159,6 +169,8 @@ static int parse_options(int argc, char **argv, struct options *opts)
 	    PEARL_OPTION_FLAG("time", &opts->time),
 	    PEARL_OPTION_FLAG("print-lowered", &opts->print_lowered),
 	    PEARL_OPTION_FLAG("lower-only", &opts->lower_only),
+	    PEARL_OPTION_STRING("clang", &opts->clang),
+	    PEARL_OPTION_STRING("cflags", &opts->cflags),
 	    PEARL_OPTION_END};
 	struct pearl_options_result res = {0};
 	char **files = calloc(argc, sizeof(*files));
@@ -237,14 +249,16 @@ static void print_to_stdout(MlirStringRef text, void *user)
 	fwrite(text.data, 1, text.length, stdout);
 }
 
-/* Lowers and JIT-compiles the modules, allocates and fills the inputs. */
+/* Lowers and compiles the modules, allocates and fills the inputs. */
 static int prepare(struct session *s, const struct options *opts,
 		   struct exec_err *err)
 {
 	int i;
 
 	for (i = 0; i < opts->n_files; ++i) {
-		if (exec_module_compile(s->mod[i], err) < 0)
+		if ((opts->clang ? exec_module_compile_native(
+				       s->mod[i], opts->clang, opts->cflags, err)
+				 : exec_module_compile(s->mod[i], err)) < 0)
 			return -1;
 		if (opts->print_lowered) {
 			mlirOperationPrint(exec_module_op(s->mod[i]),

@@ -99,6 +99,16 @@ static void usage(FILE *out)
 		"best)\n"
 		"  --confirm-rounds R   times each of them is measured again "
 		"(default 2)\n"
+		"  --confirm-compiler C  compiles them as users do: the "
+		"lowered module by this\n"
+		"                       clang, -O3 -fopenmp (default "
+		PEARL_TUNE_CLANG ";\n"
+		"                       jit: by the JIT, as the search "
+		"measures)\n"
+		"  --confirm-cflags F   its further flags (default "
+		"-march=native: the JIT's\n"
+		"                       target; give the flags the program "
+		"will be built with)\n"
 		"  --top-k K            policy actions per state and branch "
 		"(default 6)\n"
 		"  --depth D            actions per schedule (default 10)\n"
@@ -232,6 +242,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_INT("confirm", &a->search.confirm, 0, 100),
 	    PEARL_OPTION_INT("confirm-rounds", &a->search.confirm_rounds, 1,
 			     100),
+	    PEARL_OPTION_STRING("confirm-compiler", &a->env.again_compiler),
+	    PEARL_OPTION_STRING("confirm-cflags", &a->env.again_cflags),
 	    PEARL_OPTION_INT("top-k", &a->search.top_k, 0,
 			     PEARL_ACTION_SPACE_SIZE),
 	    PEARL_OPTION_INT("depth", &a->search.max_depth, 1, 64),
@@ -258,6 +270,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	memset(a, 0, sizeof(*a));
 	a->size = 64;
 	pearl_env_options_init(&a->env);
+	a->env.again_compiler = PEARL_TUNE_CLANG;
+	a->env.again_cflags = "-march=native";
 	pearl_search_options_init(&a->search);
 	a->programs = calloc(argc, sizeof(*a->programs));
 	if (!a->programs) {
@@ -294,6 +308,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	if (a->out_dir && same_names(a) < 0)
 		return -1;
+	if (!strcmp(a->env.again_compiler, "jit"))
+		a->env.again_compiler = NULL;
 	return 0;
 }
 
