@@ -16,6 +16,13 @@
 // RUN: mlir-translate --mlir-to-llvmir %t.one.mlir | FileCheck %s --check-prefix=LLVMIR
 // The upstream pipeline drops the hint.
 // RUN: %mlir_opt_pearl --pass-pipeline='builtin.module(expand-strided-metadata,lower-affine,convert-scf-to-openmp,finalize-memref-to-llvm,convert-scf-to-cf,convert-to-llvm,reconcile-unrealized-casts)' %t.mlir | FileCheck %s --check-prefix=UPSTREAM
+// The action space v2's hints and the OpenMP loop take the same path: a
+// register tile (J), a vector width (V) and a parallel tile loop (P).
+// RUN: %pearl_opt %s '--pearl-schedule=schedule="T(0,1,16,16) J(2,4) V(8) P(0)"' -o %t.v2.mlir
+// RUN: %mlir_opt_pearl --pass-pipeline='builtin.module(pearl-lower)' %t.v2.mlir -o %t.v2.stock.mlir
+// RUN: %pearl_exec --lower-only %t.v2.mlir > %t.v2.exec.mlir
+// RUN: diff %t.v2.stock.mlir %t.v2.exec.mlir
+// RUN: FileCheck %s --check-prefix=V2 < %t.v2.stock.mlir
 // pearl-lower-affine alone, on code without hints, is lower-affine.
 // RUN: %mlir_opt_pearl --pass-pipeline='builtin.module(pearl-lower-affine)' %s | FileCheck %s --check-prefix=PLAIN
 
@@ -24,6 +31,10 @@
 // HINT:         llvm.return
 
 // LLVMIR: !{!"llvm.loop.unroll.disable"}
+
+// V2: #llvm.loop_vectorize<{{.*}}width = 8
+// V2: omp.parallel
+// V2: llvm.br {{.*}} {loop_annotation = #{{.*}}}
 
 // UPSTREAM-NOT: loop_annotation
 
