@@ -19,6 +19,9 @@
       With --pass-options OPTS, pearl-schedule{OPTS} replaces the identity
       regeneration (--pass-options "" schedules with the policy); with
       --schedules DIR, each kernel's hand schedule DIR/<kernel>.sched does.
+      With --every-variant too, only the kernels with a schedule file are
+      checked, each with every schedule of the file (the plain line and each
+      "variant NAME:" line), one result line per schedule.
       Kernels with linalg ops are compared with their unscheduled lowering
       (mlir-opt --convert-linalg-to-affine-loops); the scheduled module goes
       through the same pass, for the linalg ops Pearl left alone.
@@ -149,22 +152,39 @@ def check_model(path, args, work):
     return "PASS", name, "modeled: %d statements, %d loops" % (n_stmt, n_loop)
 
 
-def hand_schedule(folder, name):
-    """The plain (every-size) schedule line of FOLDER/<name>.sched, or
-    None (pearl-bench's schedule file format)."""
+def schedule_lines(folder, name):
+    """[(label, schedule)] of FOLDER/<name>.sched in file order (pearl-bench's
+    schedule file format): the plain (every-size) line labelled "hand", each
+    "variant NAME: ..." line labelled NAME; size lines ("MEDIUM: ...") are
+    left out. [] when there is no file."""
     path = os.path.join(folder, name + ".sched")
     if not os.path.exists(path):
-        return None
+        return []
+    out = []
     with open(path) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
-            if line and not re.match(r"(variant\s|[A-Z]+\s*:)", line):
-                return line
-    return None
+            m = re.match(r"variant\s+([\w.-]+)\s*:\s*(.*)$", line)
+            if m:
+                out.append((m.group(1), m.group(2)))
+            elif line and not re.match(r"[A-Z]+\s*:", line):
+                out.append(("hand", line))
+    return out
 
 
-def check_exec(path, args, work):
+def hand_schedule(folder, name):
+    """The plain (every-size) schedule line of FOLDER/<name>.sched, or None."""
+    plain = [s for label, s in schedule_lines(folder, name) if label == "hand"]
+    return plain[0] if plain else None
+
+
+def check_exec(path, args, work, variant=None):
+    """variant: (label, schedule) to apply instead of the options; the
+    result is named <kernel>[label] and its files go to their own folder."""
     name = short_name(path)
+    if variant is not None:
+        work = os.path.join(work, "%s.%s" % (name, variant[0]))
+        os.makedirs(work)
     try:
         mlir, text = expand(path, args.size, work, with_run=True)
     except kernel_template.KernelError as e:
@@ -172,7 +192,9 @@ def check_exec(path, args, work):
     first = kernel_line(text)
     regen = os.path.join(work, name + ".regen.mlir")
     options = args.pass_options
-    if args.schedules:
+    if variant is not None:
+        options = 'schedule="%s"' % variant[1]
+    elif args.schedules:
         sched = hand_schedule(args.schedules, name)
         if sched is None:
             return "FAIL", name, "no schedule in %s" % args.schedules
@@ -214,6 +236,8 @@ def check_exec(path, args, work):
             status, why = "FAIL", "pearl-exec --entry=%s exit %d: %s" % (
                 entry, ex.returncode, (ex.stdout + ex.stderr).strip()[-300:])
     expected = EXPECTED_EXEC_FAILURE.get(name)
+    if variant is not None:
+        name = "%s[%s]" % (name, variant[0])
     if expected is not None:
         if status == "FAIL":
             return "XFAIL", name, "%s (expected: %s)" % (why, expected)
@@ -242,19 +266,32 @@ def main():
     ap.add_argument("--schedules",
                     help="exec: schedule each kernel with its hand schedule "
                     "SCHEDULES/<kernel>.sched instead of --pass-options")
+    ap.add_argument("--every-variant", action="store_true",
+                    help="exec, with --schedules: every schedule of each "
+                    "kernel's file, kernels without a file left out")
     ap.add_argument("--quick", action="store_true",
                     help="exec: only the run on @init's inputs (for slow "
                     "sanitizer builds)")
     args = ap.parse_args()
     if args.mode == "exec" and not (args.pearl_exec and args.mlir_opt):
         ap.error("exec needs --pearl-exec and --mlir-opt")
+    if args.every_variant and not (args.mode == "exec" and args.schedules):
+        ap.error("--every-variant needs exec and --schedules")
     files = kernel_files(args.kernels)
+    jobs = [(p, None) for p in files]
+    if args.every_variant:
+        jobs = [(p, v) for p in files
+                for v in schedule_lines(args.schedules, short_name(p))]
+        files = sorted(set(p for p, _ in jobs))
     print("kernels: %d" % len(files))
+    if args.every_variant:
+        print("schedules: %d" % len(jobs))
     check = check_model if args.mode == "model" else check_exec
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="pearl-kernels-") as work:
         with concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
-            results = list(pool.map(lambda p: safe(check, p, args, work), files))
+            results = list(pool.map(
+                lambda job: safe(check, job[0], args, work, *job[1:]), jobs))
     for status, name, why in results:
         print("%s %s: %s" % (status, name, why))
         if status == "FAIL":
@@ -265,8 +302,10 @@ def main():
     return 1 if failed else 0
 
 
-def safe(check, path, args, work):
+def safe(check, path, args, work, variant=None):
     try:
+        if variant is not None:
+            return check(path, args, work, variant)
         return check(path, args, work)
     except subprocess.TimeoutExpired as e:
         return "FAIL", short_name(path), "timeout: %s" % " ".join(e.cmd[:2])
