@@ -21,6 +21,7 @@
 #include "ast_expr.h"
 #include "index_range.h"
 #include "mlir_util.h"
+#include "privatize.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/ast_marks.h"
 
@@ -77,6 +78,11 @@ struct gen {
 	 * none. */
 	int pending_vector;
 	long n_inserted; /* operations inserted so far */
+	/* The region's buffers private to a loop (privatize.h) and their
+	 * expanded buffers, created on first use (null before). */
+	struct pearl_mlir_private *privates;
+	MlirValue *private_value;
+	int n_privates;
 	int failed;
 };
 
@@ -1192,6 +1198,84 @@ static int collect(struct gen *g, MlirOperation op, MlirOperation **need,
 	return 0;
 }
 
+/* The expanded buffer of private p: a memref.alloca of the loop's trip
+ * count, made from the original one (a clone placed after it) on first
+ * use. */
+static MlirValue private_buffer(struct gen *g, int p)
+{
+	const struct pearl_mlir_private *priv = &g->privates[p];
+	MlirOperation orig, alloca;
+	MlirType type, elem;
+
+	if (!mlirValueIsNull(g->private_value[p]))
+		return g->private_value[p];
+	orig = mlirOpResultGetOwner(priv->memref);
+	type = mlirValueGetType(priv->memref);
+	elem = mlirShapedTypeGetElementType(type);
+	alloca = mlirOperationClone(orig);
+	mlirValueSetType(mlirOperationGetResult(alloca, 0),
+			 mlirMemRefTypeContiguousGet(
+			     elem, 1, &priv->trip,
+			     mlirMemRefTypeGetMemorySpace(type)));
+	mlirBlockInsertOwnedOperationAfter(mlirOperationGetBlock(orig), orig,
+					   alloca);
+	g->private_value[p] = mlirOperationGetResult(alloca, 0);
+	return g->private_value[p];
+}
+
+/* A copy of access `op` to private p reading or writing element i - lb of
+ * the expanded buffer, i the original iterator of p's loop (remapped like
+ * every operand by the caller). */
+static MlirOperation private_access(struct gen *g, MlirOperation op, int p)
+{
+	const struct pearl_mlir_private *priv = &g->privates[p];
+	int is_store = pearl_mlir_op_is(op, "affine.store");
+	MlirValue operands[3];
+	MlirAffineExpr index;
+	MlirOperationState st;
+	MlirNamedAttribute map;
+	MlirType result;
+	int n = 0;
+
+	if (is_store)
+		operands[n++] = mlirOperationGetOperand(op, 0);
+	operands[n++] = private_buffer(g, p);
+	operands[n++] = mlirBlockGetArgument(pearl_mlir_body(priv->loop, 0), 0);
+	index = mlirAffineAddExprGet(
+	    mlirAffineDimExprGet(g->mctx, 0),
+	    mlirAffineConstantExprGet(g->mctx, -priv->lb));
+	map = named(g, "map", mlirAffineMapAttrGet(mlirAffineMapGet(
+				  g->mctx, 1, 0, 1, &index)));
+	st = mlirOperationStateGet(
+	    mlirStringRefCreateFromCString(is_store ? "affine.store"
+						    : "affine.load"),
+	    mlirOperationGetLocation(op));
+	mlirOperationStateAddOperands(&st, n, operands);
+	mlirOperationStateAddAttributes(&st, 1, &map);
+	if (!is_store) {
+		result = mlirValueGetType(mlirOperationGetResult(op, 0));
+		mlirOperationStateAddResults(&st, 1, &result);
+	}
+	return mlirOperationCreate(&st);
+}
+
+/* A copy of `op` for the new nest: a clone, or for an access to a private
+ * buffer an access to its expanded buffer. */
+static MlirOperation copy_op(struct gen *g, MlirOperation op)
+{
+	MlirValue memref = { NULL };
+	int p = -1;
+
+	if (pearl_mlir_op_is(op, "affine.load"))
+		memref = mlirOperationGetOperand(op, 0);
+	else if (pearl_mlir_op_is(op, "affine.store"))
+		memref = mlirOperationGetOperand(op, 1);
+	if (!mlirValueIsNull(memref))
+		p = pearl_mlir_private_index(g->privates, g->n_privates,
+					     memref);
+	return p >= 0 ? private_access(g, op, p) : mlirOperationClone(op);
+}
+
 /* Clones the operations of `need` found in program order from `first` to
  * `last` (inclusive; a null `last`: to the end of the block) and in the
  * blocks under them. The walk stops at `last`: the code generated so far
@@ -1216,7 +1300,7 @@ static void clone_in_order(struct gen *g, MlirOperation first,
 			if (mlirOperationEqual(need[k], op))
 				break;
 		if (k < n) {
-			MlirOperation c = mlirOperationClone(op);
+			MlirOperation c = copy_op(g, op);
 
 			for (i = 0; i < mlirOperationGetNumOperands(c); ++i) {
 				MlirValue v = mlirOperationGetOperand(c, i);
@@ -1449,6 +1533,12 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	g.n_param = isl_space_dim(space, isl_dim_param);
 	if (g.n_param > MAX_PARAMS || mlirOperationIsNull(g.anchor))
 		fail(&g, "region shape not supported");
+	g.n_privates = pearl_mlir_find_privates(region, &g.privates);
+	g.private_value = g.n_privates > 0
+			      ? calloc(g.n_privates, sizeof(*g.private_value))
+			      : NULL;
+	if (g.n_privates < 0 || (g.n_privates > 0 && !g.private_value))
+		fail(&g, "out of memory");
 	for (i = 0; i < g.n_param && !g.failed; ++i) {
 		g.param[i] = isl_space_get_dim_id(space, isl_dim_param, i);
 		g.param_value[i].ptr = isl_id_get_user(g.param[i]);
@@ -1490,6 +1580,10 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			next = mlirOperationGetNextInBlock(op);
 			mlirOperationDestroy(op);
 		}
+		for (i = 0; i < g.n_privates && g.private_value; ++i)
+			if (!mlirValueIsNull(g.private_value[i]))
+				mlirOperationDestroy(mlirOpResultGetOwner(
+				    g.private_value[i]));
 	} else {
 		/* Erase the old loops, conditions and stores; the values
 		 * computed between them stay (they may be used later). */
@@ -1504,7 +1598,16 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			if (stop)
 				break;
 		}
+		/* A private buffer's every use was in the old nest. */
+		for (i = 0; i < g.n_privates; ++i)
+			if (!mlirValueIsNull(g.private_value[i]) &&
+			    mlirOpOperandIsNull(
+				mlirValueGetFirstUse(g.privates[i].memref)))
+				mlirOperationDestroy(mlirOpResultGetOwner(
+				    g.privates[i].memref));
 	}
+	free(g.privates);
+	free(g.private_value);
 	if (!g.failed && vect) {
 		char msg[160];
 

@@ -4,6 +4,7 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "affine_to_isl.h"
 #include "extractor.h"
@@ -134,13 +135,60 @@ __isl_give isl_set *ex_stmt_domain(struct extractor *ex,
 	return isl_set_coalesce(dom);
 }
 
+/* The access to element i_k - lb of the expanded buffer of private p
+ * (privatize.h), where i_k is the iterator of p's loop. */
+static __isl_give isl_pw_aff_list *private_index(struct extractor *ex,
+						 int p, MlirOperation op,
+						 __isl_keep isl_space *space)
+{
+	const struct pearl_mlir_private *priv = &ex->privates[p];
+	isl_aff *index;
+	int k;
+
+	for (k = ex->depth - 1; k >= 0; --k)
+		if (mlirOperationEqual(ex->loops[k], priv->loop))
+			break;
+	if (k < 0) {
+		ex_fail(ex, op, "access to a private buffer outside its loop");
+		return NULL;
+	}
+	index = isl_aff_var_on_domain(
+	    isl_local_space_from_space(isl_space_copy(space)), isl_dim_set, k);
+	index = isl_aff_add_constant_si(index, -priv->lb);
+	return isl_pw_aff_list_from_pw_aff(isl_pw_aff_from_aff(index));
+}
+
+/* The id of the expanded buffer of private p, named after the buffer
+ * with "_priv" appended (__isl_keep; NULL after ex_fail). */
+static isl_id *private_id(struct extractor *ex, int p, MlirOperation op)
+{
+	isl_id *id;
+	char *name;
+
+	if (ex->private_ids[p])
+		return ex->private_ids[p];
+	id = ex_memref_id(ex, ex->privates[p].memref, op);
+	name = id ? malloc(strlen(isl_id_get_name(id)) + 6) : NULL;
+	if (!name) {
+		ex_fail(ex, op, "out of memory");
+		return NULL;
+	}
+	sprintf(name, "%s_priv", isl_id_get_name(id));
+	ex->private_ids[p] = isl_id_alloc(ex->isl, name, NULL);
+	free(name);
+	return ex->private_ids[p];
+}
+
 /* The access relation of affine.load / affine.store `op` whose memref is
- * operand `mem` (indices follow it) from the points of `space`. */
+ * operand `mem` (indices follow it) from the points of `space`; an access
+ * to a private buffer is one to its element in the expanded buffer. */
 __isl_give isl_map *ex_access(struct extractor *ex, MlirOperation op, int mem,
 			      __isl_keep isl_space *space)
 {
 	MlirValue memref = mlirOperationGetOperand(op, mem);
-	isl_id *id = ex_memref_id(ex, memref, op);
+	int p = pearl_mlir_private_index(ex->privates, ex->n_privates, memref);
+	isl_id *id = p >= 0 ? private_id(ex, p, op)
+			    : ex_memref_id(ex, memref, op);
 	isl_pw_aff **res;
 	isl_pw_aff_list *list;
 	isl_space *range, *mspace;
@@ -148,13 +196,20 @@ __isl_give isl_map *ex_access(struct extractor *ex, MlirOperation op, int mem,
 
 	if (!id)
 		return NULL;
-	n = ex_map_results(ex, op, "map", mem + 1, space, &res);
-	if (n < 0)
-		return NULL;
-	list = isl_pw_aff_list_alloc(ex->isl, n);
-	for (i = 0; i < n; ++i)
-		list = isl_pw_aff_list_add(list, res[i]);
-	free(res);
+	if (p >= 0) {
+		list = private_index(ex, p, op, space);
+		if (!list)
+			return NULL;
+		n = 1;
+	} else {
+		n = ex_map_results(ex, op, "map", mem + 1, space, &res);
+		if (n < 0)
+			return NULL;
+		list = isl_pw_aff_list_alloc(ex->isl, n);
+		for (i = 0; i < n; ++i)
+			list = isl_pw_aff_list_add(list, res[i]);
+		free(res);
+	}
 	range = isl_space_set_alloc(ex->isl, 0, n);
 	range = isl_space_set_tuple_id(range, isl_dim_set, isl_id_copy(id));
 	mspace = isl_space_map_from_domain_and_range(isl_space_copy(space),

@@ -222,7 +222,12 @@ pearl_program *pearl_mlir_extract(pearl_ctx *ctx, MlirOperation func,
 	ex.asm_state = mlirAsmStateCreateForOperation(func, flags);
 	mlirOpPrintingFlagsDestroy(flags);
 	ex.b = pearl_builder_alloc(ctx, fname);
-	if (!ex.b)
+	ex.n_privates = pearl_mlir_find_privates(region, &ex.privates);
+	ex.private_ids = ex.n_privates > 0
+			     ? calloc(ex.n_privates, sizeof(*ex.private_ids))
+			     : NULL;
+	if (!ex.b || ex.n_privates < 0 ||
+	    (ex.n_privates > 0 && !ex.private_ids))
 		ex_fail(&ex, region->first, "out of memory");
 	for (op = region->first; !ex.failed;
 	     op = mlirOperationGetNextInBlock(op)) {
@@ -246,6 +251,10 @@ pearl_program *pearl_mlir_extract(pearl_ctx *ctx, MlirOperation func,
 	for (i = 0; i < ex.n_names; ++i)
 		isl_id_free(ex.names[i].id);
 	free(ex.names);
+	for (i = 0; i < ex.n_privates && ex.private_ids; ++i)
+		isl_id_free(ex.private_ids[i]);
+	free(ex.private_ids);
+	free(ex.privates);
 	mlirAsmStateDestroy(ex.asm_state);
 	return prog;
 }

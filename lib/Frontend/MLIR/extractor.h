@@ -15,6 +15,7 @@
 
 #include "pearl/builder.h"
 #include "pearl/mlir_frontend.h"
+#include "privatize.h"
 
 #define MAX_DEPTH 64
 
@@ -41,6 +42,11 @@ struct extractor {
 	int n_conds;
 	struct named_value *names; /* memrefs and parameters */
 	int n_names;
+	/* The region's buffers private to a loop and the ids of their
+	 * expanded buffers (created on first access). */
+	struct pearl_mlir_private *privates;
+	isl_id **private_ids;
+	int n_privates;
 	int failed;
 	MlirOperation where;
 };

@@ -1,0 +1,272 @@
+/* Finds the one-element buffers of a region that are private to a loop
+ * (see privatize.h). */
+#include <mlir-c/AffineMap.h>
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <stdlib.h>
+
+#include "mlir_util.h"
+#include "privatize.h"
+
+#define MAX_NEST 64
+
+/* The memref operand of affine.load / affine.store `op`, null otherwise. */
+static MlirValue accessed_memref(MlirOperation op)
+{
+	if (pearl_mlir_op_is(op, "affine.load"))
+		return mlirOperationGetOperand(op, 0);
+	if (pearl_mlir_op_is(op, "affine.store"))
+		return mlirOperationGetOperand(op, 1);
+	return (MlirValue){ NULL };
+}
+
+/* 1 if `op` or an operation nested in it accesses `memref`. */
+static int accesses(MlirOperation op, MlirValue memref)
+{
+	MlirValue m = accessed_memref(op);
+	intptr_t r;
+
+	if (!mlirValueIsNull(m))
+		return mlirValueEqual(m, memref);
+	for (r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+		MlirBlock b = pearl_mlir_body(op, (int)r);
+		MlirOperation it;
+
+		for (it = mlirBlockIsNull(b) ? (MlirOperation){ NULL }
+					     : mlirBlockGetFirstOperation(b);
+		     !mlirOperationIsNull(it); it = mlirOperationGetNextInBlock(it))
+			if (accesses(it, memref))
+				return 1;
+	}
+	return 0;
+}
+
+/* 1 if `v` is the result of an operand-free memref.alloca of static shape
+ * with one element. */
+static int is_scalar_alloca(MlirValue v)
+{
+	MlirType type = mlirValueGetType(v);
+	MlirOperation def;
+	intptr_t d;
+
+	if (!mlirValueIsAOpResult(v))
+		return 0;
+	def = mlirOpResultGetOwner(v);
+	if (!pearl_mlir_op_is(def, "memref.alloca") ||
+	    mlirOperationGetNumOperands(def) != 0 ||
+	    !mlirTypeIsAMemRef(type) || !mlirShapedTypeHasStaticShape(type))
+		return 0;
+	for (d = 0; d < mlirShapedTypeGetRank(type); ++d)
+		if (mlirShapedTypeGetDimSize(type, d) != 1)
+			return 0;
+	return 1;
+}
+
+/* The affine.for operations around `op` inside `region`, outermost first,
+ * in loops[]; returns their number. */
+static int loops_around(const pearl_mlir_region *region, MlirOperation op,
+			MlirOperation *loops)
+{
+	MlirOperation inner[MAX_NEST];
+	int n = 0, i;
+
+	for (op = mlirOperationGetParentOperation(op);
+	     !mlirOperationIsNull(op) &&
+	     !mlirOperationIsNull(pearl_mlir_region_ancestor(region, op)) &&
+	     n < MAX_NEST;
+	     op = mlirOperationGetParentOperation(op))
+		if (pearl_mlir_op_is(op, "affine.for"))
+			inner[n++] = op;
+	for (i = 0; i < n; ++i)
+		loops[i] = inner[n - 1 - i];
+	return n;
+}
+
+/* The innermost affine.for around every use of `memref`, each the memref of
+ * an access inside `region`; null if a use is something else, lies outside
+ * the region or no loop is around them all. */
+static MlirOperation common_loop(const pearl_mlir_region *region,
+				 MlirValue memref)
+{
+	MlirOperation common[MAX_NEST], around[MAX_NEST];
+	MlirOpOperand use;
+	int n_common = -1, n, i;
+
+	for (use = mlirValueGetFirstUse(memref); !mlirOpOperandIsNull(use);
+	     use = mlirOpOperandGetNextUse(use)) {
+		MlirOperation user = mlirOpOperandGetOwner(use);
+		MlirValue m = accessed_memref(user);
+
+		if (mlirValueIsNull(m) || !mlirValueEqual(m, memref) ||
+		    mlirOpOperandGetOperandNumber(use) !=
+			(pearl_mlir_op_is(user, "affine.load") ? 0 : 1) ||
+		    mlirOperationIsNull(pearl_mlir_region_ancestor(region, user)))
+			return (MlirOperation){ NULL };
+		n = loops_around(region, user, around);
+		if (n_common < 0) {
+			for (i = 0; i < n; ++i)
+				common[i] = around[i];
+			n_common = n;
+		}
+		for (i = 0; i < n_common && i < n; ++i)
+			if (!mlirOperationEqual(common[i], around[i]))
+				break;
+		n_common = i;
+	}
+	return n_common > 0 ? common[n_common - 1] : (MlirOperation){ NULL };
+}
+
+/* The constant of the single-constant affine map attribute `name` of
+ * `op` in *value; 0 if it is not one. */
+static int constant_bound(MlirOperation op, const char *name, int64_t *value)
+{
+	MlirAttribute attr = pearl_mlir_attr(op, name);
+	MlirAffineMap map;
+
+	if (mlirAttributeIsNull(attr) || !mlirAttributeIsAAffineMap(attr))
+		return 0;
+	map = mlirAffineMapAttrGetValue(attr);
+	if (mlirAffineMapGetNumInputs(map) != 0 ||
+	    !mlirAffineMapIsSingleConstant(map))
+		return 0;
+	*value = mlirAffineMapGetSingleConstantResult(map);
+	return 1;
+}
+
+/* 1 if each iteration of `loop` writes `memref` before it reads it: the
+ * first operation of its body that accesses the buffer is a store to it. */
+static int written_first(MlirOperation loop, MlirValue memref)
+{
+	MlirBlock body = pearl_mlir_body(loop, 0);
+	MlirOperation op;
+
+	for (op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+	     op = mlirOperationGetNextInBlock(op))
+		if (accesses(op, memref))
+			return pearl_mlir_op_is(op, "affine.store");
+	return 0;
+}
+
+/* Fills *p if `memref` is private to a loop of `region`; returns 1 then. */
+static int private_to_loop(const pearl_mlir_region *region, MlirValue memref,
+			   struct pearl_mlir_private *p)
+{
+	MlirAttribute step;
+	int64_t lb, ub;
+
+	if (!is_scalar_alloca(memref))
+		return 0;
+	p->memref = memref;
+	p->loop = common_loop(region, memref);
+	if (mlirOperationIsNull(p->loop))
+		return 0;
+	step = pearl_mlir_attr(p->loop, "step");
+	if (mlirAttributeIsNull(step) || !mlirAttributeIsAInteger(step) ||
+	    mlirIntegerAttrGetValueInt(step) != 1 ||
+	    !constant_bound(p->loop, "lowerBoundMap", &lb) ||
+	    !constant_bound(p->loop, "upperBoundMap", &ub) || ub <= lb ||
+	    ub - lb > PEARL_PRIVATE_MAX_TRIP)
+		return 0;
+	p->lb = lb;
+	p->trip = ub - lb;
+	return written_first(p->loop, memref);
+}
+
+int pearl_mlir_private_index(const struct pearl_mlir_private *privates,
+			     int n, MlirValue memref)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (mlirValueEqual(privates[i].memref, memref))
+			return i;
+	return -1;
+}
+
+struct search {
+	const pearl_mlir_region *region;
+	struct pearl_mlir_private *found;
+	int n, cap;
+	MlirValue *seen; /* buffers already judged */
+	int n_seen, cap_seen;
+	int failed;
+};
+
+static int grow(void **array, int *cap, size_t size)
+{
+	int new_cap = *cap ? 2 * *cap : 8;
+	void *a = realloc(*array, new_cap * size);
+
+	if (!a)
+		return -1;
+	*array = a;
+	*cap = new_cap;
+	return 0;
+}
+
+/* Judges the buffer accessed by `op` (if any, and not judged before). */
+static void judge(struct search *s, MlirOperation op)
+{
+	MlirValue m = accessed_memref(op);
+	struct pearl_mlir_private p;
+	int i;
+
+	if (mlirValueIsNull(m))
+		return;
+	for (i = 0; i < s->n_seen; ++i)
+		if (mlirValueEqual(s->seen[i], m))
+			return;
+	if (s->n_seen == s->cap_seen &&
+	    grow((void **)&s->seen, &s->cap_seen, sizeof(*s->seen)) < 0) {
+		s->failed = 1;
+		return;
+	}
+	s->seen[s->n_seen++] = m;
+	if (!private_to_loop(s->region, m, &p))
+		return;
+	if (s->n == s->cap &&
+	    grow((void **)&s->found, &s->cap, sizeof(*s->found)) < 0) {
+		s->failed = 1;
+		return;
+	}
+	s->found[s->n++] = p;
+}
+
+static void walk(struct search *s, MlirOperation op)
+{
+	intptr_t r;
+
+	judge(s, op);
+	for (r = 0; r < mlirOperationGetNumRegions(op) && !s->failed; ++r) {
+		MlirBlock b = pearl_mlir_body(op, (int)r);
+		MlirOperation it;
+
+		for (it = mlirBlockIsNull(b) ? (MlirOperation){ NULL }
+					     : mlirBlockGetFirstOperation(b);
+		     !mlirOperationIsNull(it) && !s->failed;
+		     it = mlirOperationGetNextInBlock(it))
+			walk(s, it);
+	}
+}
+
+int pearl_mlir_find_privates(const pearl_mlir_region *region,
+			     struct pearl_mlir_private **out)
+{
+	struct search s = { region, NULL, 0, 0, NULL, 0, 0, 0 };
+	MlirOperation op;
+
+	for (op = region->first; !mlirOperationIsNull(op) && !s.failed;
+	     op = mlirOperationGetNextInBlock(op)) {
+		walk(&s, op);
+		if (mlirOperationEqual(op, region->last))
+			break;
+	}
+	free(s.seen);
+	if (s.failed) {
+		free(s.found);
+		*out = NULL;
+		return -1;
+	}
+	*out = s.found;
+	return s.n;
+}
