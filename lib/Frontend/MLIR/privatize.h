@@ -36,7 +36,7 @@
 
 /* The expanded buffer's largest number of elements (its place is the
  * stack, where the original one was). */
-#define PEARL_PRIVATE_MAX_TRIP 65536
+#define PEARL_PRIVATE_MAX_TRIP 16384
 
 struct pearl_mlir_private {
 	MlirValue memref;   /* the one-element buffer */
