@@ -1,5 +1,6 @@
 /*
- * pearl/file.h - whole files in memory.
+ * pearl/file.h - whole files in memory, and all of a buffer to a file
+ * descriptor.
  */
 #ifndef PEARL_FILE_H
 #define PEARL_FILE_H
@@ -15,6 +16,12 @@ extern "C" {
  * is not NULL. NULL with errno set if the file cannot be read or memory
  * is exhausted. */
 char *pearl_read_file(const char *path, size_t *len);
+
+/* Writes all len bytes of buf to the file descriptor fd, again after a
+ * write that an interrupt cut short (EINTR) or that wrote part; 0, or -1
+ * when a write fails or writes nothing. Only write(2): safe in a forked
+ * child and in a signal handler. */
+int pearl_write_all(int fd, const void *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -154,6 +154,14 @@ int pearl_options_parse(const struct pearl_option *table, int prefixes,
 			int argc, char **argv,
 			struct pearl_options_result *res);
 
+/* Says on stderr, after "tool: ", which words of argv (kept) the failure
+ * in *res (kept) is about, for tools that name the words rather than print
+ * res->message: "bad option or value: WORD" (with the next word when that
+ * is the value), or "WORD needs a value" when WORD is the last word. */
+void pearl_options_report_words(const char *tool,
+				const struct pearl_options_result *res,
+				int argc, char **argv);
+
 #ifdef __cplusplus
 }
 #endif

@@ -44,4 +44,29 @@ static inline void pearl_shuffle_indices(int *idx, int n, uint64_t *state)
 	}
 }
 
+/* The sum of weights[0..n-1]. */
+static inline int pearl_weights_total(const int *weights, int n)
+{
+	int i, total = 0;
+
+	for (i = 0; i < n; ++i)
+		total += weights[i];
+	return total;
+}
+
+/* The index i whose share of [0, total) holds x, for a weighted draw:
+ * weights[0] values for 0, the next weights[1] for 1, and so on (n - 1
+ * when x is beyond the total). */
+static inline int pearl_weighted_index(const int *weights, int n, int x)
+{
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		if (x < weights[i])
+			return i;
+		x -= weights[i];
+	}
+	return n - 1;
+}
+
 #endif

@@ -32,6 +32,7 @@
 
 #include "env_internal.h"
 #include "pearl/clock.h"
+#include "pearl/file.h"
 
 /* One record from the child. */
 enum rec_kind { rec_run = 1, rec_done, rec_timeout, rec_error };
@@ -57,19 +58,8 @@ static double cpu_seconds(void)
 
 static void write_rec(int fd, const struct rec *r)
 {
-	const char *p = (const char *)r;
-	size_t left = sizeof(*r);
-	ssize_t n;
-
-	while (left) {
-		n = write(fd, p, left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			_exit(3);
-		p += n;
-		left -= (size_t)n;
-	}
+	if (pearl_write_all(fd, r, sizeof(*r)) < 0)
+		_exit(3);
 }
 
 /* Warm-up runs by time stop here whatever their time (a kernel of a few

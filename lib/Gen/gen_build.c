@@ -81,17 +81,9 @@ int gen_chance(struct gen_rng *rng, int permille)
 
 int gen_pick(struct gen_rng *rng, const int *weights, int n)
 {
-	int i, sum = 0, r;
+	int r = gen_below(rng, pearl_weights_total(weights, n));
 
-	for (i = 0; i < n; ++i)
-		sum += weights[i];
-	r = gen_below(rng, sum);
-	for (i = 0; i < n; ++i) {
-		if (r < weights[i])
-			return i;
-		r -= weights[i];
-	}
-	return n - 1;
+	return pearl_weighted_index(weights, n, r);
 }
 
 /* ------------------------------------------------------------------ */

@@ -55,6 +55,15 @@ void gen_sb_printf(struct gen_sb *s, const char *fmt, ...)
 	}
 }
 
+char *gen_sb_take(struct gen_sb *s)
+{
+	if (s->oom) {
+		free(s->buf);
+		return NULL;
+	}
+	return s->buf;
+}
+
 static void indent(struct gen_sb *s, int n)
 {
 	gen_sb_printf(s, "%*s", 2 * n, "");
@@ -589,9 +598,5 @@ char *gen_emit(const struct gen_prog *p, const struct pearl_gen_info *info)
 	emit_init(&s, p);
 	gen_sb_printf(&s, "\n");
 	emit_kernel(&s, p);
-	if (s.oom) {
-		free(s.buf);
-		return NULL;
-	}
-	return s.buf;
+	return gen_sb_take(&s);
 }

@@ -410,9 +410,5 @@ char *gen_emit_c(const struct gen_prog *p, const struct pearl_gen_info *info)
 	print_kernel(&s, p);
 	gen_sb_printf(&s, "\n");
 	print_main(&s, p);
-	if (s.oom) {
-		free(s.buf);
-		return NULL;
-	}
-	return s.buf;
+	return gen_sb_take(&s);
 }

@@ -190,6 +190,9 @@ struct gen_sb {
 /* gen_emit.c: printf at the end of *s. */
 void gen_sb_printf(struct gen_sb *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* gen_emit.c: the text of *s (__isl_give: the caller frees it), or NULL
+ * (the text freed) if memory ran out; *s is spent. */
+char *gen_sb_take(struct gen_sb *s);
 /* gen_emit.c: an affine expression over the sizes and the iterators,
  * printed as prefix<level> ("%i" in MLIR indices, "d" in maps, "i" in C). */
 void gen_print_aff(struct gen_sb *s, const struct gen_prog *p,

@@ -155,7 +155,7 @@ void pearl_nn_gatv2_target(float *restrict oi, int i,
 		const float *att = g->att + (size_t)k * hidden;
 		const float *xri = xr + (size_t)i * D + k * hidden;
 		float *restrict oik = oi + k * hidden;
-		float max, sum = 0.0f;
+		float sum;
 
 		/* Scores of heads k..k+3 together, when they fit. */
 		if (k % 4 == 0 && k + 4 <= heads && deg <= GAT_BATCH_DEGREE)
@@ -174,13 +174,7 @@ void pearl_nn_gatv2_target(float *restrict oi, int i,
 					      xl + (size_t)nb[e] * D +
 						  k * hidden,
 					      xri, hidden);
-		max = scores[0];
-		for (e = 1; e < deg; ++e)
-			max = scores[e] > max ? scores[e] : max;
-		for (e = 0; e < deg; ++e) {
-			scores[e] = expf(scores[e] - max);
-			sum += scores[e];
-		}
+		sum = pearl_nn_exp_minus_max(scores, deg);
 		for (e = 0; e < deg; ++e) {
 			const float *restrict xlj =
 			    xl + (size_t)nb[e] * D + k * hidden;

@@ -7,6 +7,7 @@
 #ifndef PEARL_POLICY_NN_H
 #define PEARL_POLICY_NN_H
 
+#include <math.h>
 #include <stddef.h>
 
 /* Versions of the dense kernels for AVX2 and for any x86-64, chosen when
@@ -23,6 +24,24 @@
 #define PEARL_SELU_LAMBDA 1.0507009873554805f
 #define PEARL_SELU_ALPHA 1.6732632423543772f
 #define PEARL_GAT_NEG_SLOPE 0.2f
+
+/* In place over x[0..n-1] (n >= 1): x[e] = exp(x[e] - max x), the
+ * numerators of softmax(x) with the maximum subtracted against overflow;
+ * returns their sum, the denominator. The forward and the backward pass
+ * both call it, so that their attention coefficients are the same bits. */
+static inline float pearl_nn_exp_minus_max(float *x, int n)
+{
+	float max = x[0], sum = 0.0f;
+	int e;
+
+	for (e = 1; e < n; ++e)
+		max = x[e] > max ? x[e] : max;
+	for (e = 0; e < n; ++e) {
+		x[e] = expf(x[e] - max);
+		sum += x[e];
+	}
+	return sum;
+}
 
 /* y[n, d_out] = x[n, d_in] w[d_in, d_out] + b[d_out]; y must not alias x.
  * Zero inputs are skipped (node features are sparse). */

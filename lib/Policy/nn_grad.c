@@ -225,7 +225,7 @@ static void attention(float *restrict alpha, const float *restrict att,
 		      const float *xl, const float *restrict xri,
 		      const int *nb, int deg, int D, int hidden)
 {
-	float max, sum = 0.0f;
+	float sum;
 	int e, c;
 
 	for (e = 0; e < deg; ++e) {
@@ -239,13 +239,7 @@ static void attention(float *restrict alpha, const float *restrict att,
 		}
 		alpha[e] = s;
 	}
-	max = alpha[0];
-	for (e = 1; e < deg; ++e)
-		max = alpha[e] > max ? alpha[e] : max;
-	for (e = 0; e < deg; ++e) {
-		alpha[e] = expf(alpha[e] - max);
-		sum += alpha[e];
-	}
+	sum = pearl_nn_exp_minus_max(alpha, deg);
 	for (e = 0; e < deg; ++e)
 		alpha[e] /= sum;
 }

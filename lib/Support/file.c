@@ -1,7 +1,9 @@
-/* Whole files in memory (pearl/file.h). */
+/* Whole files in memory, and all of a buffer to a file descriptor
+ * (pearl/file.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "pearl/file.h"
 
@@ -46,4 +48,21 @@ char *pearl_read_file(const char *path, size_t *len)
 	text = read_stream(f, len);
 	fclose(f);
 	return text;
+}
+
+int pearl_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

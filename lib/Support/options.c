@@ -336,3 +336,18 @@ int pearl_options_parse(const struct pearl_option *table, int prefixes,
 	}
 	return r;
 }
+
+void pearl_options_report_words(const char *tool,
+				const struct pearl_options_result *res,
+				int argc, char **argv)
+{
+	const char *word = argv[res->index];
+
+	if (res->failure == pearl_options_bad_value && strchr(word, '='))
+		fprintf(stderr, "%s: bad option or value: %s\n", tool, word);
+	else if (res->index + 1 >= argc)
+		fprintf(stderr, "%s: %s needs a value\n", tool, word);
+	else
+		fprintf(stderr, "%s: bad option or value: %s %s\n", tool,
+			word, argv[res->index + 1]);
+}

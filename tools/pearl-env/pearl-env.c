@@ -155,22 +155,6 @@ static int parse_agent(const char *value, void *dest)
 	return pearl_option_ok;
 }
 
-/* Says what is wrong with the command line (pearl_options_parse's
- * failure), in pearl-env's words. */
-static void report_usage_error(const struct pearl_options_result *res,
-			       int argc, char **argv)
-{
-	const char *word = argv[res->index];
-
-	if (res->failure == pearl_options_bad_value && strchr(word, '='))
-		fprintf(stderr, "pearl-env: bad option or value: %s\n", word);
-	else if (res->index + 1 >= argc)
-		fprintf(stderr, "pearl-env: %s needs a value\n", word);
-	else
-		fprintf(stderr, "pearl-env: bad option or value: %s %s\n",
-			word, argv[res->index + 1]);
-}
-
 /* Fills a from argv: 0, 1 for help, -1 on a usage error (reported). */
 static int parse_args(int argc, char **argv, struct args *a)
 {
@@ -216,7 +200,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	r = pearl_options_parse(table, 0, argc, argv, &res);
 	a->n_files = res.n_arguments;
 	if (r < 0)
-		report_usage_error(&res, argc, argv);
+		pearl_options_report_words("pearl-env", &res, argc, argv);
 	if (r != 0)
 		return r;
 	if (a->summary && !a->opts.memo_path) {

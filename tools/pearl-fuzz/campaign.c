@@ -152,40 +152,6 @@ static int ensure_worker(struct campaign *c)
 	return 0;
 }
 
-/* A growable list of strings. */
-struct strings {
-	char **s;
-	int n, cap;
-};
-
-static int strings_add(struct strings *l, const char *text)
-{
-	if (l->n == l->cap) {
-		int cap = l->cap ? 2 * l->cap : 16;
-		char **grown = realloc(l->s, (size_t)cap * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		l->s = grown;
-		l->cap = cap;
-	}
-	l->s[l->n] = strdup(text);
-	if (!l->s[l->n])
-		return -1;
-	l->n++;
-	return 0;
-}
-
-static void strings_clear(struct strings *l)
-{
-	int i;
-
-	for (i = 0; i < l->n; ++i)
-		free(l->s[i]);
-	free(l->s);
-	memset(l, 0, sizeof(*l));
-}
-
 enum load_status {
 	load_ok,
 	load_unusable, /* out->message says why */
@@ -197,7 +163,7 @@ enum load_status {
 /* Has the worker load program `seed` and, if `list`, draw `count`
  * schedules into it. */
 static enum load_status load_program(struct campaign *c, uint64_t seed,
-				     int count, struct strings *list,
+				     int count, struct fuzz_strings *list,
 				     struct fuzz_outcome *out)
 {
 	char *line;
@@ -220,7 +186,7 @@ static enum load_status load_program(struct campaign *c, uint64_t seed,
 						     : load_failed;
 		}
 		if (!strncmp(line, "S ", 2)) {
-			if (list && strings_add(list, line + 2) < 0) {
+			if (list && fuzz_strings_add(list, line + 2) < 0) {
 				snprintf(c->err, c->err_size, "out of memory");
 				return load_fatal;
 			}
@@ -414,7 +380,7 @@ static const char *traced_schedule(struct campaign *c, char *msg, size_t size)
 /* All pairs of program `seed`; -1 if fatal. */
 static int fuzz_program(struct campaign *c, uint64_t seed)
 {
-	struct strings list = { NULL, 0, 0 };
+	struct fuzz_strings list = FUZZ_STRINGS_INIT;
 	struct fuzz_outcome out;
 	enum load_status st;
 	int i, ret = 0;
@@ -423,7 +389,7 @@ static int fuzz_program(struct campaign *c, uint64_t seed)
 	st = load_program(c, seed, c->o->schedule ? 0 : c->o->per_program,
 			  &list, &out);
 	if (st == load_ok && c->o->schedule &&
-	    strings_add(&list, c->o->schedule) < 0) {
+	    fuzz_strings_add(&list, c->o->schedule) < 0) {
 		snprintf(c->err, c->err_size, "out of memory");
 		st = load_fatal;
 	}
@@ -456,7 +422,7 @@ static int fuzz_program(struct campaign *c, uint64_t seed)
 		else if (!ret)
 			ret = account(c, seed, list.s[i], pearl_now() - t0, &out);
 	}
-	strings_clear(&list);
+	fuzz_strings_clear(&list);
 	return ret;
 }
 

@@ -143,42 +143,13 @@ static char *agent_schedule(struct mlir_state *s, int k, char *err,
 						err_size);
 }
 
-/* The schedules handed out so far, to skip repeats. */
-struct seen {
-	char **texts;
-	int n;
-};
-
-/* 1 if text is new (then remembered), 0 if seen (or empty: the base), -1
- * if memory is exhausted. */
-static int remember(struct seen *seen, const char *text)
+/* 1 if text is new (then remembered in *seen), 0 if seen (or empty: the
+ * base), -1 if memory is exhausted. */
+static int remember(struct fuzz_strings *seen, const char *text)
 {
-	char **grown;
-	int i;
-
-	if (!text[0])
+	if (!text[0] || fuzz_strings_contain(seen, text))
 		return 0;
-	for (i = 0; i < seen->n; ++i)
-		if (!strcmp(seen->texts[i], text))
-			return 0;
-	grown = realloc(seen->texts, (size_t)(seen->n + 1) * sizeof(*grown));
-	if (!grown)
-		return -1;
-	seen->texts = grown;
-	seen->texts[seen->n] = strdup(text);
-	if (!seen->texts[seen->n])
-		return -1;
-	seen->n++;
-	return 1;
-}
-
-static void forget_all(struct seen *seen)
-{
-	int i;
-
-	for (i = 0; i < seen->n; ++i)
-		free(seen->texts[i]);
-	free(seen->texts);
+	return fuzz_strings_add(seen, text) < 0 ? -1 : 1;
 }
 
 /* The schedule stream of a program: its own, whatever the campaign's
@@ -216,7 +187,7 @@ static int mlir_schedules(void *state, int count, fuzz_trace_fn trace,
 			  size_t err_size)
 {
 	struct mlir_state *s = state;
-	struct seen seen = { NULL, 0 };
+	struct fuzz_strings seen = FUZZ_STRINGS_INIT;
 	uint64_t rng = schedule_stream(s->seed);
 	int n_agent = (count + 3) / 4, emitted = 0, k, fresh, ret = 0;
 	char *text;
@@ -240,7 +211,7 @@ static int mlir_schedules(void *state, int count, fuzz_trace_fn trace,
 		}
 		free(text);
 	}
-	forget_all(&seen);
+	fuzz_strings_clear(&seen);
 	return ret;
 }
 

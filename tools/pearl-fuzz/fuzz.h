@@ -15,6 +15,8 @@
  *              a crash or hang of the pass cannot take the fuzzer down
  *              (worker.c)
  *   campaign   programs, pairs, counts, failures, reproducers (campaign.c)
+ *   strings    a list of copied strings (strings.c): the campaign's
+ *              schedules of a program, the schedules a driver handed out
  *
  * Ownership follows isl's conventions (__isl_give: the caller frees;
  * __isl_take: consumed; __isl_keep: borrowed). Errors: functions return
@@ -316,6 +318,21 @@ struct fuzz_counts {
 	char slowest[512];
 	double seconds;
 };
+
+/* A growable list of strings, each a copy owned by the list. A list of
+ * zeros (FUZZ_STRINGS_INIT) is empty. */
+struct fuzz_strings {
+	char **s;
+	int n, cap;
+};
+#define FUZZ_STRINGS_INIT { NULL, 0, 0 }
+
+/* Appends a copy of text (kept); 0, or -1 if memory is exhausted. */
+int fuzz_strings_add(struct fuzz_strings *l, const char *text);
+/* Whether the list holds a string equal to text. */
+int fuzz_strings_contain(const struct fuzz_strings *l, const char *text);
+/* Frees the strings and the list's array; the list is then empty. */
+void fuzz_strings_clear(struct fuzz_strings *l);
 
 /* Runs the campaign described by `o` (__isl_keep), filling *counts;
  * prints progress on stderr, writes reproducers into o->out_dir and the

@@ -106,22 +106,6 @@ static int parse_path(const char *value, void *dest)
 	return o->driver ? pearl_option_ok : pearl_option_bad_value;
 }
 
-/* Says what is wrong with the command line (pearl_options_parse's
- * failure), in pearl-fuzz's words. */
-static void report_usage_error(const struct pearl_options_result *res,
-			       int argc, char **argv)
-{
-	const char *word = argv[res->index];
-
-	if (res->failure == pearl_options_bad_value && strchr(word, '='))
-		fprintf(stderr, "pearl-fuzz: bad option or value: %s\n", word);
-	else if (res->index + 1 >= argc)
-		fprintf(stderr, "pearl-fuzz: %s needs a value\n", word);
-	else
-		fprintf(stderr, "pearl-fuzz: bad option or value: %s %s\n",
-			word, argv[res->index + 1]);
-}
-
 /* Fills o from argv: 0, 1 for help, -1 on a usage error (reported). */
 static int parse_args(int argc, char **argv, struct fuzz_options *o)
 {
@@ -163,7 +147,7 @@ static int parse_args(int argc, char **argv, struct fuzz_options *o)
 	fuzz_options_init(o);
 	r = pearl_options_parse(table, 0, argc, argv, &res);
 	if (r < 0)
-		report_usage_error(&res, argc, argv);
+		pearl_options_report_words("pearl-fuzz", &res, argc, argv);
 	if (r != 0)
 		return r;
 	if (!o->seconds && !o->pairs && !o->programs)

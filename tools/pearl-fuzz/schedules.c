@@ -46,17 +46,9 @@ static int chance(uint64_t *rng, int percent)
 /* An index in [0, n) drawn with the given weights. */
 static int draw_weighted(uint64_t *rng, const int *weights, int n)
 {
-	int i, total = 0, x;
+	int x = draw(rng, pearl_weights_total(weights, n));
 
-	for (i = 0; i < n; ++i)
-		total += weights[i];
-	x = draw(rng, total);
-	for (i = 0; i < n; ++i) {
-		if (x < weights[i])
-			return i;
-		x -= weights[i];
-	}
-	return n - 1;
+	return pearl_weighted_index(weights, n, x);
 }
 
 #define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))

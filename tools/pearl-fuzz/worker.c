@@ -26,6 +26,7 @@
 
 #include "fuzz.h"
 #include "pearl/clock.h"
+#include "pearl/file.h"
 
 /* Bytes of the worker's output kept in a crash's message. */
 #define LOG_TAIL 1500
@@ -33,23 +34,6 @@
 #define LOG_MAX (8L << 20)
 /* Seconds a worker has to exit once its input ended. */
 #define EXIT_GRACE 10.0
-
-/* Writes all of buf; 0, or -1. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* Formats a line (a newline is added) and writes it; 0, or -1. */
 static int vsend(int fd, const char *fmt, va_list ap)
@@ -62,9 +46,9 @@ static int vsend(int fd, const char *fmt, va_list ap)
 		return -1;
 	text[strcspn(text, "\n")] = '\0'; /* one line, whatever it holds */
 	len = (int)strlen(text);
-	ret = write_all(fd, text, (size_t)len);
+	ret = pearl_write_all(fd, text, (size_t)len);
 	if (ret == 0)
-		ret = write_all(fd, "\n", 1);
+		ret = pearl_write_all(fd, "\n", 1);
 	free(text);
 	return ret;
 }
