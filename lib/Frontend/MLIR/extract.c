@@ -9,24 +9,18 @@
 #include "extractor.h"
 #include "mlir_util.h"
 
+/* 1 if `op` is an affine.store to the memref *user points to. */
+static int is_store_to(MlirOperation op, void *user)
+{
+	return pearl_mlir_op_is(op, "affine.store") &&
+	       mlirValueEqual(mlirOperationGetOperand(op, 1),
+			      *(MlirValue *)user);
+}
+
 /* 1 if `op` or an operation nested in it stores to `memref`. */
 static int stores_to(MlirOperation op, MlirValue memref)
 {
-	intptr_t r;
-
-	if (pearl_mlir_op_is(op, "affine.store"))
-		return mlirValueEqual(mlirOperationGetOperand(op, 1), memref);
-	for (r = 0; r < mlirOperationGetNumRegions(op); ++r) {
-		MlirBlock b = pearl_mlir_body(op, (int)r);
-		MlirOperation it;
-
-		for (it = mlirBlockIsNull(b) ? (MlirOperation){ NULL }
-					     : mlirBlockGetFirstOperation(b);
-		     !mlirOperationIsNull(it); it = mlirOperationGetNextInBlock(it))
-			if (stores_to(it, memref))
-				return 1;
-	}
-	return 0;
+	return pearl_mlir_op_any(op, is_store_to, &memref);
 }
 
 /* A statement executes its loads when it stores; reject loads whose value

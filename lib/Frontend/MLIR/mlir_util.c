@@ -96,3 +96,23 @@ MlirOperation pearl_mlir_region_ancestor(const pearl_mlir_region *region,
 	}
 	return (MlirOperation){ NULL };
 }
+
+int pearl_mlir_op_any(MlirOperation op,
+		      int (*pred)(MlirOperation op, void *user), void *user)
+{
+	intptr_t r;
+
+	if (pred(op, user))
+		return 1;
+	for (r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+		MlirBlock b = pearl_mlir_body(op, (int)r);
+		MlirOperation it;
+
+		for (it = mlirBlockIsNull(b) ? (MlirOperation){ NULL }
+					     : mlirBlockGetFirstOperation(b);
+		     !mlirOperationIsNull(it); it = mlirOperationGetNextInBlock(it))
+			if (pearl_mlir_op_any(it, pred, user))
+				return 1;
+	}
+	return 0;
+}

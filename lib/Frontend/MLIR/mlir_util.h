@@ -20,6 +20,10 @@ char *pearl_mlir_value_str(MlirValue value, MlirAsmState state);
 /* The body block of the first region of op (for affine.for). */
 MlirBlock pearl_mlir_body(MlirOperation op, int region);
 
+/* 1 if `pred` holds for `op` or for an operation nested in it. */
+int pearl_mlir_op_any(MlirOperation op,
+		      int (*pred)(MlirOperation op, void *user), void *user);
+
 /* The ancestor of `op` (or `op` itself) that is a top-level operation of
  * `region`, or a null operation if `op` lies outside the region. */
 MlirOperation pearl_mlir_region_ancestor(const pearl_mlir_region *region,

@@ -4,6 +4,7 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mlir_util.h"
 #include "privatize.h"
@@ -20,25 +21,18 @@ static MlirValue accessed_memref(MlirOperation op)
 	return (MlirValue){ NULL };
 }
 
+/* 1 if `op` is an access to the memref *user points to. */
+static int is_access_to(MlirOperation op, void *user)
+{
+	MlirValue m = accessed_memref(op);
+
+	return !mlirValueIsNull(m) && mlirValueEqual(m, *(MlirValue *)user);
+}
+
 /* 1 if `op` or an operation nested in it accesses `memref`. */
 static int accesses(MlirOperation op, MlirValue memref)
 {
-	MlirValue m = accessed_memref(op);
-	intptr_t r;
-
-	if (!mlirValueIsNull(m))
-		return mlirValueEqual(m, memref);
-	for (r = 0; r < mlirOperationGetNumRegions(op); ++r) {
-		MlirBlock b = pearl_mlir_body(op, (int)r);
-		MlirOperation it;
-
-		for (it = mlirBlockIsNull(b) ? (MlirOperation){ NULL }
-					     : mlirBlockGetFirstOperation(b);
-		     !mlirOperationIsNull(it); it = mlirOperationGetNextInBlock(it))
-			if (accesses(it, memref))
-				return 1;
-	}
-	return 0;
+	return pearl_mlir_op_any(op, is_access_to, &memref);
 }
 
 /* 1 if `v` is the result of an operand-free memref.alloca of static shape
@@ -192,15 +186,21 @@ struct search {
 	int failed;
 };
 
-static int grow(void **array, int *cap, size_t size)
+/* Appends the `size` bytes of `elem` to *array (*n elements of room for
+ * *cap), growing it; 0, or -1 if memory is exhausted. */
+static int push(void **array, int *n, int *cap, size_t size, const void *elem)
 {
-	int new_cap = *cap ? 2 * *cap : 8;
-	void *a = realloc(*array, new_cap * size);
+	if (*n == *cap) {
+		int new_cap = *cap ? 2 * *cap : 8;
+		void *a = realloc(*array, new_cap * size);
 
-	if (!a)
-		return -1;
-	*array = a;
-	*cap = new_cap;
+		if (!a)
+			return -1;
+		*array = a;
+		*cap = new_cap;
+	}
+	memcpy((char *)*array + *n * size, elem, size);
+	(*n)++;
 	return 0;
 }
 
@@ -216,20 +216,11 @@ static void judge(struct search *s, MlirOperation op)
 	for (i = 0; i < s->n_seen; ++i)
 		if (mlirValueEqual(s->seen[i], m))
 			return;
-	if (s->n_seen == s->cap_seen &&
-	    grow((void **)&s->seen, &s->cap_seen, sizeof(*s->seen)) < 0) {
+	if (push((void **)&s->seen, &s->n_seen, &s->cap_seen, sizeof(m),
+		 &m) < 0 ||
+	    (private_to_loop(s->region, m, &p) &&
+	     push((void **)&s->found, &s->n, &s->cap, sizeof(p), &p) < 0))
 		s->failed = 1;
-		return;
-	}
-	s->seen[s->n_seen++] = m;
-	if (!private_to_loop(s->region, m, &p))
-		return;
-	if (s->n == s->cap &&
-	    grow((void **)&s->found, &s->cap, sizeof(*s->found)) < 0) {
-		s->failed = 1;
-		return;
-	}
-	s->found[s->n++] = p;
 }
 
 static void walk(struct search *s, MlirOperation op)
