@@ -12,6 +12,7 @@
  *                                            -> CRASH (of generated code)
  *   anything else (lowering or the JIT)      -> COMPILE_FAILED
  * Runs are as cheap as the environment allows: no warm-up, one run. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "fuzz.h"
 #include "pearl/agent.h"
 #include "pearl/env.h"
+#include "pearl/file.h"
 #include "pearl/gen.h"
 #include "pearl/policy.h"
 #include "pearl/random.h"
@@ -84,11 +86,25 @@ static void mlir_program_file(uint64_t seed, char *buf, size_t size)
 	snprintf(buf, size, "gen-%" PRIu64 ".mlir", seed);
 }
 
+/* The text of kernel file `path` (malloc'd), or NULL with err. */
+static char *kernel_text(const char *path, char *err, size_t err_size)
+{
+	char *text = pearl_read_file(path, NULL);
+
+	if (!text)
+		snprintf(err, err_size, "cannot read %s: %s", path,
+			 strerror(errno));
+	return text;
+}
+
 char *fuzz_program_text(const struct fuzz_config *cfg, uint64_t seed, int c,
 			char *err, size_t err_size)
 {
 	struct pearl_gen_options opts;
 
+	if (cfg->n_kernels > 0 && !c)
+		return kernel_text(cfg->kernels[seed % cfg->n_kernels], err,
+				   err_size);
 	memset(&opts, 0, sizeof(opts));
 	opts.scale = (enum pearl_gen_scale)cfg->size_scale;
 	opts.lang = c ? pearl_gen_lang_c : pearl_gen_lang_mlir;

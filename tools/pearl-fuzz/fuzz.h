@@ -140,6 +140,12 @@ struct fuzz_config {
 	const char *memo_path;   /* memo database, or NULL */
 	const char *clang;       /* the C path: clang, and the plugin it */
 	const char *plugin;      /* loads (PearlLLVMPlugin.so) */
+	/* The MLIR path: programs read from these kernel-contract files
+	 * instead of made by pearl-gen, program S from kernels[S mod
+	 * n_kernels] (its schedules still drawn from seed S); none when
+	 * n_kernels is 0. */
+	char **kernels;
+	int n_kernels;
 	/* Test hooks of the worker: a pair whose schedule contains this
 	 * makes the worker abort (crash) or stop answering (hang); NULL:
 	 * none. */

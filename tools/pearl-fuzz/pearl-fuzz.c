@@ -14,11 +14,13 @@
  * was found, 1 if one was, 2 on a usage error or an error of the fuzzer
  * itself.
  */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "pearl/gen.h"
@@ -65,6 +67,12 @@ static void usage(FILE *out)
 		"(default 60)\n"
 		"  --minimize-limit N        failures minimized per kind "
 		"(default 5; 0: none)\n"
+		"  --kernels FILE,...        the MLIR path: fuzz these "
+		"kernel-contract modules\n"
+		"                            (expanded pearl-bench kernels) "
+		"instead of pearl-gen's\n"
+		"                            programs; program S is file S "
+		"mod their number\n"
 		"  --schedule S              run schedule S alone on every "
 		"program (reproduce and\n"
 		"                            minimize a known failure)\n"
@@ -106,6 +114,39 @@ static int parse_path(const char *value, void *dest)
 	return o->driver ? pearl_option_ok : pearl_option_bad_value;
 }
 
+/* --kernels FILE,FILE,...: the files, in a malloc'd array of malloc'd
+ * strings (they live as long as the process). */
+static int parse_kernels(const char *value, void *dest)
+{
+	struct fuzz_config *cfg = dest;
+	const char *p = value, *end;
+
+	if (!*value)
+		return pearl_option_bad_value;
+	for (; p; p = *end ? end + 1 : NULL) {
+		char **k = realloc(cfg->kernels,
+				   (cfg->n_kernels + 1) * sizeof(*k));
+
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		if (!k || end == p)
+			return pearl_option_bad_value;
+		cfg->kernels = k;
+		k[cfg->n_kernels] = strndup(p, end - p);
+		if (!k[cfg->n_kernels])
+			return pearl_option_bad_value;
+		if (access(k[cfg->n_kernels], R_OK) != 0) {
+			fprintf(stderr, "pearl-fuzz: cannot read %s: %s\n",
+				k[cfg->n_kernels], strerror(errno));
+			free(k[cfg->n_kernels]);
+			return pearl_option_bad_value;
+		}
+		cfg->n_kernels++;
+	}
+	return pearl_option_ok;
+}
+
 /* Fills o from argv: 0, 1 for help, -1 on a usage error (reported). */
 static int parse_args(int argc, char **argv, struct fuzz_options *o)
 {
@@ -114,6 +155,8 @@ static int parse_args(int argc, char **argv, struct fuzz_options *o)
 	    PEARL_OPTION_CALL("size-scale", &o->cfg.size_scale, parse_scale,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_CALL("path", o, parse_path, "mlir|c"),
+	    PEARL_OPTION_CALL("kernels", &o->cfg, parse_kernels,
+			      "FILE,FILE,..."),
 	    PEARL_OPTION_STRING("out", &o->out_dir),
 	    PEARL_OPTION_STRING("log", &o->log_path),
 	    PEARL_OPTION_STRING("memo", &o->cfg.memo_path),
@@ -152,7 +195,21 @@ static int parse_args(int argc, char **argv, struct fuzz_options *o)
 		return r;
 	if (!o->seconds && !o->pairs && !o->programs)
 		o->seconds = 60;
+	if (o->cfg.n_kernels > 0 && strcmp(o->cfg.path, "mlir") != 0) {
+		fprintf(stderr, "pearl-fuzz: --kernels is for the MLIR path "
+			"only\n");
+		return -1;
+	}
 	return 0;
+}
+
+static void free_kernels(struct fuzz_config *cfg)
+{
+	int i;
+
+	for (i = 0; i < cfg->n_kernels; ++i)
+		free(cfg->kernels[i]);
+	free(cfg->kernels);
 }
 
 int main(int argc, char **argv)
@@ -164,10 +221,13 @@ int main(int argc, char **argv)
 
 	st = parse_args(argc, argv, &o);
 	if (st != 0) {
+		free_kernels(&o.cfg);
 		usage(st > 0 ? stdout : stderr);
 		return st > 0 ? 0 : 2;
 	}
-	if (fuzz_campaign_run(&o, stdout, &counts, err, sizeof(err)) < 0) {
+	st = fuzz_campaign_run(&o, stdout, &counts, err, sizeof(err));
+	free_kernels(&o.cfg);
+	if (st < 0) {
 		fprintf(stderr, "pearl-fuzz: error: %s\n", err);
 		return 2;
 	}
