@@ -223,21 +223,14 @@ static void judge(struct search *s, MlirOperation op)
 		s->failed = 1;
 }
 
-static void walk(struct search *s, MlirOperation op)
+/* Judges `op` for the search *user (pearl_mlir_op_any's predicate: a
+ * failure stops the walk). */
+static int judge_op(MlirOperation op, void *user)
 {
-	intptr_t r;
+	struct search *s = user;
 
 	judge(s, op);
-	for (r = 0; r < mlirOperationGetNumRegions(op) && !s->failed; ++r) {
-		MlirBlock b = pearl_mlir_body(op, (int)r);
-		MlirOperation it;
-
-		for (it = mlirBlockIsNull(b) ? (MlirOperation){ NULL }
-					     : mlirBlockGetFirstOperation(b);
-		     !mlirOperationIsNull(it) && !s->failed;
-		     it = mlirOperationGetNextInBlock(it))
-			walk(s, it);
-	}
+	return s->failed;
 }
 
 int pearl_mlir_find_privates(const pearl_mlir_region *region,
@@ -248,7 +241,7 @@ int pearl_mlir_find_privates(const pearl_mlir_region *region,
 
 	for (op = region->first; !mlirOperationIsNull(op) && !s.failed;
 	     op = mlirOperationGetNextInBlock(op)) {
-		walk(&s, op);
+		pearl_mlir_op_any(op, judge_op, &s);
 		if (mlirOperationEqual(op, region->last))
 			break;
 	}
