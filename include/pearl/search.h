@@ -43,9 +43,15 @@
  * counts schedules looked at, so a rerun with a full memo does the same
  * search), or max_seconds of wall clock.
  *
- * After the last level, the fastest schedules and the unscheduled program
- * are measured again in turn (confirm, confirm_rounds), without the memo,
- * and the fastest of those measurements is the result.
+ * After each level, the fastest children in the tile phase (a tiling or
+ * a jam last, nothing parallel or vectorized yet) are measured once more,
+ * completed by a parallel loop and V(16) (completions); the beam ranks
+ * them by what the completion gives.
+ *
+ * After the last level, the fastest schedules, one per family (alike but
+ * for U and V), and the unscheduled program are measured again in turn
+ * (confirm, confirm_rounds), without the memo, and the fastest of those
+ * measurements is the result.
  *
  * Ownership follows isl's conventions (__isl_give, __isl_take,
  * __isl_keep). Errors: -1 with a message in err (NUL-terminated when
@@ -118,14 +124,24 @@ struct pearl_search_options {
 				 * policy's action space: D(l) per loop,
 				 * J(l,4) per loop but the innermost, V(8)
 				 * and V(16) (default 1) */
+	/* After each level, the completions of its `completions` fastest
+	 * children in the tile phase (a T or J last, no P, U or V yet on
+	 * their branch) are measured: the child with its outermost loop
+	 * that may run in parallel in parallel, then V(16). The beam ranks
+	 * such a child by the larger of its speedup and its completion's:
+	 * k-i-j matmul tiled and jammed, 24x before P and V, ranked below
+	 * eight untiled states and left the beam though it led to the
+	 * fastest schedule (default 4; 0: none). */
+	int completions;
 	/* Measure the policy's greedy decision first (default 1). */
 	int seed_policy;
 	/* Schedules measured first, in Pearl's notation (kept; n_seeds of
 	 * them; default none). Illegal ones are counted as refused. */
 	const char *const *seeds;
 	int n_seeds;
-	/* After the search, its `confirm` fastest schedules, its starting
-	 * points that ran (the policy's decision, the seeds) and the
+	/* After the search, its `confirm` fastest schedules (the fastest
+	 * of each of its `confirm` fastest families: schedules alike but
+	 * for U and V are one family), its starting points that ran (the policy's decision, the seeds) and the
 	 * unscheduled program are measured again, `confirm_rounds` times
 	 * each in turn, without the memo (pearl_env_time_again: compiled
 	 * by the environment's again_compiler, the user's compiler, if it

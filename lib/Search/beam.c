@@ -5,13 +5,22 @@
 
 #include "search_internal.h"
 
+/* The speedup `s` is ranked by: its own, or its completion's if larger
+ * (0 if it failed). */
+static double rank(const struct search_state *s)
+{
+	if (s->speedup <= 0)
+		return 0;
+	return s->completed > s->speedup ? s->completed : s->speedup;
+}
+
 /* Orders measured states fastest first. */
 static int by_speed(const void *a, const void *b)
 {
 	const struct search_state *x = a, *y = b;
 
-	if (x->speedup != y->speedup)
-		return x->speedup > y->speedup ? -1 : 1;
+	if (rank(x) != rank(y))
+		return rank(x) > rank(y) ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 

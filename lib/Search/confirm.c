@@ -45,6 +45,68 @@ static int find(const struct search_finalists *f, const char *schedule)
 	return -1;
 }
 
+/* Whether the action token `t` (the text from its first character on)
+ * belongs to the unroll phase: U(...) or V(...). */
+static int is_unroll_token(const char *t)
+{
+	return (t[0] == 'U' || t[0] == 'V') && t[1] == '(';
+}
+
+/* The next token of `s` that is not of the unroll phase, from *s on:
+ * its start, with its length in *len (0 at the end). */
+static const char *next_structural(const char *s, size_t *len)
+{
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		*len = strcspn(s, " ");
+		if (!*len || !is_unroll_token(s))
+			return s;
+		s += *len;
+	}
+}
+
+/* Whether schedules a and b (kept) are of one family: the same actions,
+ * but for those of the unroll phase (U, V). */
+static int same_family(const char *a, const char *b)
+{
+	size_t la, lb;
+
+	for (;;) {
+		a = next_structural(a, &la);
+		b = next_structural(b, &lb);
+		if (!la || !lb)
+			return la == lb;
+		if (la != lb || strncmp(a, b, la))
+			return 0;
+		a += la;
+		b += lb;
+	}
+}
+
+/* The position of the finalist of the family of `schedule`, or -1. */
+static int find_family(const struct search_finalists *f,
+		       const char *schedule)
+{
+	int i;
+
+	for (i = 0; i < f->n; ++i)
+		if (same_family(f->schedule[i], schedule))
+			return i;
+	return -1;
+}
+
+/* Removes finalist `at`. */
+static void remove_finalist(struct search_finalists *f, int at)
+{
+	free(f->schedule[at]);
+	for (f->n--; at < f->n; ++at) {
+		f->schedule[at] = f->schedule[at + 1];
+		f->speedup[at] = f->speedup[at + 1];
+		f->origin[at] = f->origin[at + 1];
+	}
+}
+
 int search_finalists_note(struct search_finalists *f, const char *schedule,
 			  double speedup, const char *origin)
 {
@@ -54,6 +116,11 @@ int search_finalists_note(struct search_finalists *f, const char *schedule,
 	if (f->cap == 0 || !*schedule || speedup <= 0 ||
 	    find(f, schedule) >= 0)
 		return 0;
+	at = find_family(f, schedule);
+	if (at >= 0 && speedup <= f->speedup[at])
+		return 0;
+	if (at >= 0)
+		remove_finalist(f, at);
 	if (f->n == f->cap && speedup <= f->speedup[f->n - 1])
 		return 0;
 	copy = strdup(schedule);

@@ -363,3 +363,38 @@ int search_expand(const struct search_state *parent,
 	}
 	return 0;
 }
+
+int search_child(const struct search_state *parent,
+		 const struct pearl_action *a, struct search_state *child, struct search_counts *counts,
+		 char *err, size_t err_size)
+{
+	unsigned char rules[PEARL_ACTION_SPACE_SIZE];
+	struct pearl_graph *g;
+	struct search_states one = {0};
+	struct proposal prop = {{-1}, {{0}}, 1};
+	int b = parent->branch;
+
+	g = pearl_graph_build(parent->sched, b);
+	if (!g || pearl_agent_mask(parent->sched, b, &parent->branch_state, g,
+				   rules) < 0) {
+		pearl_graph_free(g);
+		snprintf(err, err_size, "search: no graph or mask of branch "
+			 "%d: %s", b,
+			 pearl_ctx_last_error(pearl_program_get_ctx(
+			     pearl_sched_get_program(parent->sched))));
+		return -1;
+	}
+	pearl_graph_free(g);
+	if (!extended_allowed(a, rules, &parent->branch_state))
+		return 0;
+	prop.acts[0] = *a;
+	prop.ids[0] = pearl_action_space_encode(a);
+	if (add_child(parent, b, &parent->branch_state, &prop, 0, &one,
+		      counts, err, err_size) < 0)
+		return -1;
+	if (one.n == 0)
+		return 0;
+	*child = one.s[0];
+	free(one.s);
+	return 1;
+}

@@ -25,6 +25,7 @@ void pearl_search_options_init(struct pearl_search_options *o)
 	o->sampling = pearl_search_adaptive;
 	o->extended_actions = 1;
 	o->seed_policy = 1;
+	o->completions = 4;
 }
 
 void pearl_search_result_clear(struct pearl_search_result *r)
@@ -262,6 +263,68 @@ error:
 	return -1;
 }
 
+/* The fastest measured child of `children` in the tile phase whose
+ * completion was not looked at yet (looked[i] 0), or -1. */
+static int next_to_complete(const struct search_states *children,
+			    const char *looked)
+{
+	int i, pick = -1;
+
+	for (i = 0; i < children->n; ++i) {
+		const struct search_state *c = &children->s[i];
+
+		if (looked[i] || !search_in_tile_phase(c))
+			continue;
+		if (pick < 0 || c->speedup > children->s[pick].speedup)
+			pick = i;
+	}
+	return pick;
+}
+
+/* Measures the completions (search_completion) of the o->completions
+ * fastest children of the level in the tile phase, while the budget
+ * lasts, and notes their speedups in `completed`. A completion is a
+ * schedule like any other (it may become the best and a finalist), but
+ * does not count as the level's gain: the levels that reach it by
+ * themselves still may. */
+static int measure_completions(struct search *s,
+			       struct search_states *children, char *err,
+			       size_t err_size)
+{
+	char *looked = calloc(children->n ? children->n : 1, 1);
+	int done, i, r = 0;
+
+	if (!looked) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	for (done = 0; done < s->o->completions && !s->stop &&
+		       !out_of_budget(s);
+	     ++done) {
+		char *schedule;
+
+		i = next_to_complete(children, looked);
+		if (i < 0)
+			break;
+		looked[i] = 1;
+		r = search_completion(&children->s[i], &schedule, &s->counts,
+				      err, err_size);
+		if (r <= 0) {
+			if (r < 0)
+				break;
+			continue;
+		}
+		r = measure_schedule(s, schedule, "search",
+				     &children->s[i].completed, err,
+				     err_size);
+		free(schedule);
+		if (r < 0)
+			break;
+	}
+	free(looked);
+	return r < 0 ? -1 : 0;
+}
+
 /* Whether the children of this level are sampled adaptively. */
 static int adaptive_level(struct search *s, int n_children)
 {
@@ -293,7 +356,7 @@ static int run_level(struct search *s, struct search_states *beam,
 		rc = measure_adaptive(s, &children, err, err_size);
 	else
 		rc = measure_all(s, &children, err, err_size);
-	if (rc < 0)
+	if (rc < 0 || measure_completions(s, &children, err, err_size) < 0)
 		goto error;
 	for (i = 0; i < children.n; ++i)
 		s->counts.skipped += !children.s[i].measured;

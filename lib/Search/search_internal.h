@@ -23,6 +23,10 @@ struct search_state {
 				 * action, -1 for the root */
 	int measured;           /* measured in the environment */
 	int cluster;            /* adaptive sampling's cluster */
+	double completed;       /* the speedup of its completion
+				 * (search_completion), 0 if none was
+				 * measured: the beam ranks a state by the
+				 * larger of the two */
 };
 
 /* Frees what `s` holds (not s itself). */
@@ -57,21 +61,52 @@ int search_expand(const struct search_state *parent,
 		  struct search_states *children,
 		  struct search_counts *counts, char *err, size_t err_size);
 
+/* The child of `parent` (kept) by the action `a` (kept) on its branch in
+ * focus, if the agent's rules allow `a` there and the dependences accept
+ * it: 1 with *child filled (the caller clears it), 0 if not (refusals are
+ * counted in counts->illegal), -1 with a message in err. */
+int search_child(const struct search_state *parent,
+		 const struct pearl_action *a, struct search_state *child,
+		 struct search_counts *counts, char *err, size_t err_size);
+
+/* Whether `s` (kept) is a measured, OK state in the tile phase: its last
+ * action a T or a J, and no action of the parallel phase or later (P, U,
+ * V) applied to its branch yet. */
+int search_in_tile_phase(const struct search_state *s);
+
+/* The completion of a tile-phase state `s` (kept; see
+ * search_in_tile_phase): the first P(l), l from
+ * the outermost loop in, that the rules and the dependences allow, then
+ * V(16) on the innermost loop where allowed. A tiling or a jam pays only
+ * once its tile loop runs in parallel and its point loop is vectorized,
+ * so the state's own speedup understates what it leads to. 1 with
+ * *schedule (malloc'd) the completed schedule, 0 if `s` is not in the
+ * tile phase or neither action applies, -1 with a message in err. */
+int search_completion(const struct search_state *s, char **schedule,
+		      struct search_counts *counts, char *err,
+		      size_t err_size);
+
 /* Makes `beam` (emptied first) the next level's states: at most `width`
  * of the measured, OK states of `children` (taken: emptied), and frees
- * the rest. The fastest, but `diversity` of the places go to the fastest
- * child of each kind of last action (last_kind) that the faster ones kept
- * do not end with, fastest first; places left go to the fastest left. A
- * state whose last action pays only after later ones (a tiling, before
- * its tile loop is parallel and its point loop vectorized) thus stays in
- * the beam beside faster states of the same prefix. 0, or -1 if memory is
- * exhausted. */
+ * the rest. The fastest, ranked by the larger of their speedup and their
+ * completion's (`completed`), but `diversity` of the places go to the
+ * fastest child of each kind of last action (last_kind) that the faster
+ * ones kept do not end with, fastest first; places left go to the
+ * fastest left. A state whose last action pays only after later ones (a
+ * tiling, before its tile loop is parallel and its point loop
+ * vectorized) thus stays in the beam beside faster states of the same
+ * prefix. 0, or -1 if memory is exhausted. */
 int search_select_beam(struct search_states *children, int width,
 		       int diversity, struct search_states *beam);
 
 /* The fastest schedules a search measured, for its confirmation
- * (confirm.c): at most `cap` distinct ones, fastest first, the
- * unscheduled program ("") left out. */
+ * (confirm.c): at most `cap`, fastest first, the unscheduled program ("")
+ * left out, and one per family: schedules that differ only in their
+ * actions of the unroll phase (U, V) are one family, and only its
+ * fastest is a finalist. The confirmation thus compares loop structures
+ * (k-i-j tiled and jammed against i-k-j jammed untiled), not three
+ * unroll factors of the fastest structure, whose ranking by the first,
+ * noisy measurements and by the JIT's code is the least sure. */
 struct search_finalists {
 	char **schedule;      /* owned strings */
 	double *speedup;
@@ -83,8 +118,9 @@ struct search_finalists {
 int search_finalists_init(struct search_finalists *f, int cap);
 void search_finalists_clear(struct search_finalists *f);
 /* Notes a measured schedule (kept) with its speedup and origin (static):
- * it joins the finalists if it is among the cap fastest so far. 0, or -1
- * if memory is exhausted. */
+ * it joins the finalists if it is among the cap fastest so far, replacing
+ * a slower one of its family. A schedule already noted keeps its first
+ * speedup. 0, or -1 if memory is exhausted. */
 int search_finalists_note(struct search_finalists *f, const char *schedule,
 			  double speedup, const char *origin);
 

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "helpers.h"
 #include "Search/search_internal.h"
+#include "pearl/action_space.h"
 
 /* A measured child: schedule text, speedup (0: failed), kind of its
  * last action, and whether it was measured at all. */
@@ -157,11 +159,131 @@ static void test_finalists(void)
 	search_finalists_clear(&f);
 }
 
+/* One finalist per family: schedules that differ only in U and V. */
+static void test_finalist_families(void)
+{
+	struct search_finalists f;
+
+	CHECK(search_finalists_init(&f, 3) == 0);
+	CHECK(search_finalists_note(&f, "J(0,4) P(0) V(8)", 5.0, "search") ==
+	      0);
+	CHECK(search_finalists_note(&f, "J(0,4) P(0) V(8) U(4)", 5.2,
+				    "search") == 0);
+	CHECK(search_finalists_note(&f, "J(0,4) P(0) U(2)", 4.9, "search") ==
+	      0);
+	CHECK(search_finalists_note(&f, "J(0,4) P(0)", 4.0, "seed") == 0);
+	CHECK(f.n == 1);
+	CHECK_STR(f.schedule[0], "J(0,4) P(0) V(8) U(4)");
+	CHECK(search_finalists_note(&f, "T(0,1,32,32) J(2,4) P(1) V(16)", 4.6,
+				    "search") == 0);
+	CHECK(search_finalists_note(&f, "J(0,4) P(1) V(8)", 3.0, "search") ==
+	      0);
+	CHECK(search_finalists_note(&f, "J(0,4) V(8) P(0)", 2.0, "search") ==
+	      0); /* of J(0,4) P(0)'s family, slower: nothing changes */
+	CHECK(f.n == 3);
+	CHECK_STR(f.schedule[1], "T(0,1,32,32) J(2,4) P(1) V(16)");
+	CHECK_STR(f.schedule[2], "J(0,4) P(1) V(8)");
+	/* a faster member of the last family moves it up */
+	CHECK(search_finalists_note(&f, "J(0,4) P(1) V(16) U(4)", 5.5,
+				    "search") == 0);
+	CHECK(f.n == 3);
+	CHECK_STR(f.schedule[0], "J(0,4) P(1) V(16) U(4)");
+	CHECK_STR(f.schedule[1], "J(0,4) P(0) V(8) U(4)");
+	CHECK_STR(f.schedule[2], "T(0,1,32,32) J(2,4) P(1) V(16)");
+	CHECK(f.speedup[2] == 4.6);
+	search_finalists_clear(&f);
+}
+
+/* A tiled child ranked by its completion: 18.3x alone, 27x completed,
+ * so it is kept among the 2 fastest with no place for diversity. */
+static void test_ranked_by_completion(void)
+{
+	struct search_states level = {0}, beam = {0};
+
+	make_level(level2, N_LEVEL2, &level);
+	level.s[6].completed = 27.0; /* I(1,2) T(0,1,32,32) */
+	level.s[1].completed = 40.0; /* failed itself: never ranked */
+	CHECK(search_select_beam(&level, 2, 0, &beam) == 0);
+	CHECK(beam.n == 2);
+	CHECK_STR(beam.s[0].schedule, "I(1,2) T(0,1,32,32)");
+	CHECK_STR(beam.s[1].schedule, "I(1,2) P(0)");
+	search_states_clear(&beam);
+}
+
+/* The state of matmul (512^3, i-j-k) after the actions `text`, the last
+ * of kind `last`, measured at 2x. */
+static void matmul_state(pearl_program *prog, pearl_deps *deps,
+			 const char *text, struct search_state *s)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(prog);
+	struct pearl_action *a;
+	int n = pearl_actions_parse(ctx, text, &a), i;
+
+	memset(s, 0, sizeof(*s));
+	s->sched = pearl_sched_alloc(prog, deps);
+	CHECK(n > 0 && s->sched);
+	pearl_branch_state_init(&s->branch_state);
+	for (i = 0; i < n; ++i) {
+		int id = pearl_action_space_encode(&a[i]);
+
+		CHECK(pearl_sched_apply(s->sched, 0, &a[i]) == pearl_stat_ok);
+		CHECK(id >= 0);
+		pearl_branch_state_applied(&s->branch_state, id);
+	}
+	s->schedule = strdup(text);
+	s->last_kind = (int)a[n - 1].kind;
+	s->measured = 1;
+	s->speedup = 2;
+	free(a);
+}
+
+/* The completion of a tile-phase state (complete.c): k-i-j tiled, whose
+ * outer tile loop (k) carries the reduction, completes with the i tiles
+ * in parallel and V(16); a state past the tile phase, or failed, has
+ * none. */
+static void test_completion(void)
+{
+	pearl_ctx *ctx = pearl_ctx_alloc();
+	pearl_program *prog = example_matmul(ctx, 512, 512, 512);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	struct search_counts counts = {0};
+	struct search_state s;
+	char err[256], *text;
+
+	CHECK(deps != NULL);
+	matmul_state(prog, deps, "I(1,2) I(0,1) T(0,1,32,32)", &s);
+	CHECK(search_in_tile_phase(&s));
+	CHECK(search_completion(&s, &text, &counts, err, sizeof(err)) == 1);
+	CHECK_STR(text, "I(1,2) I(0,1) T(0,1,32,32) P(1) V(16)");
+	CHECK(counts.illegal == 1); /* P(0), the k tiles */
+	free(text);
+	s.speedup = 0; /* failed: nothing to complete */
+	CHECK(!search_in_tile_phase(&s));
+	CHECK(search_completion(&s, &text, &counts, err, sizeof(err)) == 0);
+	CHECK(text == NULL);
+	search_state_clear(&s);
+
+	matmul_state(prog, deps, "T(0,1,32,32) P(0)", &s);
+	CHECK(!search_in_tile_phase(&s));
+	CHECK(search_completion(&s, &text, &counts, err, sizeof(err)) == 0);
+	search_state_clear(&s);
+
+	matmul_state(prog, deps, "I(1,2) I(0,1)", &s); /* last: I */
+	CHECK(!search_in_tile_phase(&s));
+	search_state_clear(&s);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	pearl_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_fastest_only();
 	test_diverse();
 	test_fill();
 	test_finalists();
+	test_finalist_families();
+	test_ranked_by_completion();
+	test_completion();
 	return check_done("test_beam");
 }

@@ -91,12 +91,20 @@ static void usage(FILE *out)
 		"each kind of last\n"
 		"                       action the fastest do not end with "
 		"(default 4; 0: none)\n"
-		"  --confirm K          measure the K fastest schedules and "
-		"the unscheduled\n"
-		"                       program again at the end, in turn; "
-		"the fastest wins\n"
-		"                       (default 3; 0: keep the search's "
-		"best)\n"
+		"  --completions C      after each level, also measure its C "
+		"fastest tiled or\n"
+		"                       jammed states completed by P on the "
+		"outermost parallel\n"
+		"                       loop and V(16); the beam ranks them "
+		"by it (default 4)\n"
+		"  --confirm K          measure the fastest schedule of each "
+		"of the K fastest\n"
+		"                       families (schedules alike but for U "
+		"and V) and the\n"
+		"                       unscheduled program again at the end, "
+		"in turn; the\n"
+		"                       fastest wins (default 3; 0: keep the "
+		"search's best)\n"
 		"  --confirm-rounds R   times each of them is measured again "
 		"(default 2)\n"
 		"  --confirm-compiler C  compiles them as users do: the "
@@ -239,6 +247,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				      1e9),
 	    PEARL_OPTION_INT("beam", &a->search.beam_width, 1, 1000),
 	    PEARL_OPTION_INT("diversity", &a->search.beam_diversity, 0, 1000),
+	    PEARL_OPTION_INT("completions", &a->search.completions, 0, 1000),
 	    PEARL_OPTION_INT("confirm", &a->search.confirm, 0, 100),
 	    PEARL_OPTION_INT("confirm-rounds", &a->search.confirm_rounds, 1,
 			     100),
