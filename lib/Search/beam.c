@@ -57,10 +57,17 @@ static int n_ok(const struct search_states *children)
 	return n;
 }
 
+/* A place kept for diversity goes only to a state at least this
+ * fraction as fast as the fastest child (by rank): j-i-k matmul's beam
+ * kept `J(0,4) J(1,4) J(2,4)` at 4x beside 60x states for its jam, and
+ * spent a sixth of its budget on its descendants. */
+#define DIVERSITY_FLOOR 0.25
+
 int search_select_beam(struct search_states *children, int width,
 		       int diversity, struct search_states *beam)
 {
 	int diverse = diversity < width ? diversity : width, n, i;
+	double floor;
 
 	search_states_clear(beam);
 	for (i = 0; i < children->n; ++i)
@@ -68,13 +75,15 @@ int search_select_beam(struct search_states *children, int width,
 			children->s[i].speedup = 0;
 	qsort(children->s, children->n, sizeof(*children->s), by_speed);
 	n = n_ok(children);
+	floor = n > 0 ? DIVERSITY_FLOOR * rank(&children->s[0]) : 0;
 	for (i = 0; i < n && beam->n < width - diverse; ++i)
 		if (keep(beam, &children->s[i]) < 0)
 			return -1;
 	for (; i < n && beam->n < width; ++i) {
 		struct search_state *c = &children->s[i];
 
-		if (!kind_kept(beam, c->last_kind) && keep(beam, c) < 0)
+		if (rank(c) >= floor && !kind_kept(beam, c->last_kind) &&
+		    keep(beam, c) < 0)
 			return -1;
 	}
 	for (i = 0; i < n && beam->n < width; ++i)

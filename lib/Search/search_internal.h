@@ -91,8 +91,8 @@ int search_completion(const struct search_state *s, char **schedule,
  * the rest. The fastest, ranked by the larger of their speedup and their
  * completion's (`completed`), but `diversity` of the places go to the
  * fastest child of each kind of last action (last_kind) that the faster
- * ones kept do not end with, fastest first; places left go to the
- * fastest left. A state whose last action pays only after later ones (a
+ * ones kept do not end with, fastest first, if it is at least a quarter
+ * as fast as the fastest child; places left go to the fastest left. A state whose last action pays only after later ones (a
  * tiling, before its tile loop is parallel and its point loop
  * vectorized) thus stays in the beam beside faster states of the same
  * prefix. 0, or -1 if memory is exhausted. */

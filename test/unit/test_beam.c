@@ -194,6 +194,27 @@ static void test_finalist_families(void)
 	search_finalists_clear(&f);
 }
 
+/* No place for diversity goes to a child below a quarter of the
+ * fastest: the jam at 4x leaves, the place goes to the fastest left. */
+static void test_diversity_floor(void)
+{
+	static const struct child c[] = {
+		{"P(0)", 60.0, pearl_action_parallel, 1},
+		{"P(1)", 55.0, pearl_action_parallel, 1},
+		{"J(0,4) J(1,4) J(2,4)", 4.0, pearl_action_unroll_jam, 1},
+		{"V(8)", 20.0, pearl_action_vectorize, 1},
+	};
+	struct search_states level = {0}, beam = {0};
+
+	make_level(c, 4, &level);
+	CHECK(search_select_beam(&level, 3, 2, &beam) == 0);
+	CHECK(beam.n == 3);
+	CHECK_STR(beam.s[0].schedule, "P(0)");
+	CHECK_STR(beam.s[1].schedule, "V(8)");
+	CHECK_STR(beam.s[2].schedule, "P(1)");
+	search_states_clear(&beam);
+}
+
 /* A tiled child ranked by its completion: 18.3x alone, 27x completed,
  * so it is kept among the 2 fastest with no place for diversity. */
 static void test_ranked_by_completion(void)
@@ -283,6 +304,7 @@ int main(void)
 	test_fill();
 	test_finalists();
 	test_finalist_families();
+	test_diversity_floor();
 	test_ranked_by_completion();
 	test_completion();
 	return check_done("test_beam");
