@@ -13,13 +13,10 @@
 
 void pearl_agent_options_init(struct pearl_agent_options *opts)
 {
-	opts->sample = 0;
-	opts->seed = 0;
+	memset(opts, 0, sizeof(*opts));
 	opts->max_branch_steps = 8;
 	opts->max_steps = 64;
 	opts->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
-	opts->observe = NULL;
-	opts->observe_user = NULL;
 }
 
 void pearl_branch_state_init(struct pearl_branch_state *state)

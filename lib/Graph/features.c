@@ -119,6 +119,7 @@ static int dim_bounds(__isl_keep isl_set *set, double *lo, double *hi,
 	    isl_set_get_space(set)), isl_dim_set, 0);
 	min = isl_set_min_val(set, obj);
 	max = isl_set_max_val(set, obj);
+	isl_aff_free(obj);
 	ok = isl_val_is_int(min) == isl_bool_true &&
 	     isl_val_is_int(max) == isl_bool_true;
 	if (ok) {
@@ -130,7 +131,6 @@ static int dim_bounds(__isl_keep isl_set *set, double *lo, double *hi,
 	isl_val_free(st);
 	isl_val_free(min);
 	isl_val_free(max);
-	isl_aff_free(obj);
 	return ok;
 }
 

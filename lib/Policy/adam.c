@@ -3,7 +3,6 @@
  * versioned blob for checkpoints (format in pearl/train.h; encoding and
  * checksum shared with the weight blob, blob.h).
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,69 +320,20 @@ int pearl_adam_save_file(const pearl_adam *adam, const char *path, char *err,
 {
 	size_t size;
 	void *blob = pearl_adam_to_blob(adam, &size);
-	FILE *f;
-	int bad;
 
-	if (!blob)
-		return pearl_error_printf(err, err_size,
-					  "out of memory serializing the "
-					  "optimizer");
-	f = fopen(path, "wb");
-	if (!f) {
-		free(blob);
-		return pearl_error_printf(err, err_size, "cannot open %s: %s",
-					  path, strerror(errno));
-	}
-	bad = fwrite(blob, 1, size, f) != size;
-	bad |= fclose(f) != 0;
-	free(blob);
-	if (bad)
-		return pearl_error_printf(err, err_size, "error writing %s",
-					  path);
-	return 0;
+	return pearl_blob_write_file(blob, size, "optimizer", path, err,
+				     err_size);
 }
 
 pearl_adam *pearl_adam_load_file(const char *path, char *err,
 				 size_t err_size)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t size = 0, cap = 0, got;
+	unsigned char *buf;
+	size_t size;
 	pearl_adam *adam;
 
-	if (!f) {
-		pearl_error_printf(err, err_size, "cannot open %s: %s", path,
-				   strerror(errno));
+	if (pearl_blob_read_file(path, &buf, &size, err, err_size) < 0)
 		return NULL;
-	}
-	for (;;) {
-		if (size == cap) {
-			unsigned char *p;
-
-			cap = cap ? 2 * cap : (size_t)1 << 16;
-			p = cap > SIZE_MAX / 4 ? NULL : realloc(buf, cap);
-			if (!p) {
-				free(buf);
-				fclose(f);
-				pearl_error_printf(err, err_size,
-						   "out of memory reading %s",
-						   path);
-				return NULL;
-			}
-			buf = p;
-		}
-		got = fread(buf + size, 1, cap - size, f);
-		size += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		pearl_error_printf(err, err_size, "error reading %s", path);
-		return NULL;
-	}
-	fclose(f);
 	adam = pearl_adam_from_blob(buf, size, err, err_size);
 	free(buf);
 	return adam;

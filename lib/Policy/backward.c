@@ -17,13 +17,10 @@ struct pearl_policy_tape {
 	const pearl_policy *policy; /* not owned */
 	int n;                      /* nodes */
 	void *mem;                  /* everything below lives here */
-	float *x;                   /* [n, F] copy of the features */
 	struct pearl_nn_adjacency adj;
 	/* per GATv2 layer */
-	float *xl[PEARL_POLICY_MAX_LAYERS];  /* [n, D] x w_src + b_src */
-	float *xr[PEARL_POLICY_MAX_LAYERS];  /* [n, D] x w_dst + b_dst */
+	struct pearl_nn_layer_acts layers;   /* input, projections, output */
 	float *agg[PEARL_POLICY_MAX_LAYERS]; /* [n, D] attention output */
-	float *h[PEARL_POLICY_MAX_LAYERS];   /* [n, d] after Linear, SELU */
 	float *pooled;                       /* [2 d n_layers] */
 	struct pearl_nn_readout_acts act;    /* [d] each: MLP and heads */
 };
@@ -35,34 +32,25 @@ static int tape_alloc(struct pearl_policy_tape *t,
 		      int n_edges)
 {
 	size_t d = (size_t)cfg->hidden, D = d * (size_t)cfg->heads;
-	size_t L = (size_t)cfg->n_layers, F = (size_t)cfg->n_features;
-	size_t N = (size_t)n, nE = (size_t)n_edges;
-	size_t off = 0, l;
+	size_t L = (size_t)cfg->n_layers;
+	size_t N = (size_t)n, nE = (size_t)n_edges, l;
 	uint64_t n_floats, n_ints;
 	float *f;
 
 	/* Dimensions are bounded by pearl_policy_config_check (D < 2^18,
 	 * F <= 2^16) and n, n_edges are ints: no overflow in 64 bits. */
-	n_floats = (uint64_t)N * F + (uint64_t)L * N * (3 * D + d) +
+	n_floats = pearl_nn_layer_acts_floats(cfg, N) + (uint64_t)L * N * D +
 		   2 * d * L + 6 * d;
 	n_ints = (uint64_t)N + 1 + N + 2 * (uint64_t)nE;
-	if (n_floats + n_ints > SIZE_MAX / 8)
-		return -1;
-	t->mem = malloc((size_t)n_floats * sizeof(float) +
-			(size_t)n_ints * sizeof(int));
+	t->mem = pearl_nn_block_alloc(n_floats, n_ints, 0);
 	if (!t->mem)
 		return -1;
-	f = t->mem;
-	t->x = f + off, off += N * F;
-	for (l = 0; l < L; ++l) {
-		t->xl[l] = f + off, off += N * D;
-		t->xr[l] = f + off, off += N * D;
-		t->agg[l] = f + off, off += N * D;
-		t->h[l] = f + off, off += N * d;
-	}
-	t->pooled = f + off, off += 2 * d * L;
-	pearl_nn_readout_acts_carve(&t->act, f + off, d), off += 6 * d;
-	t->adj.start = (int *)(f + off);
+	f = pearl_nn_layer_acts_carve(&t->layers, cfg, N, t->mem);
+	for (l = 0; l < L; ++l)
+		t->agg[l] = f, f += N * D;
+	t->pooled = f, f += 2 * d * L;
+	f = pearl_nn_readout_acts_carve(&t->act, f, d);
+	t->adj.start = (int *)f;
 	t->adj.src = t->adj.start + N + 1;
 	return 0;
 }
@@ -110,20 +98,22 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 	}
 	t->policy = policy;
 	t->n = n;
-	memcpy(t->x, graph->x,
+	memcpy(t->layers.x, graph->x,
 	       (size_t)n * (size_t)cfg->n_features * sizeof(float));
 	pearl_nn_adjacency_build(&t->adj, graph);
 
 	for (l = 0; l < cfg->n_layers; ++l) {
-		const float *in = l == 0 ? t->x : t->h[l - 1];
+		const float *in = l == 0 ? t->layers.x : t->layers.h[l - 1];
 		int d_in = l == 0 ? cfg->n_features : d;
 
 		pearl_nn_gatv2(t->agg[l], in, d_in, &w->gat[l], cfg->heads, d,
-			       &t->adj, t->xl[l], t->xr[l], scores);
-		pearl_nn_linear(t->h[l], t->agg[l], w->gat[l].w_lin,
+			       &t->adj, t->layers.xl[l], t->layers.xr[l],
+			       scores);
+		pearl_nn_linear(t->layers.h[l], t->agg[l], w->gat[l].w_lin,
 				w->gat[l].b_lin, n, D, d);
-		pearl_nn_selu(t->h[l], (size_t)n * d);
-		pearl_nn_pool(t->pooled + (size_t)2 * d * l, t->h[l], n, d);
+		pearl_nn_selu(t->layers.h[l], (size_t)n * d);
+		pearl_nn_pool(t->pooled + (size_t)2 * d * l, t->layers.h[l], n,
+			      d);
 	}
 	free(scores);
 
@@ -254,13 +244,14 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 	/* GATv2 layers, last first; s.dh holds dL/dh[l] (from layer l + 1's
 	 * input so far; the pooling's share is added here). */
 	for (l = cfg->n_layers - 1; l >= 0; --l) {
-		const float *in = l == 0 ? tape->x : tape->h[l - 1];
+		const float *in =
+		    l == 0 ? tape->layers.x : tape->layers.h[l - 1];
 		int d_in = l == 0 ? cfg->n_features : d;
 		float *tmp;
 
 		pearl_nn_pool_backward(s.dh, s.dpooled + (size_t)2 * d * l,
-				       tape->h[l], n, d);
-		pearl_nn_selu_backward(s.dh, tape->h[l], (size_t)n * d);
+				       tape->layers.h[l], n, d);
+		pearl_nn_selu_backward(s.dh, tape->layers.h[l], (size_t)n * d);
 		memset(s.dagg, 0, (size_t)n * D * sizeof(float));
 		pearl_nn_linear_backward(s.dagg, g.gat[l].w_lin,
 					 g.gat[l].b_lin, s.dh, tape->agg[l],
@@ -269,8 +260,8 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 		pearl_nn_gatv2_backward(l > 0 ? s.dprev : NULL, &g.gat[l],
 					s.dagg, in, d_in, &w->gat[l],
 					cfg->heads, d, &tape->adj,
-					tape->xl[l], tape->xr[l], s.dxl, s.dxr,
-					s.alpha, s.dalpha);
+					tape->layers.xl[l], tape->layers.xr[l],
+					s.dxl, s.dxr, s.alpha, s.dalpha);
 		tmp = s.dh, s.dh = s.dprev, s.dprev = tmp;
 	}
 	free(s.mem);

@@ -1,7 +1,12 @@
 /* The blob's byte-level format: checksum, header and fp32 payload coding. */
 #include "blob.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "pearl/error.h"
 
 uint64_t pearl_blob_fnv1a(const void *data, size_t n)
 {
@@ -94,4 +99,79 @@ void pearl_blob_encode_floats(unsigned char *dst, const float *src, size_t n)
 		memcpy(&u, &src[i], 4);
 		put_u32(dst + 4 * i, u);
 	}
+}
+
+int pearl_blob_read_file(const char *path, unsigned char **buf,
+			 size_t *size, char *err, size_t err_size)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0, n;
+	int failed = 0;
+
+	*buf = NULL;
+	*size = 0;
+	if (!f)
+		return pearl_error_printf(err, err_size, "cannot open %s: %s",
+					  path, strerror(errno));
+	for (;;) {
+		if (*size == cap) {
+			unsigned char *p;
+			/* No valid blob is anywhere near this size. */
+			if (cap >= ((size_t)1 << 30)) {
+				failed = pearl_error_printf(
+				    err, err_size,
+				    "%s: too large for a weight blob", path);
+				break;
+			}
+			cap = cap ? 2 * cap : (size_t)1 << 16;
+			p = realloc(*buf, cap);
+			if (!p) {
+				failed = pearl_error_printf(
+				    err, err_size, "out of memory reading %s",
+				    path);
+				break;
+			}
+			*buf = p;
+		}
+		n = fread(*buf + *size, 1, cap - *size, f);
+		*size += n;
+		if (n == 0)
+			break;
+	}
+	if (!failed && ferror(f))
+		failed = pearl_error_printf(err, err_size, "error reading %s",
+					    path);
+	fclose(f);
+	if (failed) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int pearl_blob_write_file(void *blob, size_t size, const char *what,
+			  const char *path, char *err, size_t err_size)
+{
+	FILE *f;
+	int ok;
+
+	if (!blob)
+		return pearl_error_printf(err, err_size,
+					  "out of memory serializing the %s",
+					  what);
+	f = fopen(path, "wb");
+	if (!f) {
+		pearl_error_printf(err, err_size, "cannot create %s: %s", path,
+				   strerror(errno));
+		free(blob);
+		return -1;
+	}
+	ok = fwrite(blob, 1, size, f) == size;
+	ok = (fclose(f) == 0) && ok;
+	free(blob);
+	if (!ok)
+		return pearl_error_printf(err, err_size, "error writing %s",
+					  path);
+	return 0;
 }

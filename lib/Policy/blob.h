@@ -78,6 +78,21 @@ void pearl_blob_read_header(const unsigned char *data,
 void pearl_blob_write_header(unsigned char *out,
 			     const struct pearl_blob_header *hdr);
 
+/* The files of blobs (the policy's weights, the optimizer's state). */
+
+/* Reads the whole of path into a malloc'd *buf of *size bytes (the
+ * caller frees *buf); -1 with a message in err if it cannot be read or
+ * is too large for a blob (1 GiB). */
+int pearl_blob_read_file(const char *path, unsigned char **buf,
+			 size_t *size, char *err, size_t err_size);
+
+/* Writes size bytes of blob (taken: freed, also on failure) to path,
+ * created or truncated; blob NULL stands for a failed serialization of
+ * `what` ("policy", "optimizer"). Returns 0, or -1 with a message in
+ * err. */
+int pearl_blob_write_file(void *blob, size_t size, const char *what,
+			  const char *path, char *err, size_t err_size);
+
 /* Little-endian fp32 <-> host float, n values. */
 void pearl_blob_decode_floats(float *dst, const unsigned char *src, size_t n);
 void pearl_blob_encode_floats(unsigned char *dst, const float *src, size_t n);

@@ -30,12 +30,10 @@ struct pearl_policy_cache {
 	const pearl_policy *policy; /* of the cached pass; not owned */
 	int n, n_edges, cap_n, cap_edges; /* nodes, edges; room for them */
 	void *mem;                  /* everything below lives here */
-	float *x;                   /* [n, F] the previous graph's features */
 	int *src, *dst;             /* [n_edges] its edges */
 	struct pearl_nn_adjacency adj;
-	float *xl[PEARL_POLICY_MAX_LAYERS]; /* [n, D] */
-	float *xr[PEARL_POLICY_MAX_LAYERS]; /* [n, D] */
-	float *h[PEARL_POLICY_MAX_LAYERS];  /* [n, d] */
+	/* layers.x: the previous graph's features */
+	struct pearl_nn_layer_acts layers;
 	float *agg;                 /* [n, D] rows being recomputed */
 	float *rows_in;             /* [n, max(F, D)] gathered input rows */
 	float *rows_out;            /* [n, D] their outputs */
@@ -73,10 +71,9 @@ static int cache_reserve(pearl_policy_cache *c,
 {
 	size_t d = (size_t)cfg->hidden, D = d * (size_t)cfg->heads;
 	size_t L = (size_t)cfg->n_layers, F = (size_t)cfg->n_features;
-	size_t N = (size_t)n, E = (size_t)n_edges, off = 0, l;
+	size_t N = (size_t)n, E = (size_t)n_edges;
 	size_t W = F > D ? F : D; /* the widest input row */
 	uint64_t n_floats, n_ints;
-	char *bytes;
 	float *f;
 
 	c->policy = NULL;
@@ -84,37 +81,27 @@ static int cache_reserve(pearl_policy_cache *c,
 		return 0;
 	/* Dimensions are bounded by the blob checks (D < 2^18, F <= 2^16)
 	 * and n, n_edges are ints: no overflow in 64 bits. */
-	n_floats = (uint64_t)N * F + L * N * (2 * D + d) + 2 * N * D + N * W +
+	n_floats = pearl_nn_layer_acts_floats(cfg, N) + 2 * N * D + N * W +
 		   2 * d * L + 6 * d + N + 2 * E;
 	n_ints = 2 * E + (N + 1) + (N + 2 * E) + N;
-	if (n_floats + n_ints + N > SIZE_MAX / 8)
-		return -1;
 	free(c->mem);
 	c->cap_n = c->cap_edges = 0;
-	c->mem = malloc((size_t)n_floats * sizeof(float) +
-			(size_t)n_ints * sizeof(int) + 2 * N);
+	c->mem = pearl_nn_block_alloc(n_floats, n_ints, 2 * N);
 	if (!c->mem)
 		return -1;
-	f = c->mem;
-	c->x = f + off, off += N * F;
-	for (l = 0; l < L; ++l) {
-		c->xl[l] = f + off, off += N * D;
-		c->xr[l] = f + off, off += N * D;
-		c->h[l] = f + off, off += N * d;
-	}
-	c->agg = f + off, off += N * D;
-	c->rows_in = f + off, off += N * W;
-	c->rows_out = f + off, off += N * D;
-	c->pooled = f + off, off += 2 * d * L;
-	pearl_nn_readout_acts_carve(&c->act, f + off, d), off += 6 * d;
-	c->scores = f + off, off += N + 2 * E;
-	c->src = (int *)(f + off);
+	f = pearl_nn_layer_acts_carve(&c->layers, cfg, N, c->mem);
+	c->agg = f, f += N * D;
+	c->rows_in = f, f += N * W;
+	c->rows_out = f, f += N * D;
+	c->pooled = f, f += 2 * d * L;
+	f = pearl_nn_readout_acts_carve(&c->act, f, d);
+	c->scores = f, f += N + 2 * E;
+	c->src = (int *)f;
 	c->dst = c->src + E;
 	c->adj.start = c->dst + E;
 	c->adj.src = c->adj.start + N + 1;
 	c->rows = c->adj.src + N + 2 * E;
-	bytes = (char *)(c->rows + N);
-	c->dirty = (unsigned char *)bytes;
+	c->dirty = (unsigned char *)(c->rows + N);
 	c->next = c->dirty + N;
 	c->cap_n = n;
 	c->cap_edges = n_edges;
@@ -165,7 +152,7 @@ static int collect(pearl_policy_cache *c, const unsigned char *flag)
 }
 
 /* Layer l on the dirty rows of its input (c->dirty); leaves in c->dirty
- * the rows of c->h[l] it changed. */
+ * the rows of c->layers.h[l] it changed. */
 static void layer(pearl_policy_cache *c, const struct pearl_policy_config *cfg,
 		  const struct pearl_gat_weights *g, const float *in, int d_in,
 		  int l)
@@ -176,9 +163,9 @@ static void layer(pearl_policy_cache *c, const struct pearl_policy_config *cfg,
 	n_rows = collect(c, c->dirty);
 	if (n_rows == 0)
 		return;
-	linear_rows(c, c->xl[l], in, g->w_src, g->b_src, c->rows, n_rows,
+	linear_rows(c, c->layers.xl[l], in, g->w_src, g->b_src, c->rows, n_rows,
 		    d_in, D);
-	linear_rows(c, c->xr[l], in, g->w_dst, g->b_dst, c->rows, n_rows,
+	linear_rows(c, c->layers.xr[l], in, g->w_dst, g->b_dst, c->rows, n_rows,
 		    d_in, D);
 	/* Targets with a dirty node in their neighbourhood (self included). */
 	for (i = 0; i < n; ++i) {
@@ -193,13 +180,13 @@ static void layer(pearl_policy_cache *c, const struct pearl_policy_config *cfg,
 	n_rows = collect(c, c->dirty);
 	for (r = 0; r < n_rows; ++r)
 		pearl_nn_gatv2_target(c->agg + (size_t)r * D, c->rows[r],
-				      c->xl[l], c->xr[l], g, cfg->heads, d,
-				      &c->adj, c->scores);
+				      c->layers.xl[l], c->layers.xr[l], g,
+				      cfg->heads, d, &c->adj, c->scores);
 	pearl_nn_linear(c->rows_out, c->agg, g->w_lin, g->b_lin, n_rows, D,
 			d);
 	pearl_nn_selu(c->rows_out, (size_t)n_rows * d);
 	for (r = 0; r < n_rows; ++r)
-		memcpy(c->h[l] + (size_t)c->rows[r] * d,
+		memcpy(c->layers.h[l] + (size_t)c->rows[r] * d,
 		       c->rows_out + (size_t)r * d, (size_t)d * sizeof(float));
 }
 
@@ -228,7 +215,7 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 	if (same_structure(cache, policy, graph)) {
 		for (i = 0; i < n; ++i)
 			cache->dirty[i] =
-			    memcmp(cache->x + (size_t)i * F,
+			    memcmp(cache->layers.x + (size_t)i * F,
 				   graph->x + (size_t)i * F,
 				   F * sizeof(float)) != 0;
 	} else {
@@ -243,15 +230,15 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 		pearl_nn_adjacency_build(&cache->adj, graph);
 		memset(cache->dirty, 1, (size_t)n);
 	}
-	memcpy(cache->x, graph->x, (size_t)n * F * sizeof(float));
+	memcpy(cache->layers.x, graph->x, (size_t)n * F * sizeof(float));
 	/* From here on the cache holds this graph's pass. */
 	cache->policy = policy;
 	for (l = 0; l < cfg->n_layers; ++l) {
 		layer(cache, cfg, &policy->w.gat[l],
-		      l == 0 ? cache->x : cache->h[l - 1],
+		      l == 0 ? cache->layers.x : cache->layers.h[l - 1],
 		      l == 0 ? cfg->n_features : d, l);
-		pearl_nn_pool(cache->pooled + (size_t)2 * d * l, cache->h[l],
-			      n, d);
+		pearl_nn_pool(cache->pooled + (size_t)2 * d * l,
+			      cache->layers.h[l], n, d);
 	}
 	pearl_nn_readout(cfg, &policy->w, cache->pooled, &cache->act, logits,
 			 value);

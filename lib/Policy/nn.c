@@ -2,6 +2,8 @@
 #include "nn.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Rows are taken four at a time so that each row of w, once loaded, feeds
@@ -218,6 +220,40 @@ float *pearl_nn_readout_acts_carve(struct pearl_nn_readout_acts *act,
 	for (i = 0; i < 6; ++i, f += d)
 		*v[i] = f;
 	return f;
+}
+
+uint64_t pearl_nn_layer_acts_floats(const struct pearl_policy_config *cfg,
+				    size_t n)
+{
+	uint64_t d = (uint64_t)cfg->hidden, D = d * (uint64_t)cfg->heads;
+
+	return (uint64_t)n * cfg->n_features +
+	       (uint64_t)cfg->n_layers * n * (2 * D + d);
+}
+
+float *pearl_nn_layer_acts_carve(struct pearl_nn_layer_acts *acts,
+				 const struct pearl_policy_config *cfg,
+				 size_t n, float *f)
+{
+	size_t d = (size_t)cfg->hidden, D = d * (size_t)cfg->heads;
+	int l;
+
+	acts->x = f, f += n * (size_t)cfg->n_features;
+	for (l = 0; l < cfg->n_layers; ++l) {
+		acts->xl[l] = f, f += n * D;
+		acts->xr[l] = f, f += n * D;
+		acts->h[l] = f, f += n * d;
+	}
+	return f;
+}
+
+void *pearl_nn_block_alloc(uint64_t n_floats, uint64_t n_ints,
+			   uint64_t n_bytes)
+{
+	if (n_floats + n_ints + n_bytes > SIZE_MAX / 8)
+		return NULL;
+	return malloc((size_t)n_floats * sizeof(float) +
+		      (size_t)n_ints * sizeof(int) + (size_t)n_bytes);
 }
 
 void pearl_nn_readout(const struct pearl_policy_config *cfg,

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Versions of the dense kernels for AVX2 and for any x86-64, chosen when
  * the library is loaded (GCC's function multi-versioning). */
@@ -101,6 +102,32 @@ struct pearl_nn_readout_acts {
 /* Points act's six vectors of d floats at f[0 .. 6 d); returns f + 6 d. */
 float *pearl_nn_readout_acts_carve(struct pearl_nn_readout_acts *act,
 				   float *f, size_t d);
+
+/* The activations a pass that keeps them (the training tape, the cache of
+ * incremental passes) holds of the GATv2 layers over n nodes: the input
+ * rows and, per layer, both projections and the layer's output. */
+struct pearl_nn_layer_acts {
+	float *x;                           /* [n, F] the node features */
+	float *xl[PEARL_POLICY_MAX_LAYERS]; /* [n, D] x w_src + b_src */
+	float *xr[PEARL_POLICY_MAX_LAYERS]; /* [n, D] x w_dst + b_dst */
+	float *h[PEARL_POLICY_MAX_LAYERS];  /* [n, d] after Linear, SELU */
+};
+
+/* The number of floats of those arrays for n nodes under cfg. */
+uint64_t pearl_nn_layer_acts_floats(const struct pearl_policy_config *cfg,
+				    size_t n);
+
+/* Points acts's arrays for n nodes under cfg at f onwards (as many floats
+ * as pearl_nn_layer_acts_floats says); returns the float after them. */
+float *pearl_nn_layer_acts_carve(struct pearl_nn_layer_acts *acts,
+				 const struct pearl_policy_config *cfg,
+				 size_t n, float *f);
+
+/* One allocation of n_floats floats, then n_ints ints, then n_bytes bytes,
+ * for its caller to carve (free with free); NULL if out of memory or if
+ * its size would come near SIZE_MAX. */
+void *pearl_nn_block_alloc(uint64_t n_floats, uint64_t n_ints,
+			   uint64_t n_bytes);
 
 /* The readout MLP and both heads on pooled[2 d n_layers]: the raw logits
  * (n_actions) and the value, keeping the activations in *act. */

@@ -1,5 +1,4 @@
 /* Loading and saving policies: blobs in memory, files, the built-in blob. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,56 +252,6 @@ pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 	return policy;
 }
 
-/* Reads the whole of path into a malloc'd *buf of *size bytes. */
-static int read_file(const char *path, unsigned char **buf, size_t *size,
-		     char *err, size_t err_size)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 0, n;
-	int failed = 0;
-
-	*buf = NULL;
-	*size = 0;
-	if (!f)
-		return pearl_error_printf(err, err_size, "cannot open %s: %s",
-					  path, strerror(errno));
-	for (;;) {
-		if (*size == cap) {
-			unsigned char *p;
-			/* No valid blob is anywhere near this size. */
-			if (cap >= ((size_t)1 << 30)) {
-				failed = pearl_error_printf(
-				    err, err_size,
-				    "%s: too large for a weight blob", path);
-				break;
-			}
-			cap = cap ? 2 * cap : (size_t)1 << 16;
-			p = realloc(*buf, cap);
-			if (!p) {
-				failed = pearl_error_printf(
-				    err, err_size, "out of memory reading %s",
-				    path);
-				break;
-			}
-			*buf = p;
-		}
-		n = fread(*buf + *size, 1, cap - *size, f);
-		*size += n;
-		if (n == 0)
-			break;
-	}
-	if (!failed && ferror(f))
-		failed = pearl_error_printf(err, err_size, "error reading %s",
-					    path);
-	fclose(f);
-	if (failed) {
-		free(*buf);
-		*buf = NULL;
-		return -1;
-	}
-	return 0;
-}
-
 pearl_policy *pearl_policy_load_file(const char *path, char *err,
 				     size_t err_size)
 {
@@ -314,7 +263,7 @@ pearl_policy *pearl_policy_load_file(const char *path, char *err,
 		pearl_error_printf(err, err_size, "no file name");
 		return NULL;
 	}
-	if (read_file(path, &buf, &size, err, err_size) < 0)
+	if (pearl_blob_read_file(path, &buf, &size, err, err_size) < 0)
 		return NULL;
 	policy = pearl_policy_from_blob(buf ? buf : (void *)"", size, err,
 					err_size);
@@ -397,25 +346,7 @@ int pearl_policy_save_file(const pearl_policy *policy, const char *path,
 {
 	size_t size;
 	void *blob = pearl_policy_to_blob(policy, &size);
-	FILE *f;
-	int ok;
 
-	if (!blob)
-		return pearl_error_printf(err, err_size,
-					  "out of memory serializing the "
-					  "policy");
-	f = fopen(path, "wb");
-	if (!f) {
-		pearl_error_printf(err, err_size, "cannot create %s: %s", path,
-				   strerror(errno));
-		free(blob);
-		return -1;
-	}
-	ok = fwrite(blob, 1, size, f) == size;
-	ok = (fclose(f) == 0) && ok;
-	free(blob);
-	if (!ok)
-		return pearl_error_printf(err, err_size, "error writing %s",
-					  path);
-	return 0;
+	return pearl_blob_write_file(blob, size, "policy", path, err,
+				     err_size);
 }

@@ -314,15 +314,13 @@ int fuzz_minimize(const struct pearl_action *acts, int n,
 		  fuzz_still_fails_fn still_fails, void *user, int max_tests,
 		  struct fuzz_min_result *res)
 {
-	struct minimizer m;
+	struct minimizer m = { .still_fails = still_fails,
+			       .user = user,
+			       .max_tests = max_tests,
+			       .n = n };
 	int changed = 1;
 
 	memset(res, 0, sizeof(*res));
-	memset(&m, 0, sizeof(m));
-	m.still_fails = still_fails;
-	m.user = user;
-	m.max_tests = max_tests;
-	m.n = n;
 	m.cur = malloc((size_t)(n > 0 ? n : 1) * sizeof(*m.cur));
 	m.cand = malloc((size_t)(n > 0 ? n : 1) * sizeof(*m.cand));
 	if (!m.cur || !m.cand) {

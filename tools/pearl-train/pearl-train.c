@@ -65,13 +65,12 @@ struct options {
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
 	float max_grad_norm;
-	int max_branch_steps;
-	long min_parallel_work;
+	/* The episodes' options: sample and seed are set per episode. */
+	struct pearl_agent_options agent;
 	enum episode_reward reward;
 	int resume;
-	int threads, runs;
-	double timeout_factor;
-	const char *machine;
+	/* The environment's options: memo_path is set when it is opened. */
+	struct pearl_env_options env;
 	int verbose;
 	struct pearl_ppo_config ppo;
 };
@@ -194,12 +193,10 @@ static void default_options(struct options *o)
 	o->entropy_start = 0.1f;
 	o->entropy_end = 0;
 	o->max_grad_norm = 1.0f;
-	o->max_branch_steps = 8;
-	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
-	o->timeout_factor = 4;
+	pearl_agent_options_init(&o->agent);
 	o->reward = EPISODE_REWARD_STEP;
-	o->threads = 2;
-	o->runs = 3;
+	pearl_env_options_init(&o->env);
+	o->env.timeout_factor = 4;
 	o->ppo = pearl_ppo_default_config();
 }
 
@@ -229,11 +226,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_STRING("init-model", &o->init_model),
 	    PEARL_OPTION_CALL("reward", &o->reward, parse_reward,
 			      "step|final"),
-	    PEARL_OPTION_INT("max-branch-steps", &o->max_branch_steps, 1,
-			     INT_MAX),
-	    PEARL_OPTION_INT("threads", &o->threads, 1, INT_MAX),
-	    PEARL_OPTION_INT("runs", &o->runs, 1, INT_MAX),
-	    PEARL_OPTION_STRING("machine", &o->machine),
+	    PEARL_OPTION_INT("max-branch-steps", &o->agent.max_branch_steps,
+			     1, INT_MAX),
+	    PEARL_OPTION_INT("threads", &o->env.threads, 1, INT_MAX),
+	    PEARL_OPTION_INT("runs", &o->env.runs, 1, INT_MAX),
+	    PEARL_OPTION_STRING("machine", &o->env.machine),
 	    PEARL_OPTION_INT("imitate-epochs", &o->imitate_epochs, 0,
 			     INT_MAX),
 	    PEARL_OPTION_INT("imitate-samples", &o->imitate_samples, 0,
@@ -245,10 +242,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_STRING("imitate-targets", &o->imitate_targets),
 	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
 			      LONG_MAX),
-	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor", &o->timeout_factor,
-				      1),
-	    PEARL_OPTION_LONG("min-parallel-work", &o->min_parallel_work, 0,
-			      LONG_MAX),
+	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor",
+				      &o->env.timeout_factor, 1),
+	    PEARL_OPTION_LONG("min-parallel-work",
+			      &o->agent.min_parallel_work, 0, LONG_MAX),
 	    PEARL_OPTION_U64("seed", &o->seed),
 	    {.short_name = 'v', .kind = pearl_option_flag, .dest = &o->verbose},
 	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
@@ -807,7 +804,7 @@ static int search_candidate(pearl_env *env, pearl_env_program *p,
 
 	pearl_search_options_init(&so);
 	so.max_measurements = o->imitate_search;
-	so.min_parallel_work = o->min_parallel_work;
+	so.min_parallel_work = o->agent.min_parallel_work;
 	/* no confirmation: its measurements bypass the memo, and a training
 	 * run on a full memo must replay without running anything */
 	so.confirm = 0;
@@ -885,11 +882,9 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 	for (k = 0; k <= o->imitate_samples; ++k) {
 		struct pearl_agent_options ao;
 
-		pearl_agent_options_init(&ao);
+		ao = o->agent;
 		ao.sample = k > 0;
 		ao.seed = pearl_splitmix64(rng);
-		ao.max_branch_steps = o->max_branch_steps;
-		ao.min_parallel_work = o->min_parallel_work;
 		if (episode_run(env, p, policy, &ao, EPISODE_REWARD_FINAL, NULL,
 				&res, err, err_size) < 0)
 			return -1;
@@ -1161,11 +1156,9 @@ static int collect_batch(pearl_env *env, struct program_set *set,
 		struct episode_result res;
 		pearl_env_program *p = set->p[order[st->cursor % set->n]];
 
-		pearl_agent_options_init(&ao);
+		ao = o->agent;
 		ao.sample = 1;
 		ao.seed = pearl_splitmix64(&st->rng);
-		ao.max_branch_steps = o->max_branch_steps;
-		ao.min_parallel_work = o->min_parallel_work;
 		if (episode_run(env, p, policy, &ao, o->reward, batch, &res,
 				err, err_size) < 0)
 			return -1;
@@ -1308,12 +1301,8 @@ static pearl_env *open_env(const struct options *o, char **memo, char *err,
 	pearl_env *env;
 
 	*memo = o->memo ? strdup(o->memo) : path_in(o->out, "memo.sqlite");
-	pearl_env_options_init(&eo);
+	eo = o->env;
 	eo.memo_path = *memo;
-	eo.threads = o->threads;
-	eo.runs = o->runs;
-	eo.timeout_factor = o->timeout_factor;
-	eo.machine = o->machine;
 	env = pearl_env_create(&eo, err, err_size);
 	if (env)
 		fprintf(stderr, "pearl-train: machine \"%s\", memo %s\n",

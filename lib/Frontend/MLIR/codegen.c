@@ -95,13 +95,10 @@ static void fail(struct gen *g, const char *fmt, ...)
 	char msg[512];
 	va_list ap;
 
-	if (g->failed)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (pearl_mlir_first_failure(&g->failed, msg, sizeof(msg), fmt, ap))
+		pearl_ctx_error(g->ctx, "code generation: %s", msg);
 	va_end(ap);
-	pearl_ctx_error(g->ctx, "code generation: %s", msg);
-	g->failed = 1;
 }
 
 static void insert(struct gen *g, MlirOperation op)

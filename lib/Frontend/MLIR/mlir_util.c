@@ -1,5 +1,6 @@
 #include "mlir_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,4 +116,14 @@ int pearl_mlir_op_any(MlirOperation op,
 				return 1;
 	}
 	return 0;
+}
+
+int pearl_mlir_first_failure(int *failed, char *msg, size_t size,
+			     const char *fmt, va_list ap)
+{
+	if (*failed)
+		return 0;
+	*failed = 1;
+	vsnprintf(msg, size, fmt, ap);
+	return 1;
 }

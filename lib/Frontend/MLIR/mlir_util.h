@@ -4,6 +4,7 @@
 
 #include <mlir-c/IR.h>
 #include "pearl/mlir_frontend.h"
+#include <stdarg.h>
 #include <stddef.h>
 
 /* 1 if `op` is named exactly `name` (e.g. "affine.for"). */
@@ -28,5 +29,13 @@ int pearl_mlir_op_any(MlirOperation op,
  * `region`, or a null operation if `op` lies outside the region. */
 MlirOperation pearl_mlir_region_ancestor(const pearl_mlir_region *region,
 					 MlirOperation op);
+
+/* The first failure of a pass over a region (model extraction, code
+ * generation), whose later failures only follow from it: if *failed is
+ * clear, sets it, writes the message fmt and ap make into msg (size bytes)
+ * and returns 1; otherwise returns 0 and leaves msg alone. */
+int pearl_mlir_first_failure(int *failed, char *msg, size_t size,
+			     const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 #endif

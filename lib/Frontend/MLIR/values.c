@@ -12,17 +12,11 @@
 #include "extractor.h"
 #include "mlir_util.h"
 
-void ex_fail(struct extractor *ex, MlirOperation op, const char *fmt, ...)
+/* Records the extraction's first failure, at `op`: an isl error pending
+ * (the quota run out, or another) is reported as such, with `msg` saying
+ * what failed. */
+static void report(struct extractor *ex, MlirOperation op, const char *msg)
 {
-	char msg[512];
-	va_list ap;
-
-	if (ex->failed)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	ex->failed = 1;
 	ex->where = op;
 	switch (isl_ctx_last_error(ex->isl)) {
 	case isl_error_none:
@@ -34,6 +28,17 @@ void ex_fail(struct extractor *ex, MlirOperation op, const char *fmt, ...)
 	default:
 		pearl_ctx_isl_error(ex->ctx, msg);
 	}
+}
+
+void ex_fail(struct extractor *ex, MlirOperation op, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (pearl_mlir_first_failure(&ex->failed, msg, sizeof(msg), fmt, ap))
+		report(ex, op, msg);
+	va_end(ap);
 }
 
 /* An isl-friendly name for an SSA value: "%arg0" -> "arg0", "%0" -> "v0". */
