@@ -8,18 +8,23 @@ static const int tile_pairs[9][2] = {
 	{ 64, 32 },  { 64, 128 }, { 128, 32 },  { 128, 64 },
 };
 
+/* The first id of each kind: the first id of the kind before it plus its
+ * number of ids (pearl/action_space.h). */
 enum {
 	first_interchange = 0,
-	first_reverse = 4,
-	first_skew = 9,
-	first_parallel = 12,
-	first_tile = 14,
-	first_unroll = 50,
-	first_distribute = 56,
-	first_fuse = 60,
-	first_unroll_jam = 64,
-	first_vectorize = 68,
+	first_reverse = first_interchange + 4,   /* I(L,L+1), L < 4 */
+	first_skew = first_reverse + 5,          /* R(L), L < 5 */
+	first_parallel = first_skew + 3,         /* S(L,L+1), L < 3 */
+	first_tile = first_parallel + 2,         /* P(L), L < 2 */
+	first_unroll = first_tile + 9 * 4,       /* 9 size pairs, L < 4 */
+	first_distribute = first_unroll + 5 + 1, /* U(2..32), then N */
+	first_fuse = first_distribute + 4,       /* D(L), L < 4 */
+	first_unroll_jam = first_fuse + 4,       /* F(L), L < 4 */
+	first_vectorize = first_unroll_jam + 4,  /* J(L,4), L < 4 */
 };
+_Static_assert(first_unroll + 5 == PEARL_ACTION_NEXT, "N follows U");
+_Static_assert(first_vectorize + 2 == PEARL_ACTION_SPACE_SIZE,
+	       "V(8) and V(16) are the last ids");
 
 /* The jam factor of J's ids, and the widths of V's. */
 #define JAM_FACTOR 4

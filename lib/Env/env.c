@@ -9,16 +9,20 @@
 #include "env_internal.h"
 #include "pearl/ctx.h"
 
+/* The defaults of pearl/env.h; the fields not named are 0 or NULL. */
+static const struct pearl_env_options env_defaults = {
+	.warmup = 1,
+	.warmup_seconds = 0.02,
+	.runs = 3,
+	.timeout_factor = 8.0,
+	.timeout_min_seconds = 1.0,
+	.threads = 2,
+	.time_limit = PEARL_TIME_LIMIT,
+};
+
 void pearl_env_options_init(struct pearl_env_options *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->warmup = 1;
-	o->warmup_seconds = 0.02;
-	o->runs = 3;
-	o->timeout_factor = 8.0;
-	o->timeout_min_seconds = 1.0;
-	o->threads = 2;
-	o->time_limit = PEARL_TIME_LIMIT;
+	*o = env_defaults;
 }
 
 const char *pearl_env_status_name(enum pearl_env_status status)

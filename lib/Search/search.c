@@ -8,24 +8,23 @@
 #include "pearl/clock.h"
 #include "search_internal.h"
 
+/* The defaults of pearl/search.h; the fields not named are 0 or NULL. */
+static const struct pearl_search_options search_defaults = {
+	/* the beam and its proposals */
+	.beam_width = 8, .beam_diversity = 4, .top_k = 6,
+	.extended_actions = 1, .completions = 4, .seed_policy = 1,
+	.min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK,
+	.sampling = pearl_search_adaptive,
+	/* when it stops */
+	.max_depth = 10, .max_measurements = 200,
+	.min_gain = 1.02, .patience = 2,
+	/* the confirmation */
+	.confirm = 3, .confirm_rounds = 2,
+};
+
 void pearl_search_options_init(struct pearl_search_options *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->beam_width = 8;
-	o->top_k = 6;
-	o->max_depth = 10;
-	o->max_measurements = 200;
-	o->max_seconds = 0;
-	o->min_gain = 1.02;
-	o->patience = 2;
-	o->beam_diversity = 4;
-	o->confirm = 3;
-	o->confirm_rounds = 2;
-	o->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
-	o->sampling = pearl_search_adaptive;
-	o->extended_actions = 1;
-	o->seed_policy = 1;
-	o->completions = 4;
+	*o = search_defaults;
 }
 
 void pearl_search_result_clear(struct pearl_search_result *r)
