@@ -20,7 +20,10 @@ int search_in_tile_phase(const struct search_state *s)
 }
 
 /* Into *child, the child of `s` whose outermost loop the rules and the
- * dependences let run in parallel: 1, 0 if none, -1 on errors. */
+ * dependences let run in parallel, among the P(l) of the policy's action
+ * space (P(0), P(1)): the search proposes no other P, and a schedule the
+ * agent cannot take is no target for its training. 1, 0 if none, -1 on
+ * errors. */
 static int parallel_child(const struct search_state *s,
 			  struct search_state *child,
 			  struct search_counts *counts, char *err,
@@ -34,6 +37,8 @@ static int parallel_child(const struct search_state *s,
 		a.kind = pearl_action_parallel;
 		a.level[0] = l;
 		a.n_level = 1;
+		if (pearl_action_space_encode(&a) < 0)
+			break;
 		r = search_child(s, &a, child, counts, err, err_size);
 		if (r != 0)
 			return r;

@@ -75,8 +75,8 @@ int search_child(const struct search_state *parent,
 int search_in_tile_phase(const struct search_state *s);
 
 /* The completion of a tile-phase state `s` (kept; see
- * search_in_tile_phase): the first P(l), l from
- * the outermost loop in, that the rules and the dependences allow, then
+ * search_in_tile_phase): the first P(l) of the action space (l = 0, 1),
+ * from the outermost loop in, that the rules and the dependences allow, then
  * V(16) on the innermost loop where allowed. A tiling or a jam pays only
  * once its tile loop runs in parallel and its point loop is vectorized,
  * so the state's own speedup understates what it leads to. 1 with
