@@ -973,15 +973,23 @@ static int collect_imitation(pearl_env *env, struct program_set *set,
 				    err, err_size);
 		if (r < 0)
 			return -1;
-		if (r > 0 && ((i + 1) % 20 == 0 || i + 1 == set->n))
+		if (r > 0 && ((i + 1) % 20 == 0 || i + 1 == set->n)) {
+			struct pearl_env_stats st;
+
+			pearl_env_get_stats(env, &st);
 			fprintf(stderr,
 				"pearl-train: imitation: %d/%d programs; "
 				"imitating none %d, heuristic %d, greedy %d, "
 				"sampled %d, pruned %d, search %d, target %d; "
-				"%d + %d decisions; %.0fs\n",
+				"%d + %d decisions; %ld measurements, %.0f%% "
+				"from the memo; %.0fs\n",
 				i + 1, set->n, by[0], by[1], by[2], by[3],
 				by[4], by[5], by[6], is->train.n_steps,
-				is->val.n_steps, pearl_now() - t0);
+				is->val.n_steps, st.queries,
+				st.queries ? 100.0 * st.memo_hits / st.queries
+					   : 0.0,
+				pearl_now() - t0);
+		}
 	}
 	if (is->train.n_steps == 0) {
 		snprintf(err, err_size, "imitation: no decisions to learn");
