@@ -36,7 +36,8 @@ enum pearl_option_kind {
 	pearl_option_int,    /* a decimal integer: *(int *)dest */
 	pearl_option_long,   /* a decimal integer: *(long *)dest */
 	pearl_option_llong,  /* a decimal integer: *(long long *)dest */
-	pearl_option_u64,    /* an unsigned decimal integer: *(uint64_t *)dest */
+	pearl_option_u64,    /* an unsigned decimal integer (a "-" sign is
+			      * refused): *(uint64_t *)dest */
 	pearl_option_float,  /* a number (strtof): *(float *)dest */
 	pearl_option_double, /* a number (strtod): *(double *)dest */
 	pearl_option_string, /* *(const char **)dest = the value (in argv) */
@@ -91,6 +92,9 @@ struct pearl_option {
 	  .min = (lo), .max = (hi) }
 #define PEARL_OPTION_U64(n, d) \
 	{ .name = (n), .kind = pearl_option_u64, .dest = (d) }
+#define PEARL_OPTION_U64_RANGE(n, d, lo, hi) \
+	{ .name = (n), .kind = pearl_option_u64, .dest = (d), .ranged = 1, \
+	  .min = (lo), .max = (hi) }
 #define PEARL_OPTION_FLOAT(n, d) \
 	{ .name = (n), .kind = pearl_option_float, .dest = (d) }
 #define PEARL_OPTION_FLOAT_RANGE(n, d, lo, hi) \
@@ -138,11 +142,14 @@ struct pearl_options_result {
 	/* On failure: what, where (the index in argv of the word at fault),
 	 * the option (NULL if unknown) and a message without the tool's
 	 * name, e.g. "bad value '0' for --batch (an integer >= 1)" ("" if
-	 * the option's parse function has reported the error itself). */
+	 * the option's parse function has reported the error itself), and
+	 * for a bad value, the value (in argv; NULL if the option takes
+	 * none). */
 	enum pearl_options_failure failure;
 	int index;
 	const struct pearl_option *option;
 	char message[256];
+	const char *value;
 };
 
 /* Parses argv[1..argc-1] against `table` (kept), writing each value where

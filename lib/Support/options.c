@@ -181,7 +181,7 @@ static int store(const struct pearl_option *o, const char *value)
 		if (strchr(value, '-'))
 			return -1;
 		ull = strtoull(value, &end, 10);
-		if (errno || end == value || *end)
+		if (errno || end == value || *end || !in_range(o, (double)ull))
 			return -1;
 		*(uint64_t *)o->dest = (uint64_t)ull;
 		return 0;
@@ -226,6 +226,7 @@ static int apply(const struct pearl_option *o, const char *value, int index,
 		: store(o, value);
 	if (r == 0)
 		return 0;
+	res->value = value;
 	if (r == pearl_option_reported)
 		return fail(res, pearl_options_bad_value, index, o, "%s", "");
 	spelling(o, name, sizeof(name));
@@ -322,6 +323,7 @@ int pearl_options_parse(const struct pearl_option *table, int prefixes,
 	res->index = 0;
 	res->option = NULL;
 	res->message[0] = '\0';
+	res->value = NULL;
 	for (i = 1; i < argc && r == 0; ++i) {
 		char *word = argv[i];
 
