@@ -26,6 +26,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -168,6 +169,23 @@ int pearl_options_parse(const struct pearl_option *table, int prefixes,
 void pearl_options_report_words(const char *tool,
 				const struct pearl_options_result *res,
 				int argc, char **argv);
+
+/* pearl_options_parse, saying a usage error on stderr after "tool: ":
+ * res->message (nothing if it is empty: a parse function has said it),
+ * or with `words`, the words at fault (pearl_options_report_words).
+ * Returns what pearl_options_parse returns. */
+int pearl_options_parse_or_say(const char *tool, int words,
+			       const struct pearl_option *table, int prefixes,
+			       int argc, char **argv,
+			       struct pearl_options_result *res);
+
+/* The end of a tool's command-line handling, `r` its outcome (0: go on,
+ * 1: help was asked for, -1: a usage error, already said on stderr).
+ * Returns -1 if r is 0; otherwise prints the usage with `usage`, on
+ * stdout after help or on stderr after an error, and returns the exit
+ * status: 0 after help, else usage_status. */
+int pearl_options_exit_status(int r, void (*usage)(FILE *out),
+			      int usage_status);
 
 #ifdef __cplusplus
 }

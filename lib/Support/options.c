@@ -353,3 +353,28 @@ void pearl_options_report_words(const char *tool,
 		fprintf(stderr, "%s: bad option or value: %s %s\n", tool,
 			word, argv[res->index + 1]);
 }
+
+int pearl_options_parse_or_say(const char *tool, int words,
+			       const struct pearl_option *table, int prefixes,
+			       int argc, char **argv,
+			       struct pearl_options_result *res)
+{
+	int r = pearl_options_parse(table, prefixes, argc, argv, res);
+
+	if (r >= 0)
+		return r;
+	if (words)
+		pearl_options_report_words(tool, res, argc, argv);
+	else if (res->message[0])
+		fprintf(stderr, "%s: %s\n", tool, res->message);
+	return r;
+}
+
+int pearl_options_exit_status(int r, void (*usage)(FILE *out),
+			      int usage_status)
+{
+	if (r == 0)
+		return -1;
+	usage(r > 0 ? stdout : stderr);
+	return r > 0 ? 0 : usage_status;
+}
