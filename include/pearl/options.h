@@ -123,6 +123,14 @@ struct pearl_option {
 #define PEARL_OPTION_STOP(n) { .name = (n), .kind = pearl_option_stop }
 #define PEARL_OPTION_END { .name = NULL, .short_name = 0 }
 
+/* The exit statuses of the tools (pearl-exec, which compares, has its
+ * own): success, an error, a usage error. */
+enum pearl_exit {
+	pearl_exit_ok = 0,
+	pearl_exit_error = 1,
+	pearl_exit_usage = 2,
+};
+
 /* What went wrong, for a tool that words its messages itself. */
 enum pearl_options_failure {
 	pearl_options_unknown,       /* no such option (or an ambiguous

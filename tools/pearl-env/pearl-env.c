@@ -325,7 +325,8 @@ int main(int argc, char **argv)
 	int i, st, ret = 0;
 
 	memset(&a, 0, sizeof(a));
-	st = pearl_options_exit_status(parse_args(argc, argv, &a), usage, 2);
+	st = pearl_options_exit_status(parse_args(argc, argv, &a), usage,
+				       pearl_exit_usage);
 	if (st >= 0) {
 		free(a.schedules);
 		free(a.files);

@@ -218,7 +218,8 @@ int main(int argc, char **argv)
 	char err[1024] = "";
 	int st;
 
-	st = pearl_options_exit_status(parse_args(argc, argv, &o), usage, 2);
+	st = pearl_options_exit_status(parse_args(argc, argv, &o), usage,
+				       pearl_exit_usage);
 	if (st >= 0) {
 		free_kernels(&o.cfg);
 		return st;

@@ -23,8 +23,6 @@
 #include "pearl/options.h"
 #include "pearl/policy.h"
 
-enum { exit_ok = 0, exit_error = 1, exit_usage = 2 };
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -67,23 +65,23 @@ static int cmd_init(int argc, char **argv)
 	int rc;
 
 	if (parse_words(table, "seed", argc, argv, NULL) < 0)
-		return exit_usage;
+		return pearl_exit_usage;
 	if (!out) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
 	policy = pearl_policy_init_random(&cfg, seed, err, sizeof(err));
 	if (!policy) {
 		fprintf(stderr, "pearl-model: %s\n", err);
-		return exit_error;
+		return pearl_exit_error;
 	}
 	rc = pearl_policy_save_file(policy, out, err, sizeof(err));
 	pearl_policy_free(policy);
 	if (rc < 0) {
 		fprintf(stderr, "pearl-model: %s\n", err);
-		return exit_error;
+		return pearl_exit_error;
 	}
-	return exit_ok;
+	return pearl_exit_ok;
 }
 
 /* Loads the policy named by `name` ("--builtin" or a file). */
@@ -118,22 +116,22 @@ static int cmd_info(int argc, char **argv, char **args)
 
 	n = parse_words(table, NULL, argc, argv, args);
 	if (n < 0)
-		return exit_usage;
+		return pearl_exit_usage;
 	if (n != 1 - builtin) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
 	blob = builtin ? "--builtin" : args[0];
 	policy = load(blob);
 	if (!policy)
-		return exit_error;
+		return pearl_exit_error;
 	loaded = pearl_policy_get_config(policy)->n_actions;
 	loaded_features = pearl_policy_get_config(policy)->n_features;
 	pearl_policy_free(policy);
 	path = builtin ? NULL : blob;
 	if (pearl_policy_blob_info(path, &info, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pearl-model: %s\n", err);
-		return exit_error;
+		return pearl_exit_error;
 	}
 	printf("blob %s\n", blob);
 	printf("version %u\n", info.version);
@@ -151,7 +149,7 @@ static int cmd_info(int argc, char **argv, char **args)
 	if (loaded_features != info.cfg.n_features)
 		printf("loads as n_features %d (the new features' weights "
 		       "0)\n", loaded_features);
-	return exit_ok;
+	return pearl_exit_ok;
 }
 
 static struct pearl_graph *read_graph(const char *path)
@@ -199,14 +197,14 @@ static int cmd_eval(int argc, char **argv, char **args)
 
 	n = parse_words(table, "repeat count", argc, argv, args);
 	if (n < 0)
-		return exit_usage;
+		return pearl_exit_usage;
 	if (n != 2 - builtin) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
 	policy = load(builtin ? "--builtin" : args[0]);
 	if (!policy)
-		return exit_error;
+		return pearl_exit_error;
 	graph_path = args[n - 1];
 	graph = read_graph(graph_path);
 	cfg = pearl_policy_get_config(policy);
@@ -215,7 +213,7 @@ static int cmd_eval(int argc, char **argv, char **args)
 		free(logits);
 		pearl_graph_free(graph);
 		pearl_policy_free(policy);
-		return exit_error;
+		return pearl_exit_error;
 	}
 	t0 = now();
 	for (r = 0; r < repeat && rc == 0; ++r)
@@ -234,7 +232,7 @@ static int cmd_eval(int argc, char **argv, char **args)
 	free(logits);
 	pearl_graph_free(graph);
 	pearl_policy_free(policy);
-	return rc < 0 ? exit_error : exit_ok;
+	return rc < 0 ? pearl_exit_error : pearl_exit_ok;
 }
 
 /* Runs the subcommand argv[0]; args has room for argc words. */
@@ -248,10 +246,10 @@ static int command(int argc, char **argv, char **args)
 		return cmd_eval(argc, argv, args);
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		usage(stdout);
-		return exit_ok;
+		return pearl_exit_ok;
 	}
 	usage(stderr);
-	return exit_usage;
+	return pearl_exit_usage;
 }
 
 int main(int argc, char **argv)
@@ -261,12 +259,12 @@ int main(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
 	args = calloc(argc, sizeof(*args));
 	if (!args) {
 		fprintf(stderr, "pearl-model: out of memory\n");
-		return exit_error;
+		return pearl_exit_error;
 	}
 	status = command(argc - 1, argv + 1, args);
 	free(args);

@@ -432,7 +432,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = pearl_options_exit_status(parse_options(argc, argv, &o), usage,
-				       2);
+				       pearl_exit_usage);
 	if (rc < 0)
 		rc = run(&o);
 	for (j = 0; j < o.n_col; ++j)

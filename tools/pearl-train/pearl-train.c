@@ -1481,7 +1481,7 @@ int main(int argc, char **argv)
 	int status;
 
 	status = pearl_options_exit_status(parse_options(argc, argv, &o),
-					   usage, 2);
+					   usage, pearl_exit_usage);
 	if (status >= 0)
 		return status;
 	if (mkdir(o.out, 0777) < 0 && errno != EEXIST) {
