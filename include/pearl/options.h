@@ -26,6 +26,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +37,8 @@ enum pearl_option_kind {
 	pearl_option_int,    /* a decimal integer: *(int *)dest */
 	pearl_option_long,   /* a decimal integer: *(long *)dest */
 	pearl_option_llong,  /* a decimal integer: *(long long *)dest */
-	pearl_option_u64,    /* an unsigned decimal integer: *(uint64_t *)dest */
+	pearl_option_u64,    /* an unsigned decimal integer (a "-" sign is
+			      * refused): *(uint64_t *)dest */
 	pearl_option_float,  /* a number (strtof): *(float *)dest */
 	pearl_option_double, /* a number (strtod): *(double *)dest */
 	pearl_option_string, /* *(const char **)dest = the value (in argv) */
@@ -91,6 +93,9 @@ struct pearl_option {
 	  .min = (lo), .max = (hi) }
 #define PEARL_OPTION_U64(n, d) \
 	{ .name = (n), .kind = pearl_option_u64, .dest = (d) }
+#define PEARL_OPTION_U64_RANGE(n, d, lo, hi) \
+	{ .name = (n), .kind = pearl_option_u64, .dest = (d), .ranged = 1, \
+	  .min = (lo), .max = (hi) }
 #define PEARL_OPTION_FLOAT(n, d) \
 	{ .name = (n), .kind = pearl_option_float, .dest = (d) }
 #define PEARL_OPTION_FLOAT_RANGE(n, d, lo, hi) \
@@ -118,6 +123,14 @@ struct pearl_option {
 #define PEARL_OPTION_STOP(n) { .name = (n), .kind = pearl_option_stop }
 #define PEARL_OPTION_END { .name = NULL, .short_name = 0 }
 
+/* The exit statuses of the tools (pearl-exec, which compares, has its
+ * own): success, an error, a usage error. */
+enum pearl_exit {
+	pearl_exit_ok = 0,
+	pearl_exit_error = 1,
+	pearl_exit_usage = 2,
+};
+
 /* What went wrong, for a tool that words its messages itself. */
 enum pearl_options_failure {
 	pearl_options_unknown,       /* no such option (or an ambiguous
@@ -138,11 +151,14 @@ struct pearl_options_result {
 	/* On failure: what, where (the index in argv of the word at fault),
 	 * the option (NULL if unknown) and a message without the tool's
 	 * name, e.g. "bad value '0' for --batch (an integer >= 1)" ("" if
-	 * the option's parse function has reported the error itself). */
+	 * the option's parse function has reported the error itself), and
+	 * for a bad value, the value (in argv; NULL if the option takes
+	 * none). */
 	enum pearl_options_failure failure;
 	int index;
 	const struct pearl_option *option;
 	char message[256];
+	const char *value;
 };
 
 /* Parses argv[1..argc-1] against `table` (kept), writing each value where
@@ -161,6 +177,23 @@ int pearl_options_parse(const struct pearl_option *table, int prefixes,
 void pearl_options_report_words(const char *tool,
 				const struct pearl_options_result *res,
 				int argc, char **argv);
+
+/* pearl_options_parse, saying a usage error on stderr after "tool: ":
+ * res->message (nothing if it is empty: a parse function has said it),
+ * or with `words`, the words at fault (pearl_options_report_words).
+ * Returns what pearl_options_parse returns. */
+int pearl_options_parse_or_say(const char *tool, int words,
+			       const struct pearl_option *table, int prefixes,
+			       int argc, char **argv,
+			       struct pearl_options_result *res);
+
+/* The end of a tool's command-line handling, `r` its outcome (0: go on,
+ * 1: help was asked for, -1: a usage error, already said on stderr).
+ * Returns -1 if r is 0; otherwise prints the usage with `usage`, on
+ * stdout after help or on stderr after an error, and returns the exit
+ * status: 0 after help, else usage_status. */
+int pearl_options_exit_status(int r, void (*usage)(FILE *out),
+			      int usage_status);
 
 #ifdef __cplusplus
 }

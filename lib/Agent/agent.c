@@ -7,6 +7,7 @@
 #include "pearl/agent.h"
 #include "pearl/clock.h"
 #include "pearl/features.h"
+#include "pearl/grow.h"
 #include "pearl/random.h"
 #include "pearl/str.h"
 #include "pearl/transform.h"
@@ -235,16 +236,9 @@ static int choose(const double *prob, const unsigned char *mask, int sample,
 static int add_step(struct pearl_agent_trace *trace,
 		    const struct pearl_agent_step *step, int *cap)
 {
-	if (trace->n_steps == *cap) {
-		int n = *cap ? 2 * *cap : 16;
-		struct pearl_agent_step *s =
-		    realloc(trace->steps, n * sizeof(*s));
-
-		if (!s)
-			return -1;
-		trace->steps = s;
-		*cap = n;
-	}
+	if (pearl_grow(&trace->steps, cap, trace->n_steps + 1,
+		       sizeof(*trace->steps)) < 0)
+		return -1;
 	trace->steps[trace->n_steps++] = *step;
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* Builds the original schedule tree of a loop walk (see pearl/builder.h). */
 #include "pearl/builder.h"
+#include "pearl/grow.h"
 
 #include <isl/aff.h>
 #include <isl/schedule.h>
@@ -75,15 +76,10 @@ static pearl_stat push_item(pearl_builder *b, __isl_take isl_schedule *s)
 
 	if (!s)
 		return pearl_ctx_isl_error(ctx_of(b), "schedule");
-	if (body->n == body->cap) {
-		int cap = body->cap ? 2 * body->cap : 4;
-		isl_schedule **items = realloc(body->items, cap * sizeof(*items));
-		if (!items) {
-			isl_schedule_free(s);
-			return pearl_ctx_error(ctx_of(b), "out of memory");
-		}
-		body->items = items;
-		body->cap = cap;
+	if (pearl_grow(&body->items, &body->cap, body->n + 1,
+		       sizeof(*body->items)) < 0) {
+		isl_schedule_free(s);
+		return pearl_ctx_error(ctx_of(b), "out of memory");
 	}
 	body->items[body->n++] = s;
 	return pearl_stat_ok;
@@ -109,14 +105,9 @@ static __isl_give isl_schedule *take_sequence(struct body *body)
 
 pearl_stat pearl_builder_enter_loop(pearl_builder *b)
 {
-	if (b->depth + 1 >= b->cap) {
-		int cap = 2 * b->cap;
-		struct body *bodies = realloc(b->bodies, cap * sizeof(*bodies));
-		if (!bodies)
-			return pearl_ctx_error(ctx_of(b), "out of memory");
-		b->bodies = bodies;
-		b->cap = cap;
-	}
+	if (pearl_grow(&b->bodies, &b->cap, b->depth + 2,
+		       sizeof(*b->bodies)) < 0)
+		return pearl_ctx_error(ctx_of(b), "out of memory");
 	b->depth++;
 	b->bodies[b->depth] = (struct body){ NULL, 0, 0 };
 	return pearl_stat_ok;

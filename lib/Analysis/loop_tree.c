@@ -6,6 +6,7 @@
 #include <isl/union_set.h>
 #include <stdlib.h>
 
+#include "pearl/grow.h"
 #include "pearl/schedule.h"
 
 struct walk {
@@ -20,15 +21,9 @@ static int new_node(struct walk *w, enum pearl_node_kind kind, int parent)
 	pearl_loop_tree *t = w->tree;
 	struct pearl_tree_node *n;
 
-	if (t->n_nodes == w->cap) {
-		int cap = w->cap ? 2 * w->cap : 16;
-		struct pearl_tree_node *nodes =
-		    realloc(t->nodes, cap * sizeof(*nodes));
-		if (!nodes)
-			return -1;
-		t->nodes = nodes;
-		w->cap = cap;
-	}
+	if (pearl_grow(&t->nodes, &w->cap, t->n_nodes + 1,
+		       sizeof(*t->nodes)) < 0)
+		return -1;
 	n = &t->nodes[t->n_nodes];
 	*n = (struct pearl_tree_node){ .kind = kind, .parent = parent,
 				       .stmt = -1, .loop_id = -1 };

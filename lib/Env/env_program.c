@@ -9,6 +9,7 @@
 
 #include "env_internal.h"
 #include "pearl/fingerprint.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/transform.h"
 
@@ -100,17 +101,10 @@ static int parse_outputs(pearl_env_program *p, const char *text, char *err,
 					   p->name, v, p->sig.n_args);
 			return -1;
 		}
-		if (p->n_outputs == cap) {
-			int *grown;
-
-			cap = cap ? 2 * cap : 4;
-			grown = realloc(p->outputs, cap * sizeof(*grown));
-			if (!grown) {
-				pearl_error_printf(err, err_size,
-						   "out of memory");
-				return -1;
-			}
-			p->outputs = grown;
+		if (pearl_grow(&p->outputs, &cap, p->n_outputs + 1,
+			       sizeof(*p->outputs)) < 0) {
+			pearl_error_printf(err, err_size, "out of memory");
+			return -1;
 		}
 		p->outputs[p->n_outputs++] = (int)v;
 	}

@@ -14,6 +14,7 @@
 #include <mlir-c/BuiltinAttributes.h>
 
 #include "env_internal.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_linalg.h"
 
 /* One public function of a module. */
@@ -214,15 +215,8 @@ static int add_function(pearl_env_targets *t, MlirOperation func,
 	struct exec_err e = {{0}};
 	struct target_fn *fn;
 
-	if (t->n == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 4;
-		struct target_fn *grown = realloc(t->fns, cap * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		t->fns = grown;
-		t->cap = cap;
-	}
+	if (pearl_grow(&t->fns, &t->cap, t->n + 1, sizeof(*t->fns)) < 0)
+		return -1;
 	fn = &t->fns[t->n++];
 	memset(fn, 0, sizeof(*fn));
 	fn->name = symbol_name(func);

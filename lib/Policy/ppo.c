@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/grow.h"
 #include "pearl/ppo.h"
 
 void pearl_ppo_batch_init(struct pearl_ppo_batch *batch, int n_actions)
@@ -29,16 +30,10 @@ int pearl_ppo_batch_add(struct pearl_ppo_batch *batch,
 {
 	struct pearl_ppo_step *s;
 
-	if (batch->n_steps == batch->cap) {
-		int cap = batch->cap ? 2 * batch->cap : 256;
-
-		s = realloc(batch->steps, cap * sizeof(*s));
-		if (!s) {
-			pearl_graph_free(graph);
-			return -1;
-		}
-		batch->steps = s;
-		batch->cap = cap;
+	if (pearl_grow(&batch->steps, &batch->cap, batch->n_steps + 1,
+		       sizeof(*batch->steps)) < 0) {
+		pearl_graph_free(graph);
+		return -1;
 	}
 	s = &batch->steps[batch->n_steps++];
 	memset(s, 0, sizeof(*s));

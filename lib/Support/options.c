@@ -181,7 +181,7 @@ static int store(const struct pearl_option *o, const char *value)
 		if (strchr(value, '-'))
 			return -1;
 		ull = strtoull(value, &end, 10);
-		if (errno || end == value || *end)
+		if (errno || end == value || *end || !in_range(o, (double)ull))
 			return -1;
 		*(uint64_t *)o->dest = (uint64_t)ull;
 		return 0;
@@ -226,6 +226,7 @@ static int apply(const struct pearl_option *o, const char *value, int index,
 		: store(o, value);
 	if (r == 0)
 		return 0;
+	res->value = value;
 	if (r == pearl_option_reported)
 		return fail(res, pearl_options_bad_value, index, o, "%s", "");
 	spelling(o, name, sizeof(name));
@@ -322,6 +323,7 @@ int pearl_options_parse(const struct pearl_option *table, int prefixes,
 	res->index = 0;
 	res->option = NULL;
 	res->message[0] = '\0';
+	res->value = NULL;
 	for (i = 1; i < argc && r == 0; ++i) {
 		char *word = argv[i];
 
@@ -350,4 +352,29 @@ void pearl_options_report_words(const char *tool,
 	else
 		fprintf(stderr, "%s: bad option or value: %s %s\n", tool,
 			word, argv[res->index + 1]);
+}
+
+int pearl_options_parse_or_say(const char *tool, int words,
+			       const struct pearl_option *table, int prefixes,
+			       int argc, char **argv,
+			       struct pearl_options_result *res)
+{
+	int r = pearl_options_parse(table, prefixes, argc, argv, res);
+
+	if (r >= 0)
+		return r;
+	if (words)
+		pearl_options_report_words(tool, res, argc, argv);
+	else if (res->message[0])
+		fprintf(stderr, "%s: %s\n", tool, res->message);
+	return r;
+}
+
+int pearl_options_exit_status(int r, void (*usage)(FILE *out),
+			      int usage_status)
+{
+	if (r == 0)
+		return -1;
+	usage(r > 0 ? stdout : stderr);
+	return r > 0 ? 0 : usage_status;
 }

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pearl/grow.h"
 #include "pearl/transform.h"
 
 /* The state of a walk over an AST.
@@ -282,15 +283,9 @@ static isl_stat walk_node(struct walk *w, __isl_keep isl_ast_node *node,
 /* Makes room for one more iterator on w->iter. */
 static isl_stat grow_iterators(struct walk *w)
 {
-	isl_id **grown;
-
-	if (w->depth < w->capacity)
-		return isl_stat_ok;
-	grown = realloc(w->iter, 2 * w->capacity * sizeof(*grown));
-	if (!grown)
+	if (pearl_grow(&w->iter, &w->capacity, w->depth + 1,
+		       sizeof(*w->iter)) < 0)
 		return isl_stat_error;
-	w->iter = grown;
-	w->capacity *= 2;
 	return isl_stat_ok;
 }
 

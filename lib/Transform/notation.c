@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/grow.h"
 #include "pearl/transform.h"
 
 void pearl_action_format(const struct pearl_action *a, char *buf, size_t size)
@@ -242,20 +243,13 @@ static int junk(pearl_ctx *ctx, const char *text, const char *p)
 	return -1;
 }
 
-/* Makes room for one more action in *list (of *cap); 0 or -1. */
+/* Makes room for one more action in *list (n of *cap); 0 or -1. */
 static int grow(pearl_ctx *ctx, struct pearl_action **list, int n, int *cap)
 {
-	struct pearl_action *l;
-
-	if (n < *cap)
-		return 0;
-	*cap = *cap ? 2 * *cap : 8;
-	l = realloc(*list, *cap * sizeof(*l));
-	if (!l) {
+	if (pearl_grow(list, cap, n + 1, sizeof(**list)) < 0) {
 		pearl_ctx_error(ctx, "out of memory");
 		return -1;
 	}
-	*list = l;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pearl/fingerprint.h"
+#include "pearl/grow.h"
 #include "pearl/str.h"
 
 struct pearl_schedule_file {
@@ -101,23 +102,6 @@ static const char *bad_field(const struct pearl_schedule_entry *entry)
 	return NULL;
 }
 
-/* Makes room for one more entry. */
-static int grow(pearl_schedule_file *file)
-{
-	struct pearl_schedule_entry *e;
-	int cap;
-
-	if (file->n < file->cap)
-		return 0;
-	cap = file->cap ? 2 * file->cap : 8;
-	e = realloc(file->entries, cap * sizeof(*e));
-	if (!e)
-		return -1;
-	file->entries = e;
-	file->cap = cap;
-	return 0;
-}
-
 pearl_stat pearl_schedule_file_add(pearl_schedule_file *file,
 				   const struct pearl_schedule_entry *entry,
 				   char *err, size_t err_size)
@@ -136,7 +120,8 @@ pearl_stat pearl_schedule_file_add(pearl_schedule_file *file,
 			    "entry for @%s region %d (line %d)",
 			    entry->function, entry->region,
 			    file->entries[dup].line);
-	if (grow(file) < 0)
+	if (pearl_grow(&file->entries, &file->cap, file->n + 1,
+		       sizeof(*file->entries)) < 0)
 		return pearl_error_printf(err, err_size, "out of memory");
 	e = &file->entries[file->n];
 	*e = *entry;

@@ -11,7 +11,7 @@
 struct values {
 	int flag, n;
 	long big;
-	uint64_t seed;
+	uint64_t seed, repeat;
 	float lr;
 	double factor;
 	const char *name;
@@ -50,6 +50,7 @@ static int parse(struct values *v, int prefixes,
 	    PEARL_OPTION_INT("number", &v->n, 1, 10),
 	    PEARL_OPTION_LONG("big", &v->big, 0, LONG_MAX),
 	    PEARL_OPTION_U64("seed", &v->seed),
+	    PEARL_OPTION_U64_RANGE("repeat", &v->repeat, 1, HUGE_VAL),
 	    PEARL_OPTION_FLOAT_ABOVE("lr", &v->lr, 0),
 	    PEARL_OPTION_DOUBLE_RANGE("factor", &v->factor, 1, 4),
 	    {.name = "name", .short_name = 'o', .kind = pearl_option_string,
@@ -109,10 +110,19 @@ int main(void)
 	CHECK(parse(&v, 0, &res, args, WORDS("--big", "-1")) < 0);
 	CHECK_STR(res.message, "bad value '-1' for --big (an integer >= 0)");
 	CHECK(parse(&v, 0, &res, args, WORDS("--seed", "-1")) < 0);
+	CHECK_STR(res.value, "-1");
+	CHECK(parse(&v, 0, &res, args,
+		    WORDS("--seed", "18446744073709551616")) < 0);
+	CHECK(parse(&v, 0, &res, args, WORDS("--repeat", "0")) < 0);
+	CHECK_STR(res.message,
+		  "bad value '0' for --repeat (an unsigned integer >= 1)");
+	CHECK(parse(&v, 0, &res, args, WORDS("--repeat=7")) == 0);
+	CHECK(v.repeat == 7);
 	CHECK(parse(&v, 0, &res, args, WORDS("--lr", "0")) < 0);
 	CHECK_STR(res.message, "bad value '0' for --lr (a number > 0)");
 	CHECK(parse(&v, 0, &res, args, WORDS("--lr", "nan")) < 0);
 	CHECK(parse(&v, 0, &res, args, WORDS("--factor=4.5")) < 0);
+	CHECK_STR(res.value, "4.5");
 	CHECK(parse(&v, 0, &res, args, WORDS("--color", "green")) < 0);
 	CHECK_STR(res.message, "bad value 'green' for --color (red|blue)");
 	CHECK(parse(&v, 0, &res, args, WORDS("--counted", "x")) < 0);
@@ -122,6 +132,7 @@ int main(void)
 	CHECK(parse(&v, 0, &res, args, WORDS("a", "--nope", "1")) < 0);
 	CHECK(res.failure == pearl_options_unknown && res.index == 2);
 	CHECK_STR(res.message, "unrecognized option '--nope'");
+	CHECK(!res.value);
 	CHECK(parse(&v, 0, &res, args, WORDS("--number")) < 0);
 	CHECK(res.failure == pearl_options_missing_value);
 	CHECK_STR(res.message, "option '--number' requires an argument");

@@ -197,10 +197,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (!a->schedules || !a->files)
 		return -1;
 	res.arguments = a->files;
-	r = pearl_options_parse(table, 0, argc, argv, &res);
+	r = pearl_options_parse_or_say("pearl-env", 1, table, 0, argc, argv,
+				       &res);
 	a->n_files = res.n_arguments;
-	if (r < 0)
-		pearl_options_report_words("pearl-env", &res, argc, argv);
 	if (r != 0)
 		return r;
 	if (a->summary && !a->opts.memo_path) {
@@ -326,12 +325,12 @@ int main(int argc, char **argv)
 	int i, st, ret = 0;
 
 	memset(&a, 0, sizeof(a));
-	st = parse_args(argc, argv, &a);
-	if (st != 0) {
-		usage(st > 0 ? stdout : stderr);
+	st = pearl_options_exit_status(parse_args(argc, argv, &a), usage,
+				       pearl_exit_usage);
+	if (st >= 0) {
 		free(a.schedules);
 		free(a.files);
-		return st > 0 ? 0 : 2;
+		return st;
 	}
 	if (a.summary) {
 		ret = summary(a.opts.memo_path);

@@ -377,11 +377,10 @@ int main(int argc, char **argv)
 	struct exec_err err = {{0}};
 	int ret, status;
 
-	status = parse_options(argc, argv, &opts);
-	if (status != 0) {
-		usage(status > 0 ? stdout : stderr);
-		return status > 0 ? exit_identical : exit_error;
-	}
+	status = pearl_options_exit_status(parse_options(argc, argv, &opts),
+					   usage, exit_error);
+	if (status >= 0)
+		return status;
 	s.ctx = exec_context_create();
 	if (opts.lower_only) {
 		ret = lower_only(&s, &opts, &err) < 0 ? exit_error

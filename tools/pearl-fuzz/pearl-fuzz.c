@@ -188,9 +188,8 @@ static int parse_args(int argc, char **argv, struct fuzz_options *o)
 	int r;
 
 	fuzz_options_init(o);
-	r = pearl_options_parse(table, 0, argc, argv, &res);
-	if (r < 0)
-		pearl_options_report_words("pearl-fuzz", &res, argc, argv);
+	r = pearl_options_parse_or_say("pearl-fuzz", 1, table, 0, argc, argv,
+				       &res);
 	if (r != 0)
 		return r;
 	if (!o->seconds && !o->pairs && !o->programs)
@@ -219,11 +218,11 @@ int main(int argc, char **argv)
 	char err[1024] = "";
 	int st;
 
-	st = parse_args(argc, argv, &o);
-	if (st != 0) {
+	st = pearl_options_exit_status(parse_args(argc, argv, &o), usage,
+				       pearl_exit_usage);
+	if (st >= 0) {
 		free_kernels(&o.cfg);
-		usage(st > 0 ? stdout : stderr);
-		return st > 0 ? 0 : 2;
+		return st;
 	}
 	st = fuzz_campaign_run(&o, stdout, &counts, err, sizeof(err));
 	free_kernels(&o.cfg);

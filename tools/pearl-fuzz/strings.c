@@ -3,18 +3,12 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "pearl/grow.h"
 
 int fuzz_strings_add(struct fuzz_strings *l, const char *text)
 {
-	if (l->n == l->cap) {
-		int cap = l->cap ? 2 * l->cap : 16;
-		char **grown = realloc(l->s, (size_t)cap * sizeof(*grown));
-
-		if (!grown)
-			return -1;
-		l->s = grown;
-		l->cap = cap;
-	}
+	if (pearl_grow(&l->s, &l->cap, l->n + 1, sizeof(*l->s)) < 0)
+		return -1;
 	l->s[l->n] = strdup(text);
 	if (!l->s[l->n])
 		return -1;

@@ -33,8 +33,6 @@
 #include "pearl/gen.h"
 #include "pearl/options.h"
 
-enum { exit_ok = 0, exit_error = 1, exit_usage = 2 };
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -163,7 +161,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 			usage(stdout);
 		else
 			list_features();
-		return exit_ok;
+		return pearl_exit_ok;
 	}
 	if (r < 0) {
 		if (res.failure == pearl_options_bad_value ||
@@ -174,12 +172,12 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 			fprintf(stderr, "pearl-gen: unknown argument %s\n",
 				argv[res.index]);
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
 	if (!a->have_seed) {
 		fprintf(stderr, "pearl-gen: --seed is required\n");
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
 	return -1;
 }
@@ -191,13 +189,13 @@ int main(int argc, char **argv)
 	struct pearl_gen_options opts;
 	unsigned long long seed, count, k;
 	const char *out;
-	int quiet, to_dir = 0, status = exit_ok;
+	int quiet, to_dir = 0, status = pearl_exit_ok;
 	FILE *stream = NULL, *summary;
 
 	status = parse_args(argc, argv, &a);
 	if (status >= 0)
 		return status;
-	status = exit_ok;
+	status = pearl_exit_ok;
 	opts = a.opts;
 	seed = a.seed;
 	count = a.count;
@@ -209,21 +207,21 @@ int main(int argc, char **argv)
 		if (!is_dir(out) && mkdir(out, 0777) != 0) {
 			fprintf(stderr, "pearl-gen: cannot create %s: %s\n",
 				out, strerror(errno));
-			return exit_error;
+			return pearl_exit_error;
 		}
 	} else if (out) {
 		stream = fopen(out, "w");
 		if (!stream) {
 			fprintf(stderr, "pearl-gen: cannot write %s: %s\n",
 				out, strerror(errno));
-			return exit_error;
+			return pearl_exit_error;
 		}
 	} else {
 		stream = stdout;
 	}
 	summary = stream == stdout ? stderr : stdout;
 
-	for (k = 0; k < count && status == exit_ok; ++k) {
+	for (k = 0; k < count && status == pearl_exit_ok; ++k) {
 		unsigned long long s = seed + k;
 		struct pearl_gen_info info;
 		char err[256], line[512];
@@ -232,7 +230,7 @@ int main(int argc, char **argv)
 
 		if (!text) {
 			fprintf(stderr, "pearl-gen: seed %llu: %s\n", s, err);
-			status = exit_error;
+			status = pearl_exit_error;
 			break;
 		}
 		if (to_dir) {
@@ -243,7 +241,7 @@ int main(int argc, char **argv)
 			if (!path) {
 				fprintf(stderr, "pearl-gen: out of memory\n");
 				free(text);
-				status = exit_error;
+				status = pearl_exit_error;
 				break;
 			}
 			snprintf(path, n, "%s%sgen-%llu.%s", out,
@@ -252,10 +250,10 @@ int main(int argc, char **argv)
 							       : "mlir.in");
 			f = fopen(path, "w");
 			if (!f || write_all(f, text) < 0)
-				status = exit_error;
+				status = pearl_exit_error;
 			if (f && fclose(f) != 0)
-				status = exit_error;
-			if (status != exit_ok)
+				status = pearl_exit_error;
+			if (status != pearl_exit_ok)
 				fprintf(stderr, "pearl-gen: cannot write %s\n",
 					path);
 			free(path);
@@ -264,22 +262,22 @@ int main(int argc, char **argv)
 			    write_all(stream, text) < 0) {
 				fprintf(stderr, "pearl-gen: cannot write %s\n",
 					out ? out : "standard output");
-				status = exit_error;
+				status = pearl_exit_error;
 			}
 		}
 		free(text);
-		if (status == exit_ok && !quiet) {
+		if (status == pearl_exit_ok && !quiet) {
 			pearl_gen_info_str(&info, s, line, sizeof(line));
 			fprintf(summary, "%s\n", line);
 		}
 	}
 	if (stream && stream != stdout) {
-		if (fclose(stream) != 0 && status == exit_ok) {
+		if (fclose(stream) != 0 && status == pearl_exit_ok) {
 			fprintf(stderr, "pearl-gen: cannot write %s\n", out);
-			status = exit_error;
+			status = pearl_exit_error;
 		}
-	} else if (fflush(stdout) != 0 && status == exit_ok) {
-		status = exit_error;
+	} else if (fflush(stdout) != 0 && status == pearl_exit_ok) {
+		status = pearl_exit_error;
 	}
 	return status;
 }

@@ -13,15 +13,15 @@
  * Exit status: 0 success, 1 error (unreadable or invalid blob or graph),
  * 2 usage.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "pearl/graph.h"
+#include "pearl/options.h"
 #include "pearl/policy.h"
-
-enum { exit_ok = 0, exit_error = 1, exit_usage = 2 };
 
 static void usage(FILE *out)
 {
@@ -32,56 +32,56 @@ static void usage(FILE *out)
 		"GRAPH.txt\n");
 }
 
-/* Parses a non-negative decimal integer (all of s). */
-static int parse_u64(const char *s, unsigned long long *v)
+/* Parses the words of a subcommand, argv[0] its name, against `table`
+ * (kept): the values go where the table says, the arguments to args
+ * (room for argc words; NULL: an argument is a usage error). Returns the
+ * number of arguments, or -1 after saying on stderr what is wrong:
+ * "bad <what> VALUE" for a value an option refuses, else the usage. */
+static int parse_words(const struct pearl_option *table, const char *what,
+		       int argc, char **argv, char **args)
 {
-	char *end;
+	struct pearl_options_result res = { .arguments = args };
 
-	if (!s || !*s || *s == '-')
-		return -1;
-	*v = strtoull(s, &end, 10);
-	return *end ? -1 : 0;
+	if (pearl_options_parse(table, 0, argc, argv, &res) == 0)
+		return res.n_arguments;
+	if (res.failure == pearl_options_bad_value)
+		fprintf(stderr, "pearl-model: bad %s %s\n", what, res.value);
+	else
+		usage(stderr);
+	return -1;
 }
 
 static int cmd_init(int argc, char **argv)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
-	unsigned long long seed = 1;
+	uint64_t seed = 1;
 	const char *out = NULL;
+	const struct pearl_option table[] = {
+	    PEARL_OPTION_U64("seed", &seed),
+	    {.short_name = 'o', .kind = pearl_option_string, .dest = &out},
+	    PEARL_OPTION_END};
 	char err[256];
 	pearl_policy *policy;
-	int i, rc;
+	int rc;
 
-	for (i = 0; i < argc; ++i) {
-		if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			if (parse_u64(argv[++i], &seed) < 0) {
-				fprintf(stderr, "pearl-model: bad seed %s\n",
-					argv[i]);
-				return exit_usage;
-			}
-		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else {
-			usage(stderr);
-			return exit_usage;
-		}
-	}
+	if (parse_words(table, "seed", argc, argv, NULL) < 0)
+		return pearl_exit_usage;
 	if (!out) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
 	policy = pearl_policy_init_random(&cfg, seed, err, sizeof(err));
 	if (!policy) {
 		fprintf(stderr, "pearl-model: %s\n", err);
-		return exit_error;
+		return pearl_exit_error;
 	}
 	rc = pearl_policy_save_file(policy, out, err, sizeof(err));
 	pearl_policy_free(policy);
 	if (rc < 0) {
 		fprintf(stderr, "pearl-model: %s\n", err);
-		return exit_error;
+		return pearl_exit_error;
 	}
-	return exit_ok;
+	return pearl_exit_ok;
 }
 
 /* Loads the policy named by `name` ("--builtin" or a file). */
@@ -103,30 +103,37 @@ static pearl_policy *load(const char *name)
  * weights), and the number of actions it loads with: a blob of the first
  * PEARL_N_ACTIONS_V1 actions or PEARL_GRAPH_N_FEATURES_V1 features is
  * widened. */
-static int cmd_info(int argc, char **argv)
+static int cmd_info(int argc, char **argv, char **args)
 {
 	struct pearl_policy_blob_info info;
-	const char *path;
+	const char *blob, *path;
 	pearl_policy *policy;
-	int loaded, loaded_features;
+	int loaded, loaded_features, builtin = 0, n;
+	const struct pearl_option table[] = {
+	    PEARL_OPTION_FLAG("builtin", &builtin),
+	    PEARL_OPTION_END};
 	char err[256];
 
-	if (argc != 1) {
+	n = parse_words(table, NULL, argc, argv, args);
+	if (n < 0)
+		return pearl_exit_usage;
+	if (n != 1 - builtin) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
-	policy = load(argv[0]);
+	blob = builtin ? "--builtin" : args[0];
+	policy = load(blob);
 	if (!policy)
-		return exit_error;
+		return pearl_exit_error;
 	loaded = pearl_policy_get_config(policy)->n_actions;
 	loaded_features = pearl_policy_get_config(policy)->n_features;
 	pearl_policy_free(policy);
-	path = strcmp(argv[0], "--builtin") ? argv[0] : NULL;
+	path = builtin ? NULL : blob;
 	if (pearl_policy_blob_info(path, &info, err, sizeof(err)) < 0) {
 		fprintf(stderr, "pearl-model: %s\n", err);
-		return exit_error;
+		return pearl_exit_error;
 	}
-	printf("blob %s\n", argv[0]);
+	printf("blob %s\n", blob);
 	printf("version %u\n", info.version);
 	printf("n_features %d\nhidden %d\nheads %d\nn_layers %d\n"
 	       "n_actions %d\n",
@@ -142,7 +149,7 @@ static int cmd_info(int argc, char **argv)
 	if (loaded_features != info.cfg.n_features)
 		printf("loads as n_features %d (the new features' weights "
 		       "0)\n", loaded_features);
-	return exit_ok;
+	return pearl_exit_ok;
 }
 
 static struct pearl_graph *read_graph(const char *path)
@@ -171,41 +178,42 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmd_eval(int argc, char **argv)
+static int cmd_eval(int argc, char **argv, char **args)
 {
-	unsigned long long repeat = 1, r;
+	uint64_t repeat = 1, r;
+	int builtin = 0;
+	const struct pearl_option table[] = {
+	    PEARL_OPTION_U64_RANGE("repeat", &repeat, 1, HUGE_VAL),
+	    PEARL_OPTION_FLAG("builtin", &builtin),
+	    PEARL_OPTION_END};
 	pearl_policy *policy;
 	struct pearl_graph *graph;
 	const struct pearl_policy_config *cfg;
+	const char *graph_path;
 	float *logits, value;
 	char err[256];
-	int i, rc = 0;
+	int i, n, rc = 0;
 	double t0;
 
-	if (argc >= 2 && !strcmp(argv[0], "--repeat")) {
-		if (parse_u64(argv[1], &repeat) < 0 || repeat == 0) {
-			fprintf(stderr, "pearl-model: bad repeat count %s\n",
-				argv[1]);
-			return exit_usage;
-		}
-		argc -= 2;
-		argv += 2;
-	}
-	if (argc != 2) {
+	n = parse_words(table, "repeat count", argc, argv, args);
+	if (n < 0)
+		return pearl_exit_usage;
+	if (n != 2 - builtin) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
-	policy = load(argv[0]);
+	policy = load(builtin ? "--builtin" : args[0]);
 	if (!policy)
-		return exit_error;
-	graph = read_graph(argv[1]);
+		return pearl_exit_error;
+	graph_path = args[n - 1];
+	graph = read_graph(graph_path);
 	cfg = pearl_policy_get_config(policy);
 	logits = malloc((size_t)cfg->n_actions * sizeof(float));
 	if (!graph || !logits) {
 		free(logits);
 		pearl_graph_free(graph);
 		pearl_policy_free(policy);
-		return exit_error;
+		return pearl_exit_error;
 	}
 	t0 = now();
 	for (r = 0; r < repeat && rc == 0; ++r)
@@ -215,7 +223,7 @@ static int cmd_eval(int argc, char **argv)
 		fprintf(stderr, "pearl-model: %d nodes: %.1f us per eval\n",
 			graph->n_nodes, 1e6 * (now() - t0) / (double)repeat);
 	if (rc < 0)
-		fprintf(stderr, "pearl-model: %s: %s\n", argv[1], err);
+		fprintf(stderr, "pearl-model: %s: %s\n", graph_path, err);
 	else {
 		for (i = 0; i < cfg->n_actions; ++i)
 			printf("logit %d %.9g\n", i, (double)logits[i]);
@@ -224,25 +232,41 @@ static int cmd_eval(int argc, char **argv)
 	free(logits);
 	pearl_graph_free(graph);
 	pearl_policy_free(policy);
-	return rc < 0 ? exit_error : exit_ok;
+	return rc < 0 ? pearl_exit_error : pearl_exit_ok;
+}
+
+/* Runs the subcommand argv[0]; args has room for argc words. */
+static int command(int argc, char **argv, char **args)
+{
+	if (!strcmp(argv[0], "init"))
+		return cmd_init(argc, argv);
+	if (!strcmp(argv[0], "info"))
+		return cmd_info(argc, argv, args);
+	if (!strcmp(argv[0], "eval"))
+		return cmd_eval(argc, argv, args);
+	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+		usage(stdout);
+		return pearl_exit_ok;
+	}
+	usage(stderr);
+	return pearl_exit_usage;
 }
 
 int main(int argc, char **argv)
 {
+	char **args;
+	int status;
+
 	if (argc < 2) {
 		usage(stderr);
-		return exit_usage;
+		return pearl_exit_usage;
 	}
-	if (!strcmp(argv[1], "init"))
-		return cmd_init(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "info"))
-		return cmd_info(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "eval"))
-		return cmd_eval(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
-		return exit_ok;
+	args = calloc(argc, sizeof(*args));
+	if (!args) {
+		fprintf(stderr, "pearl-model: out of memory\n");
+		return pearl_exit_error;
 	}
-	usage(stderr);
-	return exit_usage;
+	status = command(argc - 1, argv + 1, args);
+	free(args);
+	return status;
 }

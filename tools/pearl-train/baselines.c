@@ -6,6 +6,7 @@
 #include "pearl/action_space.h"
 #include "pearl/agent.h"
 #include "pearl/features.h"
+#include "pearl/grow.h"
 #include "pearl/random.h"
 
 /* The schedule text being written, with the agent's N placement: N only
@@ -207,16 +208,9 @@ int baseline_count_per_branch(const char *schedule, int **counts)
 		end = strchr(p, ' ');
 		len = end ? (size_t)(end - p) : strlen(p);
 		if (len == 1 && *p == 'N') {
-			if (n == cap) {
-				int *c = realloc(*counts, 2 * cap * sizeof(*c));
-
-				if (!c)
-					return -1;
-				memset(c + cap, 0, cap * sizeof(*c));
-				*counts = c;
-				cap *= 2;
-			}
-			++n;
+			if (pearl_grow(counts, &cap, n + 1, sizeof(**counts)) < 0)
+				return -1;
+			(*counts)[n++] = 0;
 		} else {
 			(*counts)[n - 1]++;
 		}

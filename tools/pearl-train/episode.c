@@ -6,6 +6,7 @@
 
 #include "episode.h"
 #include "pearl/action_space.h"
+#include "pearl/grow.h"
 #include "pearl/train.h"
 
 /* What the observer records of one decision. */
@@ -31,15 +32,8 @@ static int observe(void *user, const struct pearl_graph *graph,
 
 	if (step->forced)
 		return 0; /* not the policy's choice */
-	if (r->n == r->cap) {
-		int cap = r->cap ? 2 * r->cap : 16;
-		struct decision *nd = realloc(r->d, cap * sizeof(*nd));
-
-		if (!nd)
-			return -1;
-		r->d = nd;
-		r->cap = cap;
-	}
+	if (pearl_grow(&r->d, &r->cap, r->n + 1, sizeof(*r->d)) < 0)
+		return -1;
 	d = &r->d[r->n];
 	memset(d, 0, sizeof(*d));
 	if (r->record_graphs) {

@@ -150,14 +150,12 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 	    {.short_name = 'v', .kind = pearl_option_flag, .dest = &o->verbose},
 	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
 	    PEARL_OPTION_END};
-	struct pearl_options_result res = {0};
+	struct pearl_options_result res = {.arguments = o->files};
 	int r;
 
-	res.arguments = o->files;
-	r = pearl_options_parse(table, 1, argc, argv, &res);
+	r = pearl_options_parse_or_say("pearl-eval", 0, table, 1, argc, argv,
+				       &res);
 	o->n_files = res.n_arguments;
-	if (r < 0)
-		fprintf(stderr, "pearl-eval: %s\n", res.message);
 	return r;
 }
 
@@ -433,19 +431,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pearl-eval: out of memory\n");
 		return 1;
 	}
-	switch (parse_options(argc, argv, &o)) {
-	case 0:
+	rc = pearl_options_exit_status(parse_options(argc, argv, &o), usage,
+				       pearl_exit_usage);
+	if (rc < 0)
 		rc = run(&o);
-		break;
-	case 1:
-		usage(stdout);
-		rc = 0;
-		break;
-	default:
-		usage(stderr);
-		rc = 2;
-		break;
-	}
 	for (j = 0; j < o.n_col; ++j)
 		pearl_policy_free(o.col[j].policy);
 	free(o.files);

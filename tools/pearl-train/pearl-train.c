@@ -251,13 +251,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
 	    PEARL_OPTION_END};
 	struct pearl_options_result res = {0};
-	int r;
 
 	default_options(o);
-	r = pearl_options_parse(table, 1, argc, argv, &res);
-	if (r < 0)
-		fprintf(stderr, "pearl-train: %s\n", res.message);
-	return r;
+	return pearl_options_parse_or_say("pearl-train", 0, table, 1, argc,
+					  argv, &res);
 }
 
 static char *path_in(const char *dir, const char *file)
@@ -1489,17 +1486,12 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o;
+	int status;
 
-	switch (parse_options(argc, argv, &o)) {
-	case 0:
-		break;
-	case 1:
-		usage(stdout);
-		return 0;
-	default:
-		usage(stderr);
-		return 2;
-	}
+	status = pearl_options_exit_status(parse_options(argc, argv, &o),
+					   usage, pearl_exit_usage);
+	if (status >= 0)
+		return status;
 	if (mkdir(o.out, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "pearl-train: cannot create %s\n", o.out);
 		return 1;

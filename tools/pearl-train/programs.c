@@ -6,6 +6,7 @@
 #include "programs.h"
 #include "pearl/file.h"
 #include "pearl/gen.h"
+#include "pearl/grow.h"
 
 /* Loads text as a program and checks that it can be modeled; 1 if added,
  * 0 if skipped, -1 if out of memory. */
@@ -26,16 +27,9 @@ static int add(struct program_set *set, pearl_env *env, const char *text,
 		return 0;
 	}
 	pearl_sched_free(sched);
-	if (set->n == set->cap) {
-		int cap = set->cap ? 2 * set->cap : 64;
-		pearl_env_program **np = realloc(set->p, cap * sizeof(*np));
-
-		if (!np) {
-			pearl_env_program_free(p);
-			return -1;
-		}
-		set->p = np;
-		set->cap = cap;
+	if (pearl_grow(&set->p, &set->cap, set->n + 1, sizeof(*set->p)) < 0) {
+		pearl_env_program_free(p);
+		return -1;
 	}
 	set->p[set->n++] = p;
 	return 1;

@@ -288,7 +288,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return -1;
 	}
 	res.arguments = a->programs;
-	r = pearl_options_parse(table, 1, argc, argv, &res);
+	r = pearl_options_parse_or_say("pearl-tune", 0, table, 1, argc, argv,
+				       &res);
 	a->n_programs = res.n_arguments;
 	if (policy_actions_only)
 		a->search.extended_actions = 0;
@@ -299,8 +300,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return 1;
 	}
 	if (r < 0) {
-		if (res.message[0])
-			fprintf(stderr, "pearl-tune: %s\n", res.message);
 		usage(stderr);
 		return -1;
 	}

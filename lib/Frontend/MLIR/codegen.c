@@ -22,6 +22,7 @@
 #include "index_range.h"
 #include "mlir_util.h"
 #include "privatize.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/ast_marks.h"
 
@@ -1122,20 +1123,11 @@ static int map_find(struct value_map *m, MlirValue v)
 
 static int map_add(struct value_map *m, MlirValue from, MlirValue to)
 {
-	if (m->n == m->cap) {
-		int cap = m->cap ? 2 * m->cap : 16;
-		MlirValue *f = realloc(m->from, cap * sizeof(*f));
-		MlirValue *t;
+	int cap = m->cap; /* the room of both arrays */
 
-		if (!f)
-			return -1;
-		m->from = f;
-		t = realloc(m->to, cap * sizeof(*t));
-		if (!t)
-			return -1;
-		m->to = t;
-		m->cap = cap;
-	}
+	if (pearl_grow(&m->from, &cap, m->n + 1, sizeof(*m->from)) < 0 ||
+	    pearl_grow(&m->to, &m->cap, m->n + 1, sizeof(*m->to)) < 0)
+		return -1;
 	m->from[m->n] = from;
 	m->to[m->n++] = to;
 	return 0;
@@ -1173,14 +1165,8 @@ static int collect(struct gen *g, MlirOperation op, MlirOperation **need,
 	for (k = 0; k < *n; ++k)
 		if (mlirOperationEqual((*need)[k], op))
 			return 0;
-	if (*n == *cap) {
-		MlirOperation *l;
-		*cap = *cap ? 2 * *cap : 16;
-		l = realloc(*need, *cap * sizeof(*l));
-		if (!l)
-			return -1;
-		*need = l;
-	}
+	if (pearl_grow(need, cap, *n + 1, sizeof(**need)) < 0)
+		return -1;
 	(*need)[(*n)++] = op;
 	for (i = 0; i < mlirOperationGetNumOperands(op); ++i) {
 		MlirValue v = mlirOperationGetOperand(op, i);

@@ -8,6 +8,7 @@
 
 #include "extractor.h"
 #include "mlir_util.h"
+#include "pearl/grow.h"
 
 /* 1 if `op` is an affine.store to the memref *user points to. */
 static int is_store_to(MlirOperation op, void *user)
@@ -58,19 +59,13 @@ struct slice {
 
 static int seen_before(struct slice *s, MlirOperation op)
 {
-	MlirOperation *seen;
 	int i;
 
 	for (i = 0; i < s->n; ++i)
 		if (mlirOperationEqual(s->seen[i], op))
 			return 1;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 16;
-		seen = realloc(s->seen, s->cap * sizeof(*seen));
-		if (!seen)
-			return 1;
-		s->seen = seen;
-	}
+	if (pearl_grow(&s->seen, &s->cap, s->n + 1, sizeof(*s->seen)) < 0)
+		return 1;
 	s->seen[s->n++] = op;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "mlir_util.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_linalg.h"
 
 struct expanded {
@@ -36,16 +37,9 @@ static MlirWalkResult collect_op(MlirOperation op, void *user)
 		return MlirWalkResultAdvance;
 	if (mlirAttributeIsNull(pearl_mlir_linalg_maps(op, &n_in, &n_out)))
 		return MlirWalkResultAdvance;
-	if (c->n == c->cap) {
-		int cap = c->cap ? 2 * c->cap : 8;
-		MlirOperation *ops = realloc(c->ops, cap * sizeof(*ops));
-
-		if (!ops) {
-			c->failed = 1;
-			return MlirWalkResultInterrupt;
-		}
-		c->ops = ops;
-		c->cap = cap;
+	if (pearl_grow(&c->ops, &c->cap, c->n + 1, sizeof(*c->ops)) < 0) {
+		c->failed = 1;
+		return MlirWalkResultInterrupt;
 	}
 	c->ops[c->n++] = op;
 	return MlirWalkResultSkip; /* nothing to take in its payload */
@@ -112,15 +106,8 @@ tensor:
 
 static int add(pearl_mlir_linalg *lin, struct expanded e)
 {
-	if (lin->n == lin->cap) {
-		int cap = lin->cap ? 2 * lin->cap : 8;
-		struct expanded *ops = realloc(lin->ops, cap * sizeof(*ops));
-
-		if (!ops)
-			return -1;
-		lin->ops = ops;
-		lin->cap = cap;
-	}
+	if (pearl_grow(&lin->ops, &lin->cap, lin->n + 1, sizeof(*lin->ops)) < 0)
+		return -1;
 	lin->ops[lin->n++] = e;
 	return 0;
 }
@@ -133,16 +120,9 @@ static void erase_range(MlirOperation first, MlirOperation last)
 	int n = 0, cap = 0, i;
 
 	for (op = first;; op = mlirOperationGetNextInBlock(op)) {
-		if (n == cap) {
-			MlirOperation *more;
-
-			cap = cap ? 2 * cap : 8;
-			more = realloc(ops, cap * sizeof(*ops));
-			if (!more) {
-				free(ops);
-				return; /* leaks the expansion; IR stays valid */
-			}
-			ops = more;
+		if (pearl_grow(&ops, &cap, n + 1, sizeof(*ops)) < 0) {
+			free(ops);
+			return; /* leaks the expansion; IR stays valid */
 		}
 		ops[n++] = op;
 		if (mlirOperationEqual(op, last))

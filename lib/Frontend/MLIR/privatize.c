@@ -8,6 +8,7 @@
 
 #include "mlir_util.h"
 #include "privatize.h"
+#include "pearl/grow.h"
 
 #define MAX_NEST 64
 
@@ -190,15 +191,8 @@ struct search {
  * *cap), growing it; 0, or -1 if memory is exhausted. */
 static int push(void **array, int *n, int *cap, size_t size, const void *elem)
 {
-	if (*n == *cap) {
-		int new_cap = *cap ? 2 * *cap : 8;
-		void *a = realloc(*array, new_cap * size);
-
-		if (!a)
-			return -1;
-		*array = a;
-		*cap = new_cap;
-	}
+	if (pearl_grow(array, cap, *n + 1, size) < 0)
+		return -1;
 	memcpy((char *)*array + *n * size, elem, size);
 	(*n)++;
 	return 0;

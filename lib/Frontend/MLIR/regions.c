@@ -7,6 +7,7 @@
 #include <mlir-c/BuiltinTypes.h>
 
 #include "mlir_util.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_frontend.h"
 
 /* Operations that may appear inside a modeled nest besides loops and ifs. */
@@ -127,15 +128,10 @@ struct finder {
 static void add_region(struct finder *f, MlirOperation first,
 		       MlirOperation last)
 {
-	if (f->n == f->cap) {
-		int cap = f->cap ? 2 * f->cap : 4;
-		pearl_mlir_region *r = realloc(f->regions, cap * sizeof(*r));
-		if (!r) {
-			f->failed = 1;
-			return;
-		}
-		f->regions = r;
-		f->cap = cap;
+	if (pearl_grow(&f->regions, &f->cap, f->n + 1,
+		       sizeof(*f->regions)) < 0) {
+		f->failed = 1;
+		return;
 	}
 	f->regions[f->n].first = first;
 	f->regions[f->n].last = last;
