@@ -1,5 +1,6 @@
 /*
- * pearl/str.h - a growable string used to build printed output.
+ * pearl/str.h - a growable string used to build printed output, and the
+ * lookup of a string in an array.
  *
  * Memory exhaustion makes the string "failed": later appends are ignored and
  * pearl_str_take returns NULL, so callers check once at the end.
@@ -35,6 +36,10 @@ void pearl_str_append_indented(pearl_str *s, const char *text, int n);
  * The pearl_str is reset either way. */
 char *pearl_str_take(pearl_str *s);
 void pearl_str_clear(pearl_str *s);
+
+/* The position of the first of the n strings (kept) equal to `s` (kept),
+ * or -1. */
+int pearl_str_index(const char *const *strings, int n, const char *s);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "gen_internal.h"
+#include "pearl/str.h"
 
 void gen_sb_printf(struct gen_sb *s, const char *fmt, ...)
 {
@@ -208,12 +209,7 @@ struct emitter {
 
 static int const_index(struct emitter *em, const char *lit)
 {
-	int i;
-
-	for (i = 0; i < em->n_consts; ++i)
-		if (!strcmp(em->consts[i], lit))
-			return i;
-	return -1;
+	return pearl_str_index(em->consts, em->n_consts, lit);
 }
 
 static void collect_consts(struct emitter *em)

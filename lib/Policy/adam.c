@@ -19,7 +19,9 @@ struct pearl_adam {
 	struct pearl_adam_config cfg;
 	uint64_t step;
 	size_t n;
-	float *m, *v; /* owned; n each (one allocation at m) */
+	float *v;      /* m + n */
+	float m[];     /* n first moments, then the n second moments: one
+			* allocation with the struct */
 };
 
 struct pearl_adam_config pearl_adam_default_config(void)
@@ -73,14 +75,12 @@ pearl_adam *pearl_adam_alloc(size_t n, const struct pearl_adam_config *cfg,
 				   "invalid parameter count %zu", n);
 		return NULL;
 	}
-	adam = calloc(1, sizeof(*adam));
-	if (adam)
-		adam->m = calloc(2 * n, sizeof(float));
-	if (!adam || !adam->m) {
+	adam = calloc(1, sizeof(*adam) + 2 * n * sizeof(float));
+	if (!adam) {
 		pearl_error_printf(err, err_size,
 				   "out of memory allocating the optimizer "
 				   "of %zu parameters", n);
-		return pearl_adam_free(adam);
+		return NULL;
 	}
 	adam->v = adam->m + n;
 	adam->n = n;
@@ -90,10 +90,7 @@ pearl_adam *pearl_adam_alloc(size_t n, const struct pearl_adam_config *cfg,
 
 pearl_adam *pearl_adam_free(pearl_adam *adam)
 {
-	if (adam) {
-		free(adam->m);
-		free(adam);
-	}
+	free(adam);
 	return NULL;
 }
 

@@ -61,14 +61,12 @@ pearl_policy_grad *pearl_policy_grad_alloc(const pearl_policy *policy,
 		pearl_error_printf(err, err_size, "no policy");
 		return NULL;
 	}
-	grad = calloc(1, sizeof(*grad));
-	if (grad)
-		grad->data = calloc(policy->n_floats, sizeof(float));
-	if (!grad || !grad->data) {
+	grad = calloc(1, sizeof(*grad) + policy->n_floats * sizeof(float));
+	if (!grad) {
 		pearl_error_printf(err, err_size,
 				   "out of memory allocating %zu gradients",
 				   policy->n_floats);
-		return pearl_policy_grad_free(grad);
+		return NULL;
 	}
 	grad->cfg = policy->cfg;
 	grad->n_floats = policy->n_floats;
@@ -77,10 +75,7 @@ pearl_policy_grad *pearl_policy_grad_alloc(const pearl_policy *policy,
 
 pearl_policy_grad *pearl_policy_grad_free(pearl_policy_grad *grad)
 {
-	if (grad) {
-		free(grad->data);
-		free(grad);
-	}
+	free(grad);
 	return NULL;
 }
 

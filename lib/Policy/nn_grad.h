@@ -33,8 +33,9 @@ void pearl_policy_grads_map(struct pearl_policy_grads *gw,
 /* pearl/train.h's gradient buffer. */
 struct pearl_policy_grad {
 	struct pearl_policy_config cfg;
-	float *data; /* owned; n_floats values, laid out as the weights */
 	size_t n_floats;
+	float data[]; /* n_floats values, laid out as the weights; one
+		       * allocation with the struct */
 };
 
 /* y = x w + b over n rows: dw[d_in, d_out] += x^T dy, db[d_out] += the sum

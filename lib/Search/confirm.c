@@ -37,12 +37,8 @@ void search_finalists_clear(struct search_finalists *f)
 /* The position of `schedule` among the finalists, or -1. */
 static int find(const struct search_finalists *f, const char *schedule)
 {
-	int i;
-
-	for (i = 0; i < f->n; ++i)
-		if (!strcmp(f->schedule[i], schedule))
-			return i;
-	return -1;
+	return pearl_str_index((const char *const *)f->schedule, f->n,
+			       schedule);
 }
 
 /* Whether the action token `t` (the text from its first character on)

@@ -105,3 +105,13 @@ void pearl_str_clear(pearl_str *s)
 	s->len = s->cap = 0;
 	s->failed = 0;
 }
+
+int pearl_str_index(const char *const *strings, int n, const char *s)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (!strcmp(strings[i], s))
+			return i;
+	return -1;
+}
