@@ -4,6 +4,7 @@
 
 #include "fuzz.h"
 #include "pearl/grow.h"
+#include "pearl/str.h"
 
 int fuzz_strings_add(struct fuzz_strings *l, const char *text)
 {
@@ -18,12 +19,7 @@ int fuzz_strings_add(struct fuzz_strings *l, const char *text)
 
 int fuzz_strings_contain(const struct fuzz_strings *l, const char *text)
 {
-	int i;
-
-	for (i = 0; i < l->n; ++i)
-		if (!strcmp(l->s[i], text))
-			return 1;
-	return 0;
+	return pearl_str_index((const char *const *)l->s, l->n, text) >= 0;
 }
 
 void fuzz_strings_clear(struct fuzz_strings *l)
