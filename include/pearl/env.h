@@ -107,6 +107,12 @@ struct pearl_env_options {
 	 * search confirms its finalists in the user's code. */
 	const char *again_compiler;
 	const char *again_cflags;  /* words separated by spaces; NULL: none */
+	/* pearl_env_time_again's timed runs go on past `runs` until they
+	 * took this long in all, at most 1000 (default 0.1 s): it compares
+	 * finalists a few percent apart, and the minimum of 3 runs of a
+	 * 4 ms parallel kernel is not that sure (pearl-bench takes at
+	 * least 0.2 s of runs per round). 0: exactly `runs`. */
+	double again_min_seconds;
 };
 
 /* Fills `o` with the defaults above. */

@@ -18,6 +18,7 @@ static const struct pearl_env_options env_defaults = {
 	.timeout_min_seconds = 1.0,
 	.threads = 2,
 	.time_limit = PEARL_TIME_LIMIT,
+	.again_min_seconds = 0.1,
 };
 
 void pearl_env_options_init(struct pearl_env_options *o)

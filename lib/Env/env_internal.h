@@ -153,6 +153,8 @@ struct env_run_request {
 			       * not only the outputs */
 	int warmup, runs;
 	double warmup_seconds; /* warm-up runs until @kernel took this long */
+	double timed_seconds;  /* and timed runs past `runs` until they took
+				* this long in all (0: exactly `runs`) */
 	int threads;
 	double limit;         /* a run of @kernel longer than this: timeout */
 	double init_allowance; /* extra wall time allowed per run for @init */

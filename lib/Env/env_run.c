@@ -65,6 +65,8 @@ static void write_rec(int fd, const struct rec *r)
 /* Warm-up runs by time stop here whatever their time (a kernel of a few
  * microseconds would otherwise need thousands). */
 #define WARMUP_MAX_RUNS 1000
+/* The most timed runs that timed_seconds asks for. */
+#define TIMED_MAX_RUNS 1000
 
 /* The arguments of the runs: *frame, and without @init the pristine
  * inputs *inputs (pearl-exec's) copied into it before every run. Reports
@@ -96,13 +98,15 @@ static void child(const struct env_run_request *req, int fd)
 	struct exec_frame *frame, *inputs;
 	struct rec r;
 	char threads[32];
-	double t0, t1, c0, c1, warm = 0;
+	double t0, t1, c0, c1, warm = 0, spent = 0;
 	int i, timed = 0;
 
 	snprintf(threads, sizeof(threads), "%d", req->threads);
 	setenv("OMP_NUM_THREADS", threads, 1);
 	child_frames(req, fd, &frame, &inputs);
-	for (i = 0; timed < req->runs; ++i) {
+	for (i = 0; timed < req->runs ||
+		    (spent < req->timed_seconds && timed < TIMED_MAX_RUNS);
+	     ++i) {
 		memset(&r, 0, sizeof(r));
 		/* warm-up runs: a count, then a time, at most WARMUP_MAX_RUNS */
 		r.timed = i >= req->warmup &&
@@ -124,10 +128,12 @@ static void child(const struct env_run_request *req, int fd)
 		r.seconds = t1 - t0;
 		r.cpu = c1 - c0;
 		write_rec(fd, &r);
-		if (r.timed)
+		if (r.timed) {
 			timed++;
-		else
+			spent += r.seconds;
+		} else {
 			warm += r.seconds;
+		}
 		if (req->limit > 0 && r.seconds > req->limit) {
 			r.kind = rec_timeout;
 			write_rec(fd, &r);
@@ -300,7 +306,7 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 	}
 	if (res->status == env_run_timeout)
 		return 0;
-	if (!got_done || timed != req->runs) {
+	if (!got_done || timed < req->runs) {
 		res->status = env_run_crash;
 		if (!res->message[0])
 			pearl_error_printf(res->message, sizeof(res->message),

@@ -240,8 +240,8 @@ static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
  * run limit `limit`. Returns 0 with *out filled (a compile failure is a
  * crash with its message), or -1 on an error of the environment. */
 static int compile_and_run(pearl_env *env, pearl_env_program *p,
-			   MlirModule module, int native, double limit,
-			   double init_allowance, int corrupt,
+			   MlirModule module, int native, double timed_seconds,
+			   double limit, double init_allowance, int corrupt,
 			   struct env_run_result *out)
 {
 	struct env_run_request req;
@@ -266,6 +266,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	req.warmup = env->opts.warmup;
 	req.warmup_seconds = env->opts.warmup_seconds;
 	req.runs = env->opts.runs;
+	req.timed_seconds = timed_seconds;
 	req.threads = env->opts.threads;
 	req.limit = limit;
 	req.init_allowance = init_allowance;
@@ -334,7 +335,7 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 		env->stats.base_measurements++;
 		copy = mlirModuleFromOperation(
 		    mlirOperationClone(mlirModuleGetOperation(p->module)));
-		if (compile_and_run(env, p, copy, 0, ENV_BASE_LIMIT_SECONDS,
+		if (compile_and_run(env, p, copy, 0, 0, ENV_BASE_LIMIT_SECONDS,
 				    ENV_BASE_LIMIT_SECONDS, 0, &run) < 0) {
 			pearl_error_printf(err, err_size, "%s", run.message);
 			return -1;
@@ -444,7 +445,8 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 	if (limit < env->opts.timeout_min_seconds)
 		limit = env->opts.timeout_min_seconds;
 	if (compile_and_run(env, p, module,
-			    again && env->opts.again_compiler != NULL, limit,
+			    again && env->opts.again_compiler != NULL,
+			    again ? env->opts.again_min_seconds : 0, limit,
 			    4 * p->base_init_seconds + 0.5, env->test_corrupt,
 			    &run) < 0) {
 		pearl_error_printf(err, err_size, "%s", run.message);

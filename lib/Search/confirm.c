@@ -16,6 +16,7 @@ int search_finalists_init(struct search_finalists *f, int cap)
 	f->speedup = calloc(cap, sizeof(*f->speedup));
 	f->origin = calloc(cap, sizeof(*f->origin));
 	f->cap = cap;
+	f->by_family = 1;
 	if (f->schedule && f->speedup && f->origin)
 		return 0;
 	search_finalists_clear(f);
@@ -112,7 +113,7 @@ int search_finalists_note(struct search_finalists *f, const char *schedule,
 	if (f->cap == 0 || !*schedule || speedup <= 0 ||
 	    find(f, schedule) >= 0)
 		return 0;
-	at = find_family(f, schedule);
+	at = f->by_family ? find_family(f, schedule) : -1;
 	if (at >= 0 && speedup <= f->speedup[at])
 		return 0;
 	if (at >= 0)

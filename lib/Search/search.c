@@ -507,6 +507,7 @@ static int confirm(struct search *s, struct pearl_search_result *r,
 	    s->finalists.n == 0 || (s->stop && !strcmp(s->stop, "stopped")))
 		return 0;
 	rc = search_finalists_init(&all, s->finalists.n + s->starts.n);
+	all.by_family = 0; /* the finalists are already one per family */
 	for (i = 0; rc == 0 && i < s->finalists.n; ++i)
 		rc = search_finalists_note(&all, s->finalists.schedule[i],
 					   s->finalists.speedup[i],
@@ -569,6 +570,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		snprintf(err, err_size, "search: out of memory");
 		goto out;
 	}
+	s.starts.by_family = 0; /* every starting point is confirmed */
 	s.levels_best = 1;
 	if (!s.policy || !s.best)
 		goto out;

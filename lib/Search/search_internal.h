@@ -112,14 +112,18 @@ struct search_finalists {
 	double *speedup;
 	const char **origin;  /* static strings */
 	int n, cap;
+	int by_family;        /* one per family (the default), or 0: every
+			       * distinct schedule (the starting points,
+			       * which are all confirmed) */
 };
 
-/* Makes `f` hold at most cap finalists. 0, or -1 if memory is exhausted. */
+/* Makes `f` hold at most cap finalists, one per family. 0, or -1 if
+ * memory is exhausted. */
 int search_finalists_init(struct search_finalists *f, int cap);
 void search_finalists_clear(struct search_finalists *f);
 /* Notes a measured schedule (kept) with its speedup and origin (static):
  * it joins the finalists if it is among the cap fastest so far, replacing
- * a slower one of its family. A schedule already noted keeps its first
+ * a slower one of its family (if f->by_family). A schedule already noted keeps its first
  * speedup. 0, or -1 if memory is exhausted. */
 int search_finalists_note(struct search_finalists *f, const char *schedule,
 			  double speedup, const char *origin);

@@ -192,6 +192,14 @@ static void test_finalist_families(void)
 	CHECK_STR(f.schedule[2], "T(0,1,32,32) J(2,4) P(1) V(16)");
 	CHECK(f.speedup[2] == 4.6);
 	search_finalists_clear(&f);
+
+	/* the starting points: every distinct schedule */
+	CHECK(search_finalists_init(&f, 3) == 0);
+	f.by_family = 0;
+	CHECK(search_finalists_note(&f, "P(1) N P(1)", 2.0, "policy") == 0);
+	CHECK(search_finalists_note(&f, "P(1) N P(1) U(4)", 2.1, "seed") == 0);
+	CHECK(f.n == 2);
+	search_finalists_clear(&f);
 }
 
 /* No place for diversity goes to a child below a quarter of the

@@ -107,6 +107,10 @@ static void usage(FILE *out)
 		"search's best)\n"
 		"  --confirm-rounds R   times each of them is measured again "
 		"(default 2)\n"
+		"  --confirm-seconds S  each such measurement: timed runs "
+		"until they took S\n"
+		"                       seconds in all, at least --runs "
+		"(default 0.1)\n"
 		"  --confirm-compiler C  compiles them as users do: the "
 		"lowered module by this\n"
 		"                       clang, -O3 -fopenmp (default "
@@ -251,6 +255,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_INT("confirm", &a->search.confirm, 0, 100),
 	    PEARL_OPTION_INT("confirm-rounds", &a->search.confirm_rounds, 1,
 			     100),
+	    PEARL_OPTION_DOUBLE_RANGE("confirm-seconds",
+				      &a->env.again_min_seconds, 0, 100),
 	    PEARL_OPTION_STRING("confirm-compiler", &a->env.again_compiler),
 	    PEARL_OPTION_STRING("confirm-cflags", &a->env.again_cflags),
 	    PEARL_OPTION_INT("top-k", &a->search.top_k, 0,
