@@ -48,8 +48,8 @@
  * completed by a parallel loop and V(16) (completions); the beam ranks
  * them by what the completion gives.
  *
- * After the last level, the fastest schedules, one per family (alike but
- * for U and V), and the unscheduled program are measured again in turn
+ * After the last level, the fastest schedules, at most two per family
+ * (alike but for U and V), and the unscheduled program are measured again in turn
  * (confirm, confirm_rounds), without the memo, and the fastest of those
  * measurements is the result.
  *
@@ -139,10 +139,10 @@ struct pearl_search_options {
 	 * them; default none). Illegal ones are counted as refused. */
 	const char *const *seeds;
 	int n_seeds;
-	/* After the search, its `confirm` fastest schedules (the fastest
-	 * of each of its `confirm` fastest families: schedules alike but
-	 * for U and V are one family), its starting points that ran (the policy's decision, the seeds) and the
-	 * unscheduled program are measured again, `confirm_rounds` times
+	/* After the search, its 2 x `confirm` fastest schedules, at most
+	 * two per family (schedules alike but for U and V are one
+	 * family), its starting points that ran (the policy's decision,
+	 * the seeds) and the unscheduled program are measured again, `confirm_rounds` times
 	 * each in turn, without the memo (pearl_env_time_again: compiled
 	 * by the environment's again_compiler, the user's compiler, if it
 	 * has one), and the fastest of these measurements wins: the best of

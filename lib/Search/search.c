@@ -507,7 +507,7 @@ static int confirm(struct search *s, struct pearl_search_result *r,
 	    s->finalists.n == 0 || (s->stop && !strcmp(s->stop, "stopped")))
 		return 0;
 	rc = search_finalists_init(&all, s->finalists.n + s->starts.n);
-	all.by_family = 0; /* the finalists are already one per family */
+	all.by_family = 0; /* the finalists are two per family already */
 	for (i = 0; rc == 0 && i < s->finalists.n; ++i)
 		rc = search_finalists_note(&all, s->finalists.schedule[i],
 					   s->finalists.speedup[i],
@@ -564,7 +564,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		s.policy = builtin = pearl_policy_load_builtin(err, err_size);
 	s.best = strdup("");
 	s.progress.best_speedup = 1;
-	if (search_finalists_init(&s.finalists, o->confirm) < 0 ||
+	if (search_finalists_init(&s.finalists, 2 * o->confirm) < 0 ||
 	    search_finalists_init(&s.starts,
 				  o->confirm > 0 ? 1 + o->n_seeds : 0) < 0) {
 		snprintf(err, err_size, "search: out of memory");

@@ -101,9 +101,9 @@ int search_select_beam(struct search_states *children, int width,
 
 /* The fastest schedules a search measured, for its confirmation
  * (confirm.c): at most `cap`, fastest first, the unscheduled program ("")
- * left out, and one per family: schedules that differ only in their
- * actions of the unroll phase (U, V) are one family, and only its
- * fastest is a finalist. The confirmation thus compares loop structures
+ * left out, and at most two per family: schedules that differ only in
+ * their actions of the unroll phase (U, V) are one family, and only its
+ * two fastest are finalists. The confirmation thus compares loop structures
  * (k-i-j tiled and jammed against i-k-j jammed untiled), not three
  * unroll factors of the fastest structure, whose ranking by the first,
  * noisy measurements and by the JIT's code is the least sure. */
@@ -112,18 +112,18 @@ struct search_finalists {
 	double *speedup;
 	const char **origin;  /* static strings */
 	int n, cap;
-	int by_family;        /* one per family (the default), or 0: every
+	int by_family;        /* two per family (the default), or 0: every
 			       * distinct schedule (the starting points,
 			       * which are all confirmed) */
 };
 
-/* Makes `f` hold at most cap finalists, one per family. 0, or -1 if
+/* Makes `f` hold at most cap finalists, two per family. 0, or -1 if
  * memory is exhausted. */
 int search_finalists_init(struct search_finalists *f, int cap);
 void search_finalists_clear(struct search_finalists *f);
 /* Notes a measured schedule (kept) with its speedup and origin (static):
  * it joins the finalists if it is among the cap fastest so far, replacing
- * a slower one of its family (if f->by_family). A schedule already noted keeps its first
+ * the slower of the two of its family there already (if f->by_family). A schedule already noted keeps its first
  * speedup. 0, or -1 if memory is exhausted. */
 int search_finalists_note(struct search_finalists *f, const char *schedule,
 			  double speedup, const char *origin);

@@ -164,33 +164,41 @@ static void test_finalist_families(void)
 {
 	struct search_finalists f;
 
-	CHECK(search_finalists_init(&f, 3) == 0);
+	CHECK(search_finalists_init(&f, 4) == 0);
 	CHECK(search_finalists_note(&f, "J(0,4) P(0) V(8)", 5.0, "search") ==
 	      0);
 	CHECK(search_finalists_note(&f, "J(0,4) P(0) V(8) U(4)", 5.2,
 				    "search") == 0);
+	/* the family has its two: slower members stay out */
 	CHECK(search_finalists_note(&f, "J(0,4) P(0) U(2)", 4.9, "search") ==
 	      0);
 	CHECK(search_finalists_note(&f, "J(0,4) P(0)", 4.0, "seed") == 0);
-	CHECK(f.n == 1);
+	CHECK(f.n == 2);
 	CHECK_STR(f.schedule[0], "J(0,4) P(0) V(8) U(4)");
+	CHECK_STR(f.schedule[1], "J(0,4) P(0) V(8)");
 	CHECK(search_finalists_note(&f, "T(0,1,32,32) J(2,4) P(1) V(16)", 4.6,
 				    "search") == 0);
 	CHECK(search_finalists_note(&f, "J(0,4) P(1) V(8)", 3.0, "search") ==
 	      0);
 	CHECK(search_finalists_note(&f, "J(0,4) V(8) P(0)", 2.0, "search") ==
 	      0); /* of J(0,4) P(0)'s family, slower: nothing changes */
-	CHECK(f.n == 3);
-	CHECK_STR(f.schedule[1], "T(0,1,32,32) J(2,4) P(1) V(16)");
-	CHECK_STR(f.schedule[2], "J(0,4) P(1) V(8)");
-	/* a faster member of the last family moves it up */
+	CHECK(f.n == 4);
+	/* a faster member replaces the slower of its family's two */
+	CHECK(search_finalists_note(&f, "J(0,4) P(0) U(8)", 5.1, "search") ==
+	      0);
+	CHECK(f.n == 4);
+	CHECK_STR(f.schedule[1], "J(0,4) P(0) U(8)");
+	CHECK_STR(f.schedule[2], "T(0,1,32,32) J(2,4) P(1) V(16)");
+	/* a second member of the last family, faster than all: the
+	 * slowest finalist leaves */
 	CHECK(search_finalists_note(&f, "J(0,4) P(1) V(16) U(4)", 5.5,
 				    "search") == 0);
-	CHECK(f.n == 3);
+	CHECK(f.n == 4);
 	CHECK_STR(f.schedule[0], "J(0,4) P(1) V(16) U(4)");
 	CHECK_STR(f.schedule[1], "J(0,4) P(0) V(8) U(4)");
-	CHECK_STR(f.schedule[2], "T(0,1,32,32) J(2,4) P(1) V(16)");
-	CHECK(f.speedup[2] == 4.6);
+	CHECK_STR(f.schedule[2], "J(0,4) P(0) U(8)");
+	CHECK_STR(f.schedule[3], "T(0,1,32,32) J(2,4) P(1) V(16)");
+	CHECK(f.speedup[3] == 4.6);
 	search_finalists_clear(&f);
 
 	/* the starting points: every distinct schedule */
