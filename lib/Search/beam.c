@@ -67,7 +67,7 @@ int search_select_beam(struct search_states *children, int width,
 		       int diversity, struct search_states *beam)
 {
 	int diverse = diversity < width ? diversity : width, n, i;
-	double floor;
+	double min_rank;
 
 	search_states_clear(beam);
 	for (i = 0; i < children->n; ++i)
@@ -75,14 +75,14 @@ int search_select_beam(struct search_states *children, int width,
 			children->s[i].speedup = 0;
 	qsort(children->s, children->n, sizeof(*children->s), by_speed);
 	n = n_ok(children);
-	floor = n > 0 ? DIVERSITY_FLOOR * rank(&children->s[0]) : 0;
+	min_rank = n > 0 ? DIVERSITY_FLOOR * rank(&children->s[0]) : 0;
 	for (i = 0; i < n && beam->n < width - diverse; ++i)
 		if (keep(beam, &children->s[i]) < 0)
 			return -1;
 	for (; i < n && beam->n < width; ++i) {
 		struct search_state *c = &children->s[i];
 
-		if (rank(c) >= floor && !kind_kept(beam, c->last_kind) &&
+		if (rank(c) >= min_rank && !kind_kept(beam, c->last_kind) &&
 		    keep(beam, c) < 0)
 			return -1;
 	}
