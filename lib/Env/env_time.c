@@ -237,7 +237,8 @@ static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
 }
 
 /* Lowers, compiles (as compile does) and runs `module` (__isl_take) with
- * run limit `limit`. Returns 0 with *out filled (a compile failure is a
+ * run limit `limit`, its timed runs going on past the options' `runs`
+ * until they took timed_seconds in all. Returns 0 with *out filled (a compile failure is a
  * crash with its message), or -1 on an error of the environment. */
 static int compile_and_run(pearl_env *env, pearl_env_program *p,
 			   MlirModule module, int native, double timed_seconds,
