@@ -5,6 +5,7 @@
 
 #include "pearl/action_space.h"
 #include "pearl/features.h"
+#include "pearl/grow.h"
 #include "search_internal.h"
 
 /* The heuristic's actions: the data-driven paper's rules, as pearl-eval's
@@ -36,16 +37,9 @@ void search_states_clear(struct search_states *v)
 
 int search_states_push(struct search_states *v, struct search_state *s)
 {
-	if (v->n == v->cap) {
-		int cap = v->cap ? 2 * v->cap : 16;
-		struct search_state *a = realloc(v->s, cap * sizeof(*a));
-
-		if (!a) {
-			search_state_clear(s);
-			return -1;
-		}
-		v->s = a;
-		v->cap = cap;
+	if (pearl_grow(&v->s, &v->cap, v->n + 1, sizeof(*v->s)) < 0) {
+		search_state_clear(s);
+		return -1;
 	}
 	v->s[v->n++] = *s;
 	return 0;
@@ -210,6 +204,25 @@ static void add_interchange_chains(const unsigned char *mask, int depth,
 	}
 }
 
+/* The graph of branch b of `sched` (kept) in `state` (kept), with the
+ * agent's mask of the branch in mask[]: the caller frees the graph. NULL
+ * with a message in err if either cannot be made. */
+static struct pearl_graph *masked_graph(pearl_sched *sched, int b,
+					const struct pearl_branch_state *state,
+					unsigned char *mask, char *err,
+					size_t err_size)
+{
+	struct pearl_graph *g = pearl_graph_build(sched, b);
+
+	if (g && pearl_agent_mask(sched, b, state, g, mask) == 0)
+		return g;
+	pearl_graph_free(g);
+	snprintf(err, err_size, "search: no graph or mask of branch %d: %s", b,
+		 pearl_ctx_last_error(
+		     pearl_program_get_ctx(pearl_sched_get_program(sched))));
+	return NULL;
+}
+
 /* The proposals on branch b of `sched` (kept) in `state` (kept), into
  * props[] in rank order: the policy's top_k actions by logit among the
  * actions the masks allow, then the heuristic's the masks allow and the
@@ -220,19 +233,14 @@ static int proposals(pearl_sched *sched, int b,
 		     const pearl_policy *policy, int top_k, int extended,
 		     struct proposal *props, char *err, size_t err_size)
 {
-	struct pearl_graph *g = pearl_graph_build(sched, b);
 	unsigned char mask[PEARL_ACTION_SPACE_SIZE], rules[PEARL_ACTION_SPACE_SIZE];
+	struct pearl_graph *g = masked_graph(sched, b, state, mask, err,
+					     err_size);
 	float logits[PEARL_N_ACTIONS], value;
 	int n = 0, i, k;
 
-	if (!g || pearl_agent_mask(sched, b, state, g, mask) < 0) {
-		pearl_graph_free(g);
-		snprintf(err, err_size, "search: no graph or mask of branch "
-			 "%d: %s", b,
-			 pearl_ctx_last_error(pearl_program_get_ctx(
-			     pearl_sched_get_program(sched))));
+	if (!g)
 		return -1;
-	}
 	if (pearl_policy_eval(policy, g, logits, &value, err, err_size) < 0) {
 		pearl_graph_free(g);
 		return -1;
@@ -369,21 +377,15 @@ int search_child(const struct search_state *parent,
 		 char *err, size_t err_size)
 {
 	unsigned char rules[PEARL_ACTION_SPACE_SIZE];
-	struct pearl_graph *g;
 	struct search_states one = {0};
 	struct proposal prop = {{-1}, {{0}}, 1};
 	int b = parent->branch;
+	struct pearl_graph *g = masked_graph(parent->sched, b,
+					     &parent->branch_state, rules, err,
+					     err_size);
 
-	g = pearl_graph_build(parent->sched, b);
-	if (!g || pearl_agent_mask(parent->sched, b, &parent->branch_state, g,
-				   rules) < 0) {
-		pearl_graph_free(g);
-		snprintf(err, err_size, "search: no graph or mask of branch "
-			 "%d: %s", b,
-			 pearl_ctx_last_error(pearl_program_get_ctx(
-			     pearl_sched_get_program(parent->sched))));
+	if (!g)
 		return -1;
-	}
 	pearl_graph_free(g);
 	if (!extended_allowed(a, rules, &parent->branch_state))
 		return 0;
