@@ -102,8 +102,8 @@ char *fuzz_program_text(const struct fuzz_config *cfg, uint64_t seed, int c,
 {
 	struct pearl_gen_options opts;
 
-	if (cfg->n_kernels > 0 && !c)
-		return kernel_text(cfg->kernels[seed % cfg->n_kernels], err,
+	if (cfg->kernels.n > 0 && !c)
+		return kernel_text(cfg->kernels.s[seed % cfg->kernels.n], err,
 				   err_size);
 	memset(&opts, 0, sizeof(opts));
 	opts.scale = (enum pearl_gen_scale)cfg->size_scale;

@@ -132,6 +132,21 @@ char *fuzz_actions_str(const struct pearl_action *acts, int n);
 
 /* --- the driver of a path --------------------------------------------- */
 
+/* A growable list of strings, each a copy owned by the list. A list of
+ * zeros (FUZZ_STRINGS_INIT) is empty. */
+struct fuzz_strings {
+	char **s;
+	int n, cap;
+};
+#define FUZZ_STRINGS_INIT { NULL, 0, 0 }
+
+/* Appends a copy of text (kept); 0, or -1 if memory is exhausted. */
+int fuzz_strings_add(struct fuzz_strings *l, const char *text);
+/* Whether the list holds a string equal to text. */
+int fuzz_strings_contain(const struct fuzz_strings *l, const char *text);
+/* Frees the strings and the list's array; the list is then empty. */
+void fuzz_strings_clear(struct fuzz_strings *l);
+
 struct fuzz_config {
 	const char *path;        /* "mlir" or "c" */
 	int size_scale;          /* enum pearl_gen_scale */
@@ -141,11 +156,10 @@ struct fuzz_config {
 	const char *clang;       /* the C path: clang, and the plugin it */
 	const char *plugin;      /* loads (PearlLLVMPlugin.so) */
 	/* The MLIR path: programs read from these kernel-contract files
-	 * instead of made by pearl-gen, program S from kernels[S mod
-	 * n_kernels] (its schedules still drawn from seed S); none when
-	 * n_kernels is 0. */
-	char **kernels;
-	int n_kernels;
+	 * instead of made by pearl-gen, program S from kernels.s[S mod
+	 * kernels.n] (its schedules still drawn from seed S); none when
+	 * the list is empty. */
+	struct fuzz_strings kernels;
 	/* Test hooks of the worker: a pair whose schedule contains this
 	 * makes the worker abort (crash) or stop answering (hang); NULL:
 	 * none. */
@@ -324,21 +338,6 @@ struct fuzz_counts {
 	char slowest[512];
 	double seconds;
 };
-
-/* A growable list of strings, each a copy owned by the list. A list of
- * zeros (FUZZ_STRINGS_INIT) is empty. */
-struct fuzz_strings {
-	char **s;
-	int n, cap;
-};
-#define FUZZ_STRINGS_INIT { NULL, 0, 0 }
-
-/* Appends a copy of text (kept); 0, or -1 if memory is exhausted. */
-int fuzz_strings_add(struct fuzz_strings *l, const char *text);
-/* Whether the list holds a string equal to text. */
-int fuzz_strings_contain(const struct fuzz_strings *l, const char *text);
-/* Frees the strings and the list's array; the list is then empty. */
-void fuzz_strings_clear(struct fuzz_strings *l);
 
 /* Runs the campaign described by `o` (__isl_keep), filling *counts;
  * prints progress on stderr, writes reproducers into o->out_dir and the

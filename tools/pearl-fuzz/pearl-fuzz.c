@@ -114,35 +114,36 @@ static int parse_path(const char *value, void *dest)
 	return o->driver ? pearl_option_ok : pearl_option_bad_value;
 }
 
-/* --kernels FILE,FILE,...: the files, in a malloc'd array of malloc'd
- * strings (they live as long as the process). */
+/* --kernels FILE,FILE,...: the files, each readable, into the config's
+ * list. */
 static int parse_kernels(const char *value, void *dest)
 {
-	struct fuzz_config *cfg = dest;
+	struct fuzz_strings *kernels = &((struct fuzz_config *)dest)->kernels;
 	const char *p = value, *end;
 
 	if (!*value)
 		return pearl_option_bad_value;
 	for (; p; p = *end ? end + 1 : NULL) {
-		char **k = realloc(cfg->kernels,
-				   (cfg->n_kernels + 1) * sizeof(*k));
+		char *file;
+		int r;
 
 		end = strchr(p, ',');
 		if (!end)
 			end = p + strlen(p);
-		if (!k || end == p)
+		if (end == p)
 			return pearl_option_bad_value;
-		cfg->kernels = k;
-		k[cfg->n_kernels] = strndup(p, end - p);
-		if (!k[cfg->n_kernels])
+		file = strndup(p, end - p);
+		if (!file)
 			return pearl_option_bad_value;
-		if (access(k[cfg->n_kernels], R_OK) != 0) {
-			fprintf(stderr, "pearl-fuzz: cannot read %s: %s\n",
-				k[cfg->n_kernels], strerror(errno));
-			free(k[cfg->n_kernels]);
+		r = access(file, R_OK);
+		if (r != 0)
+			fprintf(stderr, "pearl-fuzz: cannot read %s: %s\n", file,
+				strerror(errno));
+		else
+			r = fuzz_strings_add(kernels, file);
+		free(file);
+		if (r != 0)
 			return pearl_option_bad_value;
-		}
-		cfg->n_kernels++;
 	}
 	return pearl_option_ok;
 }
@@ -194,21 +195,12 @@ static int parse_args(int argc, char **argv, struct fuzz_options *o)
 		return r;
 	if (!o->seconds && !o->pairs && !o->programs)
 		o->seconds = 60;
-	if (o->cfg.n_kernels > 0 && strcmp(o->cfg.path, "mlir") != 0) {
+	if (o->cfg.kernels.n > 0 && strcmp(o->cfg.path, "mlir") != 0) {
 		fprintf(stderr, "pearl-fuzz: --kernels is for the MLIR path "
 			"only\n");
 		return -1;
 	}
 	return 0;
-}
-
-static void free_kernels(struct fuzz_config *cfg)
-{
-	int i;
-
-	for (i = 0; i < cfg->n_kernels; ++i)
-		free(cfg->kernels[i]);
-	free(cfg->kernels);
 }
 
 int main(int argc, char **argv)
@@ -221,11 +213,11 @@ int main(int argc, char **argv)
 	st = pearl_options_exit_status(parse_args(argc, argv, &o), usage,
 				       pearl_exit_usage);
 	if (st >= 0) {
-		free_kernels(&o.cfg);
+		fuzz_strings_clear(&o.cfg.kernels);
 		return st;
 	}
 	st = fuzz_campaign_run(&o, stdout, &counts, err, sizeof(err));
-	free_kernels(&o.cfg);
+	fuzz_strings_clear(&o.cfg.kernels);
 	if (st < 0) {
 		fprintf(stderr, "pearl-fuzz: error: %s\n", err);
 		return 2;
