@@ -148,62 +148,145 @@ int search_finalists_note(struct search_finalists *f, const char *schedule,
 	return 0;
 }
 
-int search_confirm(pearl_env *env, pearl_env_program *p,
-		   const struct search_finalists *f, int rounds,
-		   search_confirm_fn heard, void *user, char **best,
-		   double *speedup, const char **origin, char *err,
-		   size_t err_size)
-{
-	/* seconds[0] the base's fastest run, seconds[1 + i] finalist i's;
-	 * 0 until one ran OK */
-	double *seconds = calloc(f->n + 1, sizeof(double));
-	struct pearl_env_result res;
-	int r, i, win = 0;
+/* Finalists whose fastest run is within this factor of the leader's are
+ * measured again (tie_rounds). One compiled schedule measures up to 10%
+ * apart from one process to the next (matmul's tiled and jammed form:
+ * 3.9 to 4.3 ms, its arrays placed otherwise in memory), so two
+ * measurements each do not rank finalists 5% apart. */
+#define CONFIRM_TIE_MARGIN 1.05
 
-	*best = NULL;
-	if (!seconds) {
+/* One confirmation's measurements: seconds[0] the base's fastest run,
+ * seconds[1 + i] finalist i's; 0 until one ran OK. */
+struct confirmation {
+	pearl_env *env;
+	pearl_env_program *p;
+	const struct search_finalists *f;
+	double *seconds;
+	search_confirm_fn heard;
+	void *user;
+};
+
+/* Measures entry i (0: the base, 1 + j: finalist j) once more. 0, or -1
+ * with a message in err (also if the base did not run OK). */
+static int measure(struct confirmation *c, int i, char *err, size_t err_size)
+{
+	const char *schedule = i ? c->f->schedule[i - 1] : "";
+	struct pearl_env_result res;
+
+	if (pearl_env_time_again(c->env, c->p, schedule, &res, err,
+				 err_size) < 0)
+		return -1;
+	if (i == 0 && res.status != PEARL_ENV_OK) {
+		/* the program the search started from: the compiler of the
+		 * confirmation is broken */
+		snprintf(err, err_size,
+			 "confirmation: the unscheduled program did not run: "
+			 "%s",
+			 res.message);
+		return -1;
+	}
+	if (c->heard)
+		c->heard(c->user, schedule,
+			 res.status == PEARL_ENV_OK ? res.speedup : 0);
+	if (res.status == PEARL_ENV_OK &&
+	    (!c->seconds[i] || res.seconds < c->seconds[i]))
+		c->seconds[i] = res.seconds;
+	return 0;
+}
+
+int search_confirm_leader(const double *seconds, int n)
+{
+	int i, win = 0;
+
+	for (i = 1; i <= n; ++i)
+		if (seconds[i] && (!seconds[win] || seconds[i] < seconds[win]))
+			win = i;
+	return win;
+}
+
+int search_confirm_contenders(const double *seconds, int n, int *which)
+{
+	int i, m = 0, win = search_confirm_leader(seconds, n);
+
+	if (!win)
+		return 0;
+	for (i = 1; i <= n; ++i)
+		if (i == win || (seconds[i] &&
+				 seconds[i] <= CONFIRM_TIE_MARGIN *
+						       seconds[win]))
+			which[m++] = i;
+	return m > 1 ? m : 0;
+}
+
+/* One round of the tie-break (search_confirm_contenders), `which` room
+ * for f->n entries. Returns how many were measured again, 0 if none was
+ * close (nothing measured), or -1 with a message in err. */
+static int break_tie(struct confirmation *c, int *which, char *err,
+		     size_t err_size)
+{
+	int i, n = search_confirm_contenders(c->seconds, c->f->n, which);
+
+	for (i = 0; i < n; ++i)
+		if (measure(c, which[i], err, err_size) < 0)
+			return -1;
+	return n;
+}
+
+/* Measures every entry `rounds` times in turn, then up to `tie_rounds`
+ * tie-break rounds. 0, or -1 with a message in err. */
+static int measure_all(struct confirmation *c, int rounds, int tie_rounds,
+		       char *err, size_t err_size)
+{
+	int r, i, n = 0;
+	int *which;
+
+	for (r = 0; r < rounds; ++r)
+		for (i = 0; i <= c->f->n; ++i)
+			if (measure(c, i, err, err_size) < 0)
+				return -1;
+	which = malloc((c->f->n + 1) * sizeof(*which));
+	if (!which) {
 		snprintf(err, err_size, "search: out of memory");
 		return -1;
 	}
-	for (r = 0; r < rounds; ++r)
-		for (i = 0; i <= f->n; ++i) {
-			const char *schedule = i ? f->schedule[i - 1] : "";
+	for (r = 0; r < tie_rounds; ++r) {
+		n = break_tie(c, which, err, err_size);
+		if (n <= 0)
+			break;
+	}
+	free(which);
+	return n < 0 ? -1 : 0;
+}
 
-			if (pearl_env_time_again(env, p, schedule, &res, err,
-						 err_size) < 0) {
-				free(seconds);
-				return -1;
-			}
-			if (i == 0 && res.status != PEARL_ENV_OK) {
-				/* the program the search started from: the
-				 * compiler of the confirmation is broken */
-				snprintf(err, err_size,
-					 "confirmation: the unscheduled "
-					 "program did not run: %s",
-					 res.message);
-				free(seconds);
-				return -1;
-			}
-			if (heard)
-				heard(user, schedule,
-				      res.status == PEARL_ENV_OK ? res.speedup
-								 : 0);
-			if (res.status == PEARL_ENV_OK &&
-			    (!seconds[i] || res.seconds < seconds[i]))
-				seconds[i] = res.seconds;
-		}
-	for (i = 1; i <= f->n; ++i)
-		if (seconds[i] && (!seconds[win] || seconds[i] < seconds[win]))
-			win = i;
+int search_confirm(pearl_env *env, pearl_env_program *p,
+		   const struct search_finalists *f, int rounds,
+		   int tie_rounds, search_confirm_fn heard, void *user,
+		   char **best, double *speedup, const char **origin,
+		   char *err, size_t err_size)
+{
+	struct confirmation c = { env, p, f, NULL, heard, user };
+	int win;
+
+	*best = NULL;
+	c.seconds = calloc(f->n + 1, sizeof(double));
+	if (!c.seconds) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	if (measure_all(&c, rounds, tie_rounds, err, err_size) < 0) {
+		free(c.seconds);
+		return -1;
+	}
+	win = search_confirm_leader(c.seconds, f->n);
 	*best = strdup(win ? f->schedule[win - 1] : "");
 	if (!win)
 		*speedup = 1.0;
-	else if (seconds[0])
-		*speedup = seconds[0] / seconds[win];
+	else if (c.seconds[0])
+		*speedup = c.seconds[0] / c.seconds[win];
 	else /* the base did not run again: the first measurement's */
 		*speedup = f->speedup[win - 1];
 	*origin = win ? f->origin[win - 1] : "base";
-	free(seconds);
+	free(c.seconds);
 	if (!*best) {
 		snprintf(err, err_size, "search: out of memory");
 		return -1;

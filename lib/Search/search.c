@@ -19,7 +19,7 @@ static const struct pearl_search_options search_defaults = {
 	.max_depth = 10, .max_measurements = 200,
 	.min_gain = 1.02, .patience = 2,
 	/* the confirmation */
-	.confirm = 3, .confirm_rounds = 2,
+	.confirm = 3, .confirm_rounds = 2, .confirm_tie_rounds = 3,
 };
 
 void pearl_search_options_init(struct pearl_search_options *o)
@@ -524,8 +524,8 @@ static int confirm(struct search *s, struct pearl_search_result *r,
 	level = s->progress.level;
 	s->progress.level = -1;
 	rc = search_confirm(s->env, s->p, &all, s->o->confirm_rounds,
-			    heard_again, s, &best, &speedup, &origin, err,
-			    err_size);
+			    s->o->confirm_tie_rounds, heard_again, s, &best,
+			    &speedup, &origin, err, err_size);
 	s->progress.level = level;
 	search_finalists_clear(&all);
 	if (rc < 0)

@@ -135,16 +135,29 @@ typedef void (*search_confirm_fn)(void *user, const char *schedule,
 
 /* The confirmation: the finalists of `f` and the unscheduled program are
  * measured again in p (pearl_env_time_again), `rounds` times each in
- * turn; each one's fastest run counts, and the fastest of them wins.
+ * turn; then, up to `tie_rounds` times, the leader and the finalists
+ * within 5% of it once more, until none is. Each one's fastest run
+ * counts, and the fastest of them wins.
  * *best (malloc'd; "" for the base), *speedup (its time against the
  * base's, both from the confirmation) and *origin (the finalist's, or
  * "base") receive the winner. 0, or -1 with a message in err (also if
  * the unscheduled program does not run OK: a broken compiler). */
 int search_confirm(pearl_env *env, pearl_env_program *p,
 		   const struct search_finalists *f, int rounds,
-		   search_confirm_fn heard, void *user, char **best,
-		   double *speedup, const char **origin, char *err,
-		   size_t err_size);
+		   int tie_rounds, search_confirm_fn heard, void *user,
+		   char **best, double *speedup, const char **origin,
+		   char *err, size_t err_size);
+
+/* The confirmation's leader among seconds[0] (the base's fastest run)
+ * and seconds[1..n] (the finalists'; 0: none ran OK): the position of
+ * the fastest, 0 if no finalist beat the base. */
+int search_confirm_leader(const double *seconds, int n);
+
+/* The confirmation's tie-break: the leader (search_confirm_leader) and
+ * the finalists whose fastest run is within 5% of its, their positions
+ * in `which` (room for n), leader included. Returns how many, or 0 if no
+ * finalist is that close to it or the base leads. */
+int search_confirm_contenders(const double *seconds, int n, int *which);
 
 /* Clusters `children` (their `cluster` fields) by k-means of `policy`'s
  * (kept) graph embedding of their schedules, at most max_k clusters.

@@ -1,6 +1,7 @@
 /* The choice of the search's next beam (lib/Search/search_internal.h):
  * the fastest children, with places kept for kinds of last action the
- * fastest do not end with; and the finalists of the confirmation. */
+ * fastest do not end with; and the finalists of the confirmation and its
+ * tie-break. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,34 @@ static void test_finalist_families(void)
 	search_finalists_clear(&f);
 }
 
+/* The confirmation's leader and its tie-break: the finalists within 5%
+ * of the fastest, the fastest included, are measured again; none when
+ * the leader is clear or the base leads. */
+static void test_confirm_tie(void)
+{
+	/* base 20 ms; finalists 4.0, 4.6, 4.15, failed, 4.2 ms */
+	double seconds[] = { 0.020, 0.0040, 0.0046, 0.00415, 0, 0.0042 };
+	double clear[] = { 0.020, 0.0040, 0.0046, 0.0043 };
+	double base_leads[] = { 0.004, 0.0041, 0.0039 };
+	double none_ran[] = { 0.020, 0, 0 };
+	int which[5];
+
+	CHECK(search_confirm_leader(seconds, 5) == 1);
+	CHECK(search_confirm_contenders(seconds, 5, which) == 3);
+	CHECK(which[0] == 1 && which[1] == 3 && which[2] == 5);
+	seconds[3] = 0.0039; /* a tie-break round: finalist 3 leads */
+	CHECK(search_confirm_leader(seconds, 5) == 3);
+	CHECK(search_confirm_contenders(seconds, 5, which) == 2);
+	CHECK(which[0] == 1 && which[1] == 3);
+	CHECK(search_confirm_contenders(clear, 3, which) == 0);
+	CHECK(search_confirm_leader(base_leads, 2) == 2);
+	base_leads[2] = 0.0042;
+	CHECK(search_confirm_leader(base_leads, 2) == 0);
+	CHECK(search_confirm_contenders(base_leads, 2, which) == 0);
+	CHECK(search_confirm_leader(none_ran, 2) == 0);
+	CHECK(search_confirm_contenders(none_ran, 2, which) == 0);
+}
+
 /* No place for diversity goes to a child below a quarter of the
  * fastest: the jam at 4x leaves, the place goes to the fastest left. */
 static void test_diversity_floor(void)
@@ -320,6 +349,7 @@ int main(void)
 	test_fill();
 	test_finalists();
 	test_finalist_families();
+	test_confirm_tie();
 	test_diversity_floor();
 	test_ranked_by_completion();
 	test_completion();

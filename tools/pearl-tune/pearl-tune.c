@@ -106,6 +106,10 @@ static void usage(FILE *out)
 		"                       0: keep the search's best)\n"
 		"  --confirm-rounds R   times each of them is measured again "
 		"(default 2)\n"
+		"  --confirm-tie-rounds T  then up to T times, the fastest "
+		"and those within 5%%\n"
+		"                       of it once more, until none is "
+		"(default 3; 0: none)\n"
 		"  --confirm-seconds S  each such measurement: timed runs "
 		"until they took S\n"
 		"                       seconds in all, at least --runs "
@@ -254,6 +258,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_INT("confirm", &a->search.confirm, 0, 100),
 	    PEARL_OPTION_INT("confirm-rounds", &a->search.confirm_rounds, 1,
 			     100),
+	    PEARL_OPTION_INT("confirm-tie-rounds",
+			     &a->search.confirm_tie_rounds, 0, 100),
 	    PEARL_OPTION_DOUBLE_RANGE("confirm-seconds",
 				      &a->env.again_min_seconds, 0, 100),
 	    PEARL_OPTION_STRING("confirm-compiler", &a->env.again_compiler),
