@@ -10,8 +10,12 @@
  * the best schedule measured so far (its own greedy one, the rules-only
  * heuristic's, or none at all) before PPO continues from there.
  *
- * The decisions live in a pearl_ppo_batch (graph, mask and action are read;
- * the other fields are ignored). Ownership follows isl: "__isl_keep"
+ * The decisions live in a pearl_ppo_batch (graph, mask, action and weight
+ * are read; the other fields are ignored). Each decision's loss counts
+ * with its weight: decisions on one graph with different actions, their
+ * weights summing to 1, imitate a distribution over those actions (the
+ * near-best schedules of a program). Losses and accuracies are
+ * weighted means. Ownership follows isl: "__isl_keep"
  * arguments are only read. Functions that can fail return -1 with a
  * message in err (err_size bytes); nothing here exits or aborts.
  */
@@ -31,7 +35,7 @@ extern "C" {
 
 /* One epoch over `batch` (__isl_keep): minibatches of `minibatch` shuffled
  * decisions (shuffle seeded by *rng, which advances), one Adam step each
- * on the mean cross-entropy, updating the policy in place (policy and adam
+ * on the sum of weight x cross-entropy over the minibatch's size, updating the policy in place (policy and adam
  * kept; adam sized for the policy). Only the logits' dependencies get
  * gradients (the value head is untouched). The mean loss before each step
  * goes to *loss, the fraction of decisions whose action was the argmax

@@ -49,6 +49,10 @@ struct pearl_ppo_step {
 	int episode_end; /* the last step of its episode */
 	float advantage; /* filled by pearl_ppo_batch_finish */
 	float ret;       /* advantage + value_old: the value target */
+	float weight;    /* imitation only: the decision's share of the
+			  * loss (1 from pearl_ppo_batch_add; pearl-train
+			  * splits a program's weight among near-best
+			  * schedules); PPO ignores it */
 };
 
 struct pearl_ppo_batch {

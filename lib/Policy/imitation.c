@@ -7,7 +7,8 @@
 #include "pearl/imitation.h"
 
 /* -log pi(a) of one decision from its logits; the gradient of that loss
- * times `scale` is added to d_logits (if not NULL). *hit is set when a is
+ * times `scale` (the decision's weight included by the caller) is added
+ * to d_logits (if not NULL). *hit is set when a is
  * the argmax under the mask (lowest number on ties, as the agent picks).
  * Returns -1 if the action is masked or the mask leaves nothing. */
 static int decision_loss(const struct pearl_ppo_step *s, int n,
@@ -31,13 +32,24 @@ static int decision_loss(const struct pearl_ppo_step *s, int n,
 	return 0;
 }
 
+/* The sum of the decisions' weights of `batch` (at least one decision; 1
+ * if they sum to 0, so that means stay finite). */
+static double total_weight(const struct pearl_ppo_batch *batch)
+{
+	double w = 0;
+	int k;
+
+	for (k = 0; k < batch->n_steps; ++k)
+		w += batch->steps[k].weight;
+	return w > 0 ? w : 1;
+}
+
 /* An imitation epoch's pass: the decisions and the sums of their losses
  * and hits seen (pearl_minibatch_sample_fn). */
 struct imitation_pass {
 	pearl_policy *policy;
 	const struct pearl_ppo_batch *batch;
-	double sum;
-	int hits;
+	double sum, hits; /* weighted */
 };
 
 static int imitation_add_decision(void *user, int sample, int size,
@@ -58,14 +70,14 @@ static int imitation_add_decision(void *user, int sample, int size,
 		return -1;
 	memset(d_logits, 0, sizeof(d_logits));
 	if (decision_loss(s, p->batch->n_actions, logits, d_logits,
-			  1.0f / (float)size, &l, &hit) < 0) {
+			  s->weight / (float)size, &l, &hit) < 0) {
 		pearl_policy_tape_free(tape);
 		snprintf(err, err_size, "imitation: decision %d: masked "
 					"action or empty mask", sample);
 		return -1;
 	}
-	p->sum += l;
-	p->hits += hit;
+	p->sum += s->weight * l;
+	p->hits += s->weight * hit;
 	rc = pearl_policy_backward(tape, d_logits, 0, grad, err, err_size);
 	pearl_policy_tape_free(tape);
 	return rc < 0 ? -1 : 0;
@@ -96,9 +108,9 @@ int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
 				 err, err_size) < 0)
 		goto out;
 	if (loss)
-		*loss = pass.sum / n;
+		*loss = pass.sum / total_weight(batch);
 	if (accuracy)
-		*accuracy = (double)pass.hits / n;
+		*accuracy = pass.hits / total_weight(batch);
 	rc = 0;
 out:
 	pearl_policy_grad_free(grad);
@@ -111,8 +123,8 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 			     double *loss, double *accuracy, char *err,
 			     size_t err_size)
 {
-	int n = batch->n_steps, k, hits = 0;
-	double sum = 0;
+	int n = batch->n_steps, k;
+	double sum = 0, hits = 0;
 
 	if (n < 1 || batch->n_actions > PEARL_PPO_MAX_ACTIONS) {
 		snprintf(err, err_size, "imitation: no decisions");
@@ -132,12 +144,12 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 				 "masked action or empty mask", k);
 			return -1;
 		}
-		sum += l;
-		hits += hit;
+		sum += batch->steps[k].weight * l;
+		hits += batch->steps[k].weight * hit;
 	}
 	if (loss)
-		*loss = sum / n;
+		*loss = sum / total_weight(batch);
 	if (accuracy)
-		*accuracy = (double)hits / n;
+		*accuracy = hits / total_weight(batch);
 	return 0;
 }

@@ -42,6 +42,7 @@ int pearl_ppo_batch_add(struct pearl_ppo_batch *batch,
 	s->action = action;
 	s->logp_old = logp_old;
 	s->value_old = value_old;
+	s->weight = 1;
 	return 0;
 }
 

@@ -354,11 +354,65 @@ static void test_imitation(void)
 	pearl_policy_free(p);
 }
 
+/* Weighted imitation: on one state, action 3 with weight 0.75 and action
+ * 5 with weight 0.25 (two near-best schedules, one three times as
+ * often); the policy learns that distribution, the minimum of the
+ * weighted cross-entropy, and the weighted loss and accuracy are means
+ * over the weights. */
+static void test_imitation_weights(void)
+{
+	struct pearl_policy_config cfg = {16, 16, 2, 2, 12};
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	pearl_policy *p = pearl_policy_init_random(&cfg, 7, NULL, 0);
+	struct pearl_graph *g = bandit_graph(16, 0);
+	unsigned char mask[PEARL_PPO_MAX_ACTIONS] = {0};
+	struct pearl_ppo_batch b;
+	double loss = -1, acc = -1, p3, p5, entropy;
+	uint64_t rng = 3;
+	size_t n_params;
+	pearl_adam *adam;
+	char err[256];
+	int e, i;
+
+	acfg.lr = 3e-3f;
+	pearl_policy_get_params(p, &n_params);
+	adam = pearl_adam_alloc(n_params, &acfg, NULL, 0);
+	CHECK(p && adam && g);
+	if (!p || !adam || !g)
+		return;
+	pearl_ppo_batch_init(&b, 12);
+	for (i = 0; i < 8; ++i) {
+		CHECK(pearl_ppo_batch_add(&b, pearl_graph_copy(g), mask,
+					  i % 2 ? 5 : 3, 0, 0) == 0);
+		CHECK(b.steps[i].weight == 1);
+		b.steps[i].weight = i % 2 ? 0.25f : 0.75f;
+	}
+	for (e = 0; e < 150; ++e)
+		CHECK(pearl_imitation_epoch(p, adam, &b, 4, &rng, NULL, NULL,
+					    err, sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate(p, &b, &loss, &acc, err,
+				       sizeof(err)) == 0);
+	p3 = prob_of(p, g, mask, 12, 3);
+	p5 = prob_of(p, g, mask, 12, 5);
+	/* the minimum: the target distribution's entropy */
+	entropy = -(0.75 * log(0.75) + 0.25 * log(0.25));
+	printf("weighted imitation: p(3) %.3f, p(5) %.3f, loss %.4f "
+	       "(entropy %.4f), accuracy %.2f\n", p3, p5, loss, entropy, acc);
+	CHECK(fabs(p3 - 0.75) < 0.05 && fabs(p5 - 0.25) < 0.05);
+	CHECK(loss >= entropy - 1e-3 && loss < entropy + 0.02);
+	CHECK(fabs(acc - 0.75) < 1e-6); /* the argmax is 3: weight 0.75 */
+	pearl_ppo_batch_clear(&b);
+	pearl_graph_free(g);
+	pearl_adam_free(adam);
+	pearl_policy_free(p);
+}
+
 int main(void)
 {
 	test_loss_gradient();
 	test_gae();
 	test_bandit();
 	test_imitation();
+	test_imitation_weights();
 	return check_done("test_ppo");
 }

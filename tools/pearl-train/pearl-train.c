@@ -38,6 +38,7 @@
 #include "episode.h"
 #include "pearl/imitation.h"
 #include "pearl/options.h"
+#include "near_best.h"
 #include "teacher.h"
 #include "pearl/features.h"
 #include "pearl/ppo.h"
@@ -59,9 +60,10 @@ struct options {
 	int batch;
 	int pretrain_epochs;
 	int imitate_epochs, imitate_samples, imitate_prune;
+	int imitate_near_max;
 	long imitate_search; /* search budget per program (0: no search) */
 	const char *imitate_targets; /* a campaign's schedule files, or NULL */
-	float imitate_lr, imitate_margin;
+	float imitate_lr, imitate_margin, imitate_near;
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
 	float max_grad_norm;
@@ -125,6 +127,12 @@ static void usage(FILE *f)
 "                        (pearl-tune --out-dir DIR on the same programs,\n"
 "                        over MPI ranks if need be) and imitate it if it\n"
 "                        is the fastest\n"
+"  --imitate-near X      also imitate the schedules measured within this\n"
+"                        fraction of the fastest that the agent can reach\n"
+"                        (candidates and the search's), each program's\n"
+"                        weight shared among them (default 0: the\n"
+"                        fastest only)\n"
+"  --imitate-near-max K  at most K schedules per program (default 4)\n"
 "  --init-model FILE     start from these weights (default: random, --seed);\n"
 "                        actions the blob has no weights for (an older\n"
 "                        action space) start at the mean bias of the others\n"
@@ -190,6 +198,7 @@ static void default_options(struct options *o)
 	o->imitate_samples = 2;
 	o->imitate_lr = 3e-4f;
 	o->imitate_margin = 0.05f;
+	o->imitate_near_max = 4;
 	o->entropy_start = 0.1f;
 	o->entropy_end = 0;
 	o->max_grad_norm = 1.0f;
@@ -239,6 +248,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_FLOAT_RANGE("imitate-margin", &o->imitate_margin, 0,
 				     HUGE_VAL),
 	    PEARL_OPTION_INT("imitate-prune", &o->imitate_prune, 0, INT_MAX),
+	    PEARL_OPTION_FLOAT_RANGE("imitate-near", &o->imitate_near, 0,
+				     HUGE_VAL),
+	    PEARL_OPTION_INT("imitate-near-max", &o->imitate_near_max, 1,
+			     NEAR_BEST_MAX),
 	    PEARL_OPTION_STRING("imitate-targets", &o->imitate_targets),
 	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
 			      LONG_MAX),
@@ -649,6 +662,11 @@ struct candidates {
 	 * 0: none ran), where pruning starts. */
 	char top[EPISODE_SCHEDULE_MAX];
 	double top_speedup;
+	/* The fastest schedules measured, candidates and the search's, for
+	 * --imitate-near; noting one may fail (out of memory), said by
+	 * near_failed. */
+	struct near_best near;
+	int near_failed;
 };
 
 static void consider(struct candidates *c, enum source source,
@@ -656,6 +674,8 @@ static void consider(struct candidates *c, enum source source,
 {
 	if (res->status != PEARL_ENV_OK || res->n_actions == 0)
 		return;
+	if (near_best_note(&c->near, res->schedule, res->speedup) < 0)
+		c->near_failed = 1;
 	if (res->speedup > c->top_speedup) {
 		c->top_speedup = res->speedup;
 		snprintf(c->top, sizeof(c->top), "%s", res->schedule);
@@ -785,6 +805,18 @@ static int offer(pearl_env_program *p, const char *schedule, double speedup,
 	return 0;
 }
 
+/* Notes each candidate the search measured among the near-best
+ * (pearl_search_progress_fn; user: the candidates). */
+static int note_searched(void *user, const struct pearl_search_progress *s)
+{
+	struct candidates *c = user;
+
+	if (s->level >= 0 && s->last_schedule &&
+	    near_best_note(&c->near, s->last_schedule, s->last_speedup) < 0)
+		c->near_failed = 1;
+	return 0;
+}
+
 /* Expert iteration's teacher: the measured beam search of pearl-tune
  * (pearl/search.h) on p, its proposals ranked by `policy`, starting from
  * the fastest candidate so far (c->top) and the policy's decision, within
@@ -806,6 +838,8 @@ static int search_candidate(pearl_env *env, pearl_env_program *p,
 	 * run on a full memo must replay without running anything */
 	so.confirm = 0;
 	so.policy = policy;
+	so.progress = note_searched;
+	so.progress_user = c;
 	seeds[0] = c->top;
 	so.seeds = seeds;
 	so.n_seeds = c->top_speedup > 0;
@@ -910,6 +944,39 @@ struct imitation_set {
 	int by_source[N_SOURCES]; /* programs per imitated source */
 };
 
+/* Records into dst the decisions of c's fastest schedule and, with
+ * --imitate-near, of the other schedules measured within that fraction of
+ * it (near_best.h), or those of none if the agent cannot reach the
+ * fastest (c then says none). The number of schedules recorded, or -1
+ * with a message in err. */
+static int record_candidates(pearl_env_program *p, struct candidates *c,
+			     const struct options *o,
+			     struct pearl_ppo_batch *dst, char *err,
+			     size_t err_size)
+{
+	int max = o->imitate_near > 0 ? o->imitate_near_max : 1;
+	double min_speedup = fmax(c->best_speedup / (1 + o->imitate_near),
+			    1 + o->imitate_margin);
+	int k;
+
+	if (c->near_failed) {
+		snprintf(err, err_size, "imitation: out of memory");
+		return -1;
+	}
+	k = near_best_record(&c->near, p, c->best, min_speedup, max, dst, err,
+			     err_size);
+	if (k == 0) { /* not reachable by the agent: imitate none */
+		fprintf(stderr, "pearl-train: imitation: %s: %s; imitating "
+				"none\n", pearl_env_program_name(p), err);
+		err[0] = 0;
+		c->best[0] = 0;
+		c->source = SOURCE_NONE;
+		c->best_speedup = 1;
+		k = teacher_record(p, "", dst, err, err_size);
+	}
+	return k <= 0 ? -1 : k;
+}
+
 /* Finds the best schedule of program p (number i), records the decisions
  * that lead to it into *is and its line into csv. 1, 0 if the program
  * does not run (nothing recorded), or -1 with a message in err. */
@@ -927,25 +994,17 @@ static int imitate_program(pearl_env *env, pearl_env_program *p, int i,
 		return -1;
 	if (base.status != PEARL_ENV_OK)
 		return 0;
-	if (best_schedule(env, p, policy, o, rng, &c, err, err_size) < 0)
-		return -1;
-	r = teacher_record(p, c.best, dst, err, err_size);
-	if (r == 0) { /* not reachable by the agent: imitate none */
-		fprintf(stderr, "pearl-train: imitation: %s: %s; imitating "
-				"none\n", pearl_env_program_name(p), err);
-		err[0] = 0;
-		c.best[0] = 0;
-		c.source = SOURCE_NONE;
-		c.best_speedup = 1;
-		r = teacher_record(p, "", dst, err, err_size);
-	}
-	if (r <= 0)
+	r = best_schedule(env, p, policy, o, rng, &c, err, err_size);
+	if (r == 0)
+		r = record_candidates(p, &c, o, dst, err, err_size);
+	near_best_clear(&c.near);
+	if (r < 0)
 		return -1;
 	is->by_source[c.source]++;
-	fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%.4f,%s,%.4f,\"%s\"\n",
+	fprintf(csv, "%s,%.6g,%.4f,%.4f,%.4f,%.4f,%s,%.4f,\"%s\",%d\n",
 		pearl_env_program_name(p), base.base_seconds, c.heuristic,
 		c.greedy, c.sampled, c.searched, source_names[c.source],
-		c.source != SOURCE_NONE ? c.best_speedup : 1.0, c.best);
+		c.source != SOURCE_NONE ? c.best_speedup : 1.0, c.best, r);
 	fflush(csv);
 	return 1;
 }
@@ -962,7 +1021,7 @@ static int collect_imitation(pearl_env *env, struct program_set *set,
 	int i, r;
 
 	fprintf(csv, "program,base_seconds,heuristic,greedy,best_sampled,"
-		     "searched,imitated,speedup,schedule\n");
+		     "searched,imitated,speedup,schedule,schedules_imitated\n");
 	fprintf(stderr, "pearl-train: imitation: timing the candidates of "
 			"%d programs\n", set->n);
 	for (i = 0; i < set->n; ++i) {
