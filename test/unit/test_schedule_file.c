@@ -295,6 +295,7 @@ static void test_disk(const char *dir)
 	remove(bad);
 	snprintf(bad, sizeof(bad), "%s/bad.sched", dir);
 	remove(bad);
+	remove(path);
 }
 
 static void test_check(const char *dir)
