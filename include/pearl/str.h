@@ -1,6 +1,6 @@
 /*
  * pearl/str.h - a growable string used to build printed output, and the
- * lookup of a string in an array.
+ * lookup and freeing of an array of strings.
  *
  * Memory exhaustion makes the string "failed": later appends are ignored and
  * pearl_str_take returns NULL, so callers check once at the end.
@@ -40,6 +40,9 @@ void pearl_str_clear(pearl_str *s);
 /* The position of the first of the n strings (kept) equal to `s` (kept),
  * or -1. */
 int pearl_str_index(const char *const *strings, int n, const char *s);
+/* Frees the n strings of `strings` (__isl_take; each may be NULL) and then
+ * the array (__isl_take; may be NULL when n is 0), both malloc'd. */
+void pearl_str_array_free(char **strings, int n);
 
 #ifdef __cplusplus
 }

@@ -185,14 +185,9 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 		pearl_error_printf(err, err_size, "out of memory");
 		return pearl_env_free(env);
 	}
+	env->opts.memo_path = NULL;
 	if (o->memo_path) {
-		env->memo_path = strdup(o->memo_path);
-		if (!env->memo_path) {
-			pearl_error_printf(err, err_size, "out of memory");
-			return pearl_env_free(env);
-		}
-		env->opts.memo_path = env->memo_path;
-		env->memo = env_memo_open(env->memo_path, err, err_size);
+		env->memo = env_memo_open(o->memo_path, err, err_size);
 		if (!env->memo)
 			return pearl_env_free(env);
 	}
@@ -215,7 +210,6 @@ pearl_env *pearl_env_free(pearl_env *env)
 		mlirContextDestroy(env->mctx);
 	}
 	env_memo_close(env->memo);
-	free(env->memo_path);
 	free(env->again_compiler);
 	free(env->again_cflags);
 	free(env);

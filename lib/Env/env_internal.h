@@ -31,8 +31,9 @@
 struct env_memo;
 
 struct pearl_env {
-	struct pearl_env_options opts;  /* strings point into the copies */
-	char *memo_path;                /* owned copy, or NULL */
+	struct pearl_env_options opts;  /* strings point into the copies;
+					 * memo_path is NULL (the memo keeps
+					 * its own copy) */
 	char *again_compiler;           /* owned copy, or NULL */
 	char *again_cflags;             /* owned copy, or NULL */
 	char machine[256];

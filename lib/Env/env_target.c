@@ -16,6 +16,7 @@
 #include "env_internal.h"
 #include "pearl/grow.h"
 #include "pearl/mlir_linalg.h"
+#include "pearl/str.h"
 
 /* One public function of a module. */
 struct target_fn {
@@ -256,14 +257,12 @@ pearl_env_targets *pearl_env_targets_find(pearl_env *env, const char *text,
 
 pearl_env_targets *pearl_env_targets_free(pearl_env_targets *t)
 {
-	int f, r;
+	int f;
 
 	if (!t)
 		return NULL;
 	for (f = 0; f < t->n; ++f) {
-		for (r = 0; r < t->fns[f].n_regions; ++r)
-			free(t->fns[f].why_region[r]);
-		free(t->fns[f].why_region);
+		pearl_str_array_free(t->fns[f].why_region, t->fns[f].n_regions);
 		free(t->fns[f].why);
 		free(t->fns[f].name);
 	}

@@ -161,15 +161,13 @@ struct exec_frame *exec_frame_alloc(const struct exec_sig *sig, int64_t size,
 	int i;
 
 	frame = calloc(1, sizeof(*frame));
-	if (!frame) {
-		exec_fail(err, "out of memory");
-		return NULL;
+	if (frame) {
+		frame->sig = sig;
+		frame->slots = calloc(sig->n_args + 1, sizeof(*frame->slots));
+		frame->packed = calloc(sig->n_args + sig->n_results + 1,
+				       sizeof(*frame->packed));
 	}
-	frame->sig = sig;
-	frame->slots = calloc(sig->n_args + 1, sizeof(*frame->slots));
-	frame->packed = calloc(sig->n_args + sig->n_results + 1,
-			       sizeof(*frame->packed));
-	if (!frame->slots || !frame->packed) {
+	if (!frame || !frame->slots || !frame->packed) {
 		exec_fail(err, "out of memory");
 		exec_frame_free(frame);
 		return NULL;

@@ -42,6 +42,9 @@ struct mem_buffer {
 	double stride[PEARL_GRAPH_MAX_DIMS]; /* elements per unit of the
 					      * subscript */
 	int elem_bytes;
+	/* Scratch of graph_memory_loop_features: the elements of the buffer
+	 * touched in one execution of the loop, and in one iteration of it. */
+	double foot_exec, foot_iter;
 };
 
 struct graph_memory {
@@ -50,7 +53,6 @@ struct graph_memory {
 	int n_stmt;
 	struct mem_buffer *buffers; /* owned */
 	int n_buffers;
-	double *foot_exec, *foot_iter; /* owned scratch, one per buffer */
 };
 
 /* Bytes of one element of type `type` ("f64", "i32", "index", ...). */
@@ -272,9 +274,7 @@ struct graph_memory *graph_memory_alloc(pearl_program *prog)
 	m->n_stmt = n;
 	m->stmts = calloc((size_t)n + 1, sizeof(*m->stmts));
 	m->buffers = calloc((size_t)max_buffers + 1, sizeof(*m->buffers));
-	m->foot_exec = calloc((size_t)max_buffers + 1, sizeof(double));
-	m->foot_iter = calloc((size_t)max_buffers + 1, sizeof(double));
-	if (!m->stmts || !m->buffers || !m->foot_exec || !m->foot_iter)
+	if (!m->stmts || !m->buffers)
 		return graph_memory_free(m);
 	for (i = 0; i < n; ++i)
 		if (collect_stmt(m, i) < 0)
@@ -293,8 +293,6 @@ struct graph_memory *graph_memory_free(struct graph_memory *m)
 		free(m->stmts[i].acc);
 	free(m->stmts);
 	free(m->buffers);
-	free(m->foot_exec);
-	free(m->foot_iter);
 	free(m);
 	return NULL;
 }
@@ -468,7 +466,7 @@ void graph_memory_loop_features(struct graph_memory *m,
 	int i, b, n;
 
 	for (b = 0; b < m->n_buffers; ++b)
-		m->foot_exec[b] = m->foot_iter[b] = 0;
+		m->buffers[b].foot_exec = m->buffers[b].foot_iter = 0;
 	for (i = node + 1; i < tree->n_nodes; ++i) {
 		const struct mem_stmt *s;
 		struct loop_row row = { 0 };
@@ -486,16 +484,17 @@ void graph_memory_loop_features(struct graph_memory *m,
 		cut_extents(m, tree, node, &row, i, s, &c);
 		for (b = 0; b < s->n_acc; ++b) {
 			const struct mem_access *a = &s->acc[b];
+			struct mem_buffer *buf = &m->buffers[a->buffer];
 
-			m->foot_exec[a->buffer] = fmax(m->foot_exec[a->buffer],
-						       touched(m, a, c.exec));
-			m->foot_iter[a->buffer] = fmax(m->foot_iter[a->buffer],
-						       touched(m, a, c.iter));
+			buf->foot_exec =
+			    fmax(buf->foot_exec, touched(m, a, c.exec));
+			buf->foot_iter =
+			    fmax(buf->foot_iter, touched(m, a, c.iter));
 		}
 	}
 	for (b = 0; b < m->n_buffers; ++b) {
-		exec += m->foot_exec[b] * m->buffers[b].elem_bytes;
-		iter += m->foot_iter[b] * m->buffers[b].elem_bytes;
+		exec += m->buffers[b].foot_exec * m->buffers[b].elem_bytes;
+		iter += m->buffers[b].foot_iter * m->buffers[b].elem_bytes;
 	}
 	n = sc.invariant + sc.unit + sc.strided;
 	if (n > 0) {

@@ -25,11 +25,7 @@ int search_finalists_init(struct search_finalists *f, int cap)
 
 void search_finalists_clear(struct search_finalists *f)
 {
-	int i;
-
-	for (i = 0; i < f->n; ++i)
-		free(f->schedule[i]);
-	free(f->schedule);
+	pearl_str_array_free(f->schedule, f->n);
 	free(f->speedup);
 	free(f->origin);
 	memset(f, 0, sizeof(*f));

@@ -115,3 +115,12 @@ int pearl_str_index(const char *const *strings, int n, const char *s)
 			return i;
 	return -1;
 }
+
+void pearl_str_array_free(char **strings, int n)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		free(strings[i]);
+	free(strings);
+}

@@ -254,6 +254,19 @@ static int print_fingerprint(pearl_env_program *p, const char *name)
 	return fp ? 0 : 1;
 }
 
+/* Prints the line of schedule `sched` timed on p (named `name`), whose
+ * result is `res`. */
+static void print_result(const pearl_env_program *p, const char *name,
+			 const char *sched, const struct pearl_env_result *res)
+{
+	printf("%s %s %s base %.9f time %.9f speedup %.3f memo %s "
+	       "\"%s\"%s%s\n", name, pearl_env_program_hash(p),
+	       pearl_env_status_name(res->status), res->base_seconds,
+	       res->seconds, res->speedup, res->memo_hit ? "hit" : "miss",
+	       sched, res->message[0] ? ": " : "", res->message);
+	fflush(stdout);
+}
+
 /* Loads and times one program (or prints its fingerprint); 0, 1 (the
  * program is unusable) or 2 (an error of the environment). */
 static int run_program(pearl_env *env, const char *path,
@@ -263,7 +276,7 @@ static int run_program(pearl_env *env, const char *path,
 	pearl_env_program *p;
 	char name[256], err[1024] = "";
 	char *text = pearl_read_file(path, NULL);
-	int i, st, ret = 0;
+	int i, n, ret = 0;
 
 	if (!text) {
 		fprintf(stderr, "pearl-env: cannot read %s: %s\n", path,
@@ -284,34 +297,26 @@ static int run_program(pearl_env *env, const char *path,
 	}
 	if (a->fingerprint)
 		return print_fingerprint(p, name);
-	for (i = 0; i < (a->agent ? a->episodes : a->n_schedules); ++i) {
+	n = a->agent ? a->episodes : a->n_schedules;
+	for (i = 0; !ret && i < n; ++i) {
 		char *chosen = NULL;
-		const char *sched = a->schedules[i];
+		const char *sched;
 
-		if (a->agent) {
-			chosen = agent_schedule(p, a, i, err, sizeof(err));
-			if (!chosen) {
-				fprintf(stderr, "pearl-env: %s\n", err);
-				ret = 1;
-				break;
-			}
-			sched = chosen;
-		}
-		st = pearl_env_time(env, p, sched, &res, err, sizeof(err));
-		if (st < 0) {
-			free(chosen);
-			fflush(stdout);
-			fprintf(stderr, "pearl-env: %s\n", err);
+		if (a->agent)
+			sched = chosen =
+			    agent_schedule(p, a, i, err, sizeof(err));
+		else
+			sched = a->schedules[i];
+		if (sched &&
+		    pearl_env_time(env, p, sched, &res, err, sizeof(err)) >= 0)
+			print_result(p, name, sched, &res);
+		else
 			ret = 1;
-			break;
-		}
-		printf("%s %s %s base %.9f time %.9f speedup %.3f memo %s "
-		       "\"%s\"%s%s\n", name, pearl_env_program_hash(p),
-		       pearl_env_status_name(res.status), res.base_seconds,
-		       res.seconds, res.speedup, res.memo_hit ? "hit" : "miss",
-		       sched, res.message[0] ? ": " : "", res.message);
-		fflush(stdout);
 		free(chosen);
+	}
+	if (ret) {
+		fflush(stdout);
+		fprintf(stderr, "pearl-env: %s\n", err);
 	}
 	pearl_env_program_free(p);
 	return ret;

@@ -24,10 +24,6 @@ int fuzz_strings_contain(const struct fuzz_strings *l, const char *text)
 
 void fuzz_strings_clear(struct fuzz_strings *l)
 {
-	int i;
-
-	for (i = 0; i < l->n; ++i)
-		free(l->s[i]);
-	free(l->s);
+	pearl_str_array_free(l->s, l->n);
 	memset(l, 0, sizeof(*l));
 }

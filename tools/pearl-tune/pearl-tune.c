@@ -44,6 +44,7 @@
 #include "pearl/options.h"
 #include "pearl/schedule_file.h"
 #include "pearl/search.h"
+#include "pearl/str.h"
 
 #include "ranks.h"
 
@@ -663,7 +664,7 @@ static int campaign(struct args *a, const struct tune_ranks *ranks)
 {
 	char err[512], **texts;
 	pearl_env *env;
-	int i, failed = 1, broken = 0;
+	int failed = 1, broken = 0;
 
 	if (ranks->size > 1)
 		snprintf(a->rank_tag, sizeof(a->rank_tag), " (rank %d of %d)",
@@ -688,9 +689,7 @@ static int campaign(struct args *a, const struct tune_ranks *ranks)
 		failed = 1;
 	else if (ranks->rank == 0 && !a->out_dir && write_entries(a, texts) < 0)
 		failed = 1;
-	for (i = 0; i < a->n_programs; ++i)
-		free(texts[i]);
-	free(texts);
+	pearl_str_array_free(texts, a->n_programs);
 	return broken ? 2 : failed ? 1 : 0;
 }
 
