@@ -142,14 +142,17 @@ struct pearl_search_options {
 	/* After the search, its 2 x `confirm` fastest schedules, at most
 	 * two per family (schedules alike but for U and V are one
 	 * family), its starting points that ran (the policy's decision,
-	 * the seeds) and the unscheduled program are measured again, `confirm_rounds` times
-	 * each in turn, without the memo (pearl_env_time_again: compiled
-	 * by the environment's again_compiler, the user's compiler, if it
-	 * has one), and the fastest of these measurements wins: the best of
+	 * the seeds) and the unscheduled program are measured again,
+	 * `confirm_rounds` times each in turn, without the memo
+	 * (pearl_env_time_again: compiled by the environment's
+	 * again_compiler, the user's compiler, if it has one), and the
+	 * fastest by the median of its measurements wins: the best of
 	 * hundreds of noisy first measurements is often one that was lucky,
 	 * the base's own first measurement sets every speedup, and the JIT's
-	 * code can rank two schedules otherwise than the user's. 0: no
-	 * confirmation (default 3 and 2). Then, up to `confirm_tie_rounds`
+	 * code can rank two schedules otherwise than the user's. The median,
+	 * not the fastest measurement: the fastest favours the schedules
+	 * whose time varies most (many parallel loops a call). 0: no
+	 * confirmation (default 3 and 3). Then, up to `confirm_tie_rounds`
 	 * times (default 3), the fastest and those within 5% of it are
 	 * measured once more, until none is that close: one compiled
 	 * schedule measures up to 10% apart from one process to the next. */

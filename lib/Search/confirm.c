@@ -144,23 +144,59 @@ int search_finalists_note(struct search_finalists *f, const char *schedule,
 	return 0;
 }
 
-/* Finalists whose fastest run is within this factor of the leader's are
+/* Finalists whose median is within this factor of the leader's are
  * measured again (tie_rounds). One compiled schedule measures up to 10%
  * apart from one process to the next (matmul's tiled and jammed form:
  * 3.9 to 4.3 ms, its arrays placed otherwise in memory), so two
  * measurements each do not rank finalists 5% apart. */
 #define CONFIRM_TIE_MARGIN 1.05
 
-/* One confirmation's measurements: seconds[0] the base's fastest run,
- * seconds[1 + i] finalist i's; 0 until one ran OK. */
+/* One confirmation's measurements. Entry 0 is the base, entry 1 + i
+ * finalist i. Each measurement is the fastest of its timed runs, in one
+ * process; an entry counts by the median of its measurements, seconds[e]
+ * (0 until one ran OK), not by the fastest of them. The fastest favours
+ * the schedules whose time varies most: matmul k-j-i's `I(1,2) J(0,4)
+ * P(1) U(4) V(8)`, 128 parallel loops a call, measured 147x to 164x in
+ * five processes, its tiled `I(1,2) T(0,1,32,32) J(2,4) P(1) V(16)`, 16
+ * a call, 148x to 158x (median 157x against 150x); the fastest of the
+ * five ranked the untiled first, and pearl-bench then measured it 14%
+ * slower. */
 struct confirmation {
 	pearl_env *env;
 	pearl_env_program *p;
 	const struct search_finalists *f;
 	double *seconds;
+	double *samples;  /* entry e's measurements, sorted, from
+			   * samples[e * max_samples] on */
+	int *n_samples;
+	int max_samples;
 	search_confirm_fn heard;
 	void *user;
 };
+
+double search_confirm_median(const double *sorted, int n)
+{
+	if (n <= 0)
+		return 0;
+	return n % 2 ? sorted[n / 2]
+		     : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/* Adds measurement t of entry e, keeping its measurements sorted, and
+ * updates its median. */
+static void add_sample(struct confirmation *c, int e, double t)
+{
+	double *v = c->samples + (size_t)e * c->max_samples;
+	int k = c->n_samples[e];
+
+	if (k == c->max_samples)
+		return;
+	for (; k > 0 && v[k - 1] > t; --k)
+		v[k] = v[k - 1];
+	v[k] = t;
+	c->n_samples[e]++;
+	c->seconds[e] = search_confirm_median(v, c->n_samples[e]);
+}
 
 /* Measures entry i (0: the base, 1 + j: finalist j) once more. 0, or -1
  * with a message in err (also if the base did not run OK). */
@@ -184,9 +220,8 @@ static int measure(struct confirmation *c, int i, char *err, size_t err_size)
 	if (c->heard)
 		c->heard(c->user, schedule,
 			 res.status == PEARL_ENV_OK ? res.speedup : 0);
-	if (res.status == PEARL_ENV_OK &&
-	    (!c->seconds[i] || res.seconds < c->seconds[i]))
-		c->seconds[i] = res.seconds;
+	if (res.status == PEARL_ENV_OK)
+		add_sample(c, i, res.seconds);
 	return 0;
 }
 
@@ -260,16 +295,24 @@ int search_confirm(pearl_env *env, pearl_env_program *p,
 		   char **best, double *speedup, const char **origin,
 		   char *err, size_t err_size)
 {
-	struct confirmation c = { env, p, f, NULL, heard, user };
-	int win;
+	struct confirmation c = { .env = env, .p = p, .f = f,
+				  .heard = heard, .user = user };
+	int win, rc;
 
 	*best = NULL;
+	c.max_samples = rounds + tie_rounds;
 	c.seconds = calloc(f->n + 1, sizeof(double));
-	if (!c.seconds) {
+	c.samples = calloc((size_t)(f->n + 1) * c.max_samples, sizeof(double));
+	c.n_samples = calloc(f->n + 1, sizeof(int));
+	if (!c.seconds || !c.samples || !c.n_samples) {
 		snprintf(err, err_size, "search: out of memory");
-		return -1;
+		rc = -1;
+	} else {
+		rc = measure_all(&c, rounds, tie_rounds, err, err_size);
 	}
-	if (measure_all(&c, rounds, tie_rounds, err, err_size) < 0) {
+	free(c.samples);
+	free(c.n_samples);
+	if (rc < 0) {
 		free(c.seconds);
 		return -1;
 	}

@@ -19,7 +19,7 @@ static const struct pearl_search_options search_defaults = {
 	.max_depth = 10, .max_measurements = 200,
 	.min_gain = 1.02, .patience = 2,
 	/* the confirmation */
-	.confirm = 3, .confirm_rounds = 2, .confirm_tie_rounds = 3,
+	.confirm = 3, .confirm_rounds = 3, .confirm_tie_rounds = 3,
 };
 
 void pearl_search_options_init(struct pearl_search_options *o)

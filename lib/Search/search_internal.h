@@ -136,9 +136,10 @@ typedef void (*search_confirm_fn)(void *user, const char *schedule,
 /* The confirmation: the finalists of `f` and the unscheduled program are
  * measured again in p (pearl_env_time_again), `rounds` times each in
  * turn; then, up to `tie_rounds` times, the leader and the finalists
- * within 5% of it once more, until none is. Each one's fastest run
- * counts, and the fastest of them wins.
- * *best (malloc'd; "" for the base), *speedup (its time against the
+ * within 5% of it once more, until none is. Each measurement is the
+ * fastest of its timed runs; each one counts by the median of its
+ * measurements, and the fastest by that wins.
+ * *best (malloc'd; "" for the base), *speedup (its median against the
  * base's, both from the confirmation) and *origin (the finalist's, or
  * "base") receive the winner. 0, or -1 with a message in err (also if
  * the unscheduled program does not run OK: a broken compiler). */
@@ -148,13 +149,16 @@ int search_confirm(pearl_env *env, pearl_env_program *p,
 		   char **best, double *speedup, const char **origin,
 		   char *err, size_t err_size);
 
-/* The confirmation's leader among seconds[0] (the base's fastest run)
+/* The median of the n measurements `sorted` (ascending); 0 if n is 0. */
+double search_confirm_median(const double *sorted, int n);
+
+/* The confirmation's leader among seconds[0] (the base's median time)
  * and seconds[1..n] (the finalists'; 0: none ran OK): the position of
  * the fastest, 0 if no finalist beat the base. */
 int search_confirm_leader(const double *seconds, int n);
 
 /* The confirmation's tie-break: the leader (search_confirm_leader) and
- * the finalists whose fastest run is within 5% of its, their positions
+ * the finalists whose time is within 5% of its, their positions
  * in `which` (room for n), leader included. Returns how many, or 0 if no
  * finalist is that close to it or the base leads. */
 int search_confirm_contenders(const double *seconds, int n, int *which);

@@ -239,6 +239,33 @@ static void test_confirm_tie(void)
 	CHECK(search_confirm_contenders(none_ran, 2, which) == 0);
 }
 
+/* An entry of the confirmation counts by the median of its measurements
+ * (sorted): k-j-i matmul's untiled schedule, 147x to 164x in five
+ * processes, against its tiled one, 148x to 158x, as times. */
+static void test_confirm_median(void)
+{
+	double untiled[] = { 1 / 164.2, 1 / 153.8, 1 / 149.8, 1 / 149.7,
+			     1 / 147.5 };
+	double tiled[] = { 1 / 157.9, 1 / 157.0, 1 / 156.9, 1 / 156.8,
+			   1 / 148.4 };
+	double two[] = { 1.0, 2.0 };
+	double seconds[3];
+	int which[2];
+
+	CHECK(search_confirm_median(untiled, 0) == 0);
+	CHECK(search_confirm_median(two, 1) == 1.0);
+	CHECK(search_confirm_median(two, 2) == 1.5);
+	CHECK(search_confirm_median(untiled, 5) == untiled[2]);
+	seconds[0] = 0.665; /* the base */
+	seconds[1] = search_confirm_median(untiled, 5);
+	seconds[2] = search_confirm_median(tiled, 5);
+	CHECK(search_confirm_leader(seconds, 2) == 2);
+	/* by the fastest measurement, the untiled would lead */
+	CHECK(untiled[0] < tiled[0]);
+	/* 150x against 157x: within 5%, a tie-break round is due */
+	CHECK(search_confirm_contenders(seconds, 2, which) == 2);
+}
+
 /* No place for diversity goes to a child below a quarter of the
  * fastest: the jam at 4x leaves, the place goes to the fastest left. */
 static void test_diversity_floor(void)
@@ -350,6 +377,7 @@ int main(void)
 	test_finalists();
 	test_finalist_families();
 	test_confirm_tie();
+	test_confirm_median();
 	test_diversity_floor();
 	test_ranked_by_completion();
 	test_completion();

@@ -945,18 +945,20 @@ struct imitation_set {
 };
 
 /* Records into dst the decisions of c's fastest schedule and, with
- * --imitate-near, of the other schedules measured within that fraction of
- * it (near_best.h), or those of none if the agent cannot reach the
- * fastest (c then says none). The number of schedules recorded, or -1
- * with a message in err. */
+ * --imitate-near, unless `held_out`, of the other schedules measured
+ * within that fraction of it (near_best.h), or those of none if the agent
+ * cannot reach the fastest (c then says none). The held-out decisions
+ * are the fastest schedule's alone, so that their loss and accuracy
+ * compare runs with and without --imitate-near. The number of schedules
+ * recorded, or -1 with a message in err. */
 static int record_candidates(pearl_env_program *p, struct candidates *c,
-			     const struct options *o,
+			     const struct options *o, int held_out,
 			     struct pearl_ppo_batch *dst, char *err,
 			     size_t err_size)
 {
-	int max = o->imitate_near > 0 ? o->imitate_near_max : 1;
+	int max = o->imitate_near > 0 && !held_out ? o->imitate_near_max : 1;
 	double min_speedup = fmax(c->best_speedup / (1 + o->imitate_near),
-			    1 + o->imitate_margin);
+				  1 + o->imitate_margin);
 	int k;
 
 	if (c->near_failed) {
@@ -985,7 +987,8 @@ static int imitate_program(pearl_env *env, pearl_env_program *p, int i,
 			   uint64_t *rng, struct imitation_set *is, FILE *csv,
 			   char *err, size_t err_size)
 {
-	struct pearl_ppo_batch *dst = i % 10 == 9 ? &is->val : &is->train;
+	int held_out = i % 10 == 9;
+	struct pearl_ppo_batch *dst = held_out ? &is->val : &is->train;
 	struct pearl_env_result base;
 	struct candidates c;
 	int r;
@@ -996,7 +999,7 @@ static int imitate_program(pearl_env *env, pearl_env_program *p, int i,
 		return 0;
 	r = best_schedule(env, p, policy, o, rng, &c, err, err_size);
 	if (r == 0)
-		r = record_candidates(p, &c, o, dst, err, err_size);
+		r = record_candidates(p, &c, o, held_out, dst, err, err_size);
 	near_best_clear(&c.near);
 	if (r < 0)
 		return -1;
