@@ -35,8 +35,9 @@ extern "C" {
 
 /* One epoch over `batch` (__isl_keep): minibatches of `minibatch` shuffled
  * decisions (shuffle seeded by *rng, which advances), one Adam step each
- * on the sum of weight x cross-entropy over the minibatch's size, updating the policy in place (policy and adam
- * kept; adam sized for the policy). Only the logits' dependencies get
+ * on the sum of weight x cross-entropy over the minibatch's size,
+ * updating the policy in place (policy and adam kept; adam sized for the
+ * policy). Only the logits' dependencies get
  * gradients (the value head is untouched). The mean loss before each step
  * goes to *loss, the fraction of decisions whose action was the argmax
  * under its mask to *accuracy (either may be NULL). Returns 0, or -1 with

@@ -92,6 +92,7 @@ int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
 	int *idx = malloc((n > 0 ? n : 1) * sizeof(*idx));
 	pearl_policy_grad *grad = pearl_policy_grad_alloc(policy, err, err_size);
 	struct imitation_pass pass = { policy, batch, 0, 0 };
+	double weight;
 
 	if (!idx || !grad) {
 		if (!idx)
@@ -107,10 +108,11 @@ int pearl_imitation_epoch(pearl_policy *policy, pearl_adam *adam,
 				 imitation_add_decision, &pass, NULL, NULL,
 				 err, err_size) < 0)
 		goto out;
+	weight = total_weight(batch);
 	if (loss)
-		*loss = pass.sum / total_weight(batch);
+		*loss = pass.sum / weight;
 	if (accuracy)
-		*accuracy = pass.hits / total_weight(batch);
+		*accuracy = pass.hits / weight;
 	rc = 0;
 out:
 	pearl_policy_grad_free(grad);
@@ -124,7 +126,7 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 			     size_t err_size)
 {
 	int n = batch->n_steps, k;
-	double sum = 0, hits = 0;
+	double sum = 0, hits = 0, weight;
 
 	if (n < 1 || batch->n_actions > PEARL_PPO_MAX_ACTIONS) {
 		snprintf(err, err_size, "imitation: no decisions");
@@ -147,9 +149,10 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 		sum += batch->steps[k].weight * l;
 		hits += batch->steps[k].weight * hit;
 	}
+	weight = total_weight(batch);
 	if (loss)
-		*loss = sum / total_weight(batch);
+		*loss = sum / weight;
 	if (accuracy)
-		*accuracy = hits / total_weight(batch);
+		*accuracy = hits / weight;
 	return 0;
 }

@@ -44,9 +44,8 @@ int near_best_note(struct near_best *nb, const char *schedule,
  * schedule imitation chose, and, unless best is "" (none), of the other
  * schedules of `nb` with a speedup of at least `min_speedup` that the agent
  * can reach, at most `max` schedules in all (best first, then the
- * fastest). Each schedule's
- * decisions get the weight 1/k, k the number recorded, so that the
- * program weighs as one schedule. Returns k (0: `best` is out of the
+ * fastest). Each schedule's decisions get the weight 1/k, k the number
+ * recorded, so that the program weighs as one schedule. Returns k (0: `best` is out of the
  * agent's reach, nothing appended, the reason in err), or -1 with a
  * message in err. */
 int near_best_record(const struct near_best *nb, pearl_env_program *p,
