@@ -23,6 +23,13 @@ extern "C" {
  * the caller's either way: it frees it with free(). */
 int pearl_grow(void *array, int *cap, int need, size_t elem_size);
 
+/* Frees a malloc'd array of n elements of elem_size bytes (NULL is
+ * fine) after calling clear, if not NULL, on each element in turn: the
+ * element's own resources are clear's to release, the array's memory is
+ * released here. Takes the array. */
+void pearl_grow_free(void *array, int n, size_t elem_size,
+	void (*clear)(void *elem));
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pearl/grow.h"
+
 struct pearl_op_count {
 	char *name;
 	int count;
@@ -50,8 +52,11 @@ pearl_program *pearl_program_alloc(pearl_ctx *ctx, const char *name)
 	return prog;
 }
 
-static void free_stmt(struct pearl_stmt *s)
+/* Releases what the statement at "elem" owns (a struct pearl_stmt *,
+ * the element callback of pearl_grow_free). */
+static void free_stmt(void *elem)
 {
+	struct pearl_stmt *s = elem;
 	int i;
 
 	isl_id_free(s->id);
@@ -68,13 +73,10 @@ static void free_stmt(struct pearl_stmt *s)
 
 pearl_program *pearl_program_free(pearl_program *prog)
 {
-	int i;
-
 	if (!prog)
 		return NULL;
-	for (i = 0; i < prog->n_stmt; ++i)
-		free_stmt(&prog->stmts[i]);
-	free(prog->stmts);
+	pearl_grow_free(prog->stmts, prog->n_stmt, sizeof(*prog->stmts),
+			&free_stmt);
 	isl_schedule_free(prog->schedule);
 	free(prog->name);
 	free(prog);

@@ -30,3 +30,14 @@ int pearl_grow(void *array, int *cap, int need, size_t elem_size)
 	*cap = (int)n;
 	return 0;
 }
+
+void pearl_grow_free(void *array, int n, size_t elem_size,
+	void (*clear)(void *elem))
+{
+	int i;
+
+	if (array && clear)
+		for (i = 0; i < n; ++i)
+			clear((char *)array + (size_t)i * elem_size);
+	free(array);
+}

@@ -28,15 +28,18 @@ static void clear_entry(struct pearl_schedule_entry *e)
 	free((char *)e->schedule);
 }
 
+/* clear_entry as the element callback of pearl_grow_free. */
+static void clear_entry_elem(void *elem)
+{
+	clear_entry(elem);
+}
+
 pearl_schedule_file *pearl_schedule_file_free(pearl_schedule_file *file)
 {
-	int i;
-
 	if (!file)
 		return NULL;
-	for (i = 0; i < file->n; ++i)
-		clear_entry(&file->entries[i]);
-	free(file->entries);
+	pearl_grow_free(file->entries, file->n, sizeof(*file->entries),
+			&clear_entry_elem);
 	free(file);
 	return NULL;
 }

@@ -10,7 +10,8 @@ Every kernel is tried even after a failure; each failure is reported with
 the kernel's name and why (the compiler's exit status and the head of its
 crash report, or the output lines that differ), and the exit status is 1
 if any kernel failed. The commands are split like a shell would split
-them, so they may start with `env VAR=...`.
+them, so they may start with `env VAR=...`. Both commands get
+`-I` of this script's folder, which holds the kernels' `checksum.h`.
 """
 import argparse
 import concurrent.futures
@@ -24,6 +25,8 @@ import sys
 COMPILE_TIMEOUT = 600
 RUN_TIMEOUT = 120
 HEAD_LINES = 12
+# The folder of checksum.h, which every kernel includes.
+INCLUDE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 def describe_status(code):
@@ -85,7 +88,7 @@ def check(name, src, args):
     exes = {}
     for kind, cc in (("ref", args.ref), ("test", args.test)):
         exe = "%s.%s" % (base, kind)
-        cmd = shlex.split(cc) + extra + [src, "-o", exe, "-lm"]
+        cmd = shlex.split(cc) + extra + ["-I", INCLUDE_DIR, src, "-o", exe, "-lm"]
         code, _, err = run(cmd, COMPILE_TIMEOUT, COMPILE_ENV)
         if code != 0 or any(m in err for m in CRASH_MARKS):
             what = ("timed out" if code is None else describe_status(code) if code

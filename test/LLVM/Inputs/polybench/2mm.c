@@ -1,7 +1,7 @@
 /* Twin of PolyBench's 2mm: tmp = alpha * A * B, then D = beta * D + tmp * C.
  * Two imperfect nests, each with an initializing statement before a
  * reduction over k. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef NI
 #define NI 40

@@ -1,6 +1,6 @@
 /* Twin of PolyBench's 3mm: E = A * B, F = C * D, G = E * F. Three
  * independent-looking nests, the third reading the first two. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef NI
 #define NI 40

@@ -2,7 +2,7 @@
  * time step solves tridiagonal systems along columns then along rows,
  * each with a forward elimination (p, q) and a backward substitution that
  * runs j downwards. Coefficients are computed in scalars first. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef TSTEPS
 #define TSTEPS 40

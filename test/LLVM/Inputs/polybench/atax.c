@@ -1,6 +1,6 @@
 /* Twin of PolyBench's atax: y = A^T (A x), through tmp = A x. One outer
  * loop over rows holding an initialization and two inner loops. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 116

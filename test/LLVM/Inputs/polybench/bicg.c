@@ -1,6 +1,6 @@
 /* Twin of PolyBench's bicg: s = A^T r and q = A p in one nest; s is
  * reduced across the outer loop, q across the inner one. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 116

@@ -3,7 +3,7 @@
  * a division, then the diagonal's reduction and its sqrt. */
 #include <math.h>
 
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 120

@@ -4,7 +4,7 @@
  * triangle of the correlation matrix mirrored to the lower one. */
 #include <math.h>
 
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 80

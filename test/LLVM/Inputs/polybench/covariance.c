@@ -1,7 +1,7 @@
 /* Twin of PolyBench's covariance: column means, centering of the data in
  * place, then the upper triangle of the covariance matrix (j from i)
  * scaled and mirrored. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 80

@@ -5,7 +5,7 @@
  * nests. */
 #include <math.h>
 
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef W
 #define W 128

@@ -1,7 +1,7 @@
 /* Twin of PolyBench's doitgen: multiresolution kernel, A[r][q][:] =
  * A[r][q][:] * C4 through a one-dimensional sum buffer that is reset,
  * reduced into and copied back for every (r, q). */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef NQ
 #define NQ 20

@@ -3,7 +3,7 @@
  * the inner loops read y reversed (k - i - 1) and copy z back into y.
  * r decays fast enough that the Toeplitz matrix is diagonally dominant,
  * so |alpha| < 1 throughout. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 120

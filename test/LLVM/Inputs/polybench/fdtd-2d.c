@@ -1,7 +1,7 @@
 /* Twin of PolyBench's fdtd-2d: 2-D finite-difference time domain. Per
  * time step a boundary row of ey from a source array indexed by t, then
  * updates of ey, ex and hz with shifted bounds. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef TMAX
 #define TMAX 40

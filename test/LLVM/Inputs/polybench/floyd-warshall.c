@@ -1,7 +1,7 @@
 /* Twin of PolyBench's floyd-warshall: all-pairs shortest paths on int
  * weights, relaxing path[i][j] through k with a conditional expression.
  * Missing edges weigh 999 (no sum overflows). */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 180

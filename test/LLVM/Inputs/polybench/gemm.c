@@ -1,6 +1,6 @@
 /* Twin of PolyBench's gemm: C = beta * C + alpha * A * B, with the
  * scaling of row i and the k-j update in one imperfect nest over i. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef NI
 #define NI 60

@@ -1,7 +1,7 @@
 /* Twin of PolyBench's gemver: a rank-2 update of A, then x += beta A^T y
  * (reading A transposed), x += z, and w += alpha A x. Four nests with
  * producer-consumer dependences between them. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 120

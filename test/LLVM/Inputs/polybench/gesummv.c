@@ -1,6 +1,6 @@
 /* Twin of PolyBench's gesummv: y = alpha A x + beta B x, two reductions
  * sharing one inner loop, then a combining statement per row. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 90

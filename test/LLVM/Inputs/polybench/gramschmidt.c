@@ -5,7 +5,7 @@
  * keep the columns independent, so no norm is zero. */
 #include <math.h>
 
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 80

@@ -1,6 +1,6 @@
 /* Twin of PolyBench's heat-3d: 7-point heat equation in 3-D, B from A
  * then A from B in every time step. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef TSTEPS
 #define TSTEPS 40

@@ -1,6 +1,6 @@
 /* Twin of PolyBench's jacobi-2d: 5-point averaging, B from A then A from
  * B in every time step. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef TSTEPS
 #define TSTEPS 40

@@ -3,7 +3,7 @@
  * kernel is stencil() exactly as reported (external, so clang may also
  * inline it into main); the sizes are overridable so the tests can run it
  * small. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef T
 #define T 60

@@ -2,7 +2,7 @@
  * Per row i: the L part (j < i) with a reduction over k < j and a
  * division by the pivot, then the U part (j >= i) with a reduction over
  * k < i. The matrix is positive definite, so no pivot is zero. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 120

@@ -2,7 +2,7 @@
  * accumulator w, then forward substitution (L y = b) and backward
  * substitution (U x = y, i running downwards). The matrix is positive
  * definite, so no pivot is zero. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 120

@@ -1,6 +1,6 @@
 /* Twin of PolyBench's mvt: x1 += A y1 and x2 += A^T y2, two nests, the
  * second reading A transposed. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 120

@@ -2,7 +2,7 @@
  * programming on an int table. i runs downwards, j upwards from i + 1;
  * guarded max updates from the neighbours, a base-pair match, and a
  * reduction over the split point k. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 180

@@ -1,6 +1,6 @@
 /* Twin of PolyBench's seidel-2d: 9-point Gauss-Seidel sweeps in place
  * (every point reads already-updated neighbours), divided by 9. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef TSTEPS
 #define TSTEPS 40

@@ -2,7 +2,7 @@
  * only its lower triangle read. For every (i, j), a loop over k < i
  * updates C[k][j] and accumulates into the scalar temp2, then C[i][j] is
  * finished. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 60

@@ -1,7 +1,7 @@
 /* Twin of PolyBench's syr2k: lower triangle of C = alpha (A B^T + B A^T)
  * + beta C. Per row i: scaling of j <= i, then the k-j update with a
  * triangular inner bound. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 60

@@ -1,7 +1,7 @@
 /* Twin of PolyBench's syrk: lower triangle of C = alpha A A^T + beta C.
  * Per row i: scaling of j <= i, then the k-j update with a triangular
  * inner bound. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 60

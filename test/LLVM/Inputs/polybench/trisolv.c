@@ -1,6 +1,6 @@
 /* Twin of PolyBench's trisolv: forward substitution L x = b, x[i] first
  * set from b, reduced over j < i, then divided by the diagonal. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef N
 #define N 120

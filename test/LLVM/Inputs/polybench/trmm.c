@@ -1,7 +1,7 @@
 /* Twin of PolyBench's trmm: B = alpha A^T B with A unit lower triangular.
  * For every (i, j), a reduction over k > i into B[i][j] reading rows of B
  * below i, then the scaling. */
-#include "../checksum.h"
+#include "checksum.h"
 
 #ifndef M
 #define M 60
