@@ -21,14 +21,19 @@
  * to check that a wrong result is detected.
  *
  * Exit status: 0 on success, 1 on bad arguments, 2 when memory or the dump
- * file is not available.
+ * file is not available. The options are parsed by the tools' parser
+ * (pearl/options.h), which pearl-bench compiles beside this file.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "pearl/options.h"
 
 /* The most timed runs --min-seconds asks for. */
 #define DRIVER_MAX_RUNS 10000
@@ -66,36 +71,33 @@ static void prepare(void **bufs)
 	bench_init(bufs);
 }
 
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: driver [--warmup W] [--runs R] [--min-seconds S] "
+		     "[--dump FILE] [--corrupt]\n");
+}
+
 int main(int argc, char **argv)
 {
 	int warmup = 1, runs = 5, corrupt = 0;
 	double min_seconds = 0, total = 0;
 	const char *dump = NULL;
 	void **bufs;
+	const struct pearl_option table[] = {
+	    PEARL_OPTION_INT("warmup", &warmup, 0, INT_MAX),
+	    PEARL_OPTION_INT("runs", &runs, 1, INT_MAX),
+	    PEARL_OPTION_DOUBLE_RANGE("min-seconds", &min_seconds, 0, HUGE_VAL),
+	    PEARL_OPTION_STRING("dump", &dump),
+	    PEARL_OPTION_FLAG("corrupt", &corrupt),
+	    PEARL_OPTION_END,
+	};
+	struct pearl_options_result res = {0};
+	int r = pearl_options_parse_or_say("driver", 0, table, 0, argc, argv,
+					   &res);
 
-	for (int i = 1; i < argc; ++i) {
-		if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
-			warmup = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
-			runs = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--min-seconds") && i + 1 < argc)
-			min_seconds = atof(argv[++i]);
-		else if (!strcmp(argv[i], "--dump") && i + 1 < argc)
-			dump = argv[++i];
-		else if (!strcmp(argv[i], "--corrupt"))
-			corrupt = 1;
-		else {
-			fprintf(stderr, "usage: %s [--warmup W] [--runs R] "
-				"[--min-seconds S] [--dump FILE] [--corrupt]\n",
-				argv[0]);
-			return 1;
-		}
-	}
-	if (runs < 1 || warmup < 0 || !(min_seconds >= 0)) {
-		fprintf(stderr, "driver: need --runs >= 1, --warmup >= 0 and "
-			"--min-seconds >= 0\n");
-		return 1;
-	}
+	r = pearl_options_exit_status(r, &usage, 1);
+	if (r >= 0)
+		return r;
 
 	bufs = calloc((size_t)bench_nbufs + 1, sizeof(*bufs));
 	if (!bufs)
