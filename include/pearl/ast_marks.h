@@ -29,4 +29,9 @@
  * unrolling and is not marked. */
 #define PEARL_POINT_MARK "point"
 
+/* Wraps loops before each run of which the arrays they read and do not
+ * write are copied into local buffers (K; pearl_mlir_copy_read_only);
+ * outside every other mark. */
+#define PEARL_COPY_MARK "copy"
+
 #endif

@@ -53,6 +53,18 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
  * utilities have no C API. */
 int pearl_mlir_unroll_loop(MlirOperation op, int factor);
 
+/* K(l): for every memref that loop `op` (an affine.for or affine.parallel)
+ * reads with affine loads and does not write, copies the box of elements
+ * the loop reads (a function of the loops around it, of constant size)
+ * into a new buffer (memref.alloc right before the loop, memref.dealloc
+ * right after it, the copy loops between the alloc and the loop) and has
+ * the loop's loads read the buffer (MLIR's affine copy generation, never
+ * hoisted out of the loops around `op`). A memref with another use
+ * inside the loop, or whose box has no constant size, is left as it is
+ * and counted in *n_failed. Returns the number of memrefs copied.
+ * Implemented by the C++ shim lib/Frontend/MLIR/copy_shim.cpp. */
+int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed);
+
 /* Emits a remark / a warning at `loc` (lib/Frontend/MLIR/diag_shim.cpp:
  * MLIR's C API emits errors only). */
 void pearl_mlir_emit_remark(MlirLocation loc, const char *msg);

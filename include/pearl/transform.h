@@ -39,6 +39,14 @@
  * branch's innermost loop by w lanes (a power of 2 from 2 to 64), a loop
  * that carries no dependence (with the hint, LLVM reorders reductions,
  * floating-point ones too).
+ * K(l) copies, before each run of loop l of the branch, the elements of
+ * every array that loop l reads and does not write into a new local
+ * buffer, and loop l reads the buffer instead (packing: the elements one
+ * tile uses lie side by side, and cache lines and TLB entries are shared
+ * by no other data). It keeps every computation and its order, so it is
+ * legal whenever loop l writes none of the arrays it copies; it is refused
+ * where loop l writes every array it reads. Only the MLIR pass makes the
+ * copies (the clang plugin refuses K).
  * Loops marked parallel stay parallel: an action that would make one of them
  * carry a dependence is refused.
  */
@@ -70,7 +78,8 @@ enum pearl_action_kind {
 	pearl_action_distribute,  /* D(l[,k]): one loop per part of the body */
 	pearl_action_fuse,        /* F(l[,s]): fuse a loop with the next one */
 	pearl_action_unroll_jam,  /* J(l,f): unroll loop l by f, jam copies */
-	pearl_action_vectorize    /* V(w): vectorize the innermost loop by w */
+	pearl_action_vectorize,   /* V(w): vectorize the innermost loop by w */
+	pearl_action_copy         /* K(l): copy the arrays loop l only reads */
 };
 
 #define PEARL_MAX_TILE_DIMS 3
@@ -108,6 +117,11 @@ __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched);
  * many actions it does not report. Copies inherit the setting. */
 void pearl_sched_set_explain(pearl_sched *sched, int explain);
 int pearl_sched_get_explain(pearl_sched *sched);
+/* Whether the code generator the schedule is for makes the copies of K
+ * (the MLIR pass: yes, the default; the clang plugin, through Polly's code
+ * generator: no, and K is refused). Copies inherit the setting. */
+void pearl_sched_set_copies_made(pearl_sched *sched, int made);
+int pearl_sched_get_copies_made(pearl_sched *sched);
 
 /* The loop tree of the current schedule (__isl_keep: valid until the
  * schedule changes or is freed), built once per schedule; NULL with an
@@ -179,6 +193,16 @@ int pearl_band_jam_factor(__isl_keep isl_schedule_node *band);
 
 /* The vector width of band `band` (kept, one member), or 0. */
 int pearl_band_vector_width(__isl_keep isl_schedule_node *band);
+
+/* The name of the AST build option of K(l): a band whose options contain
+ * { PEARL_COPY_OPTION[1] } is a loop before whose every run the MLIR code
+ * generator copies the arrays the loop reads and does not write into local
+ * buffers (pearl_mlir_copy_read_only); other code generators ignore it. */
+#define PEARL_COPY_OPTION "pearl_copy"
+
+/* Whether band `band` (kept, one member) is to copy its read-only arrays
+ * (K): 1 or 0. */
+int pearl_band_copies(__isl_keep isl_schedule_node *band);
 
 
 /* The isl AST of the current schedule (__isl_give; NULL with an error in

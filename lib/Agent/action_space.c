@@ -144,6 +144,8 @@ int pearl_action_space_encode(const struct pearl_action *a)
 			if (a->factor[0] == vector_widths[p])
 				return first_vectorize + p;
 		return -1;
+	case pearl_action_copy:
+		return -1; /* not in the agent's space (yet) */
 	}
 	return -1;
 }
@@ -158,6 +160,7 @@ enum pearl_action_phase pearl_action_phase(const struct pearl_action *a)
 		return pearl_phase_parallel;
 	case pearl_action_unroll:
 	case pearl_action_vectorize:
+	case pearl_action_copy:
 		return pearl_phase_unroll;
 	case pearl_action_next:
 		return pearl_phase_next;

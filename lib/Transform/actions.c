@@ -576,7 +576,7 @@ static pearl_stat tile(pearl_sched *sched, int b, int l, int n,
 }
 
 /* The value of Pearl's AST build option `name` on band `band` (kept), if
- * it is 2 or more; else 0. */
+ * it is 1 or more; else 0. */
 static int band_option(__isl_keep isl_schedule_node *band, const char *name)
 {
 	isl_union_set *options;
@@ -599,7 +599,7 @@ static int band_option(__isl_keep isl_schedule_node *band, const char *name)
 		f = (int)isl_val_get_num_si(v);
 	isl_val_free(v);
 	isl_set_free(set);
-	return f > 1 ? f : 0;
+	return f >= 1 ? f : 0;
 }
 
 /* Band `node` (taken) with Pearl's AST build option `name` set to `value`
@@ -634,6 +634,11 @@ int pearl_band_jam_factor(__isl_keep isl_schedule_node *band)
 int pearl_band_vector_width(__isl_keep isl_schedule_node *band)
 {
 	return band_option(band, PEARL_VECTOR_OPTION);
+}
+
+int pearl_band_copies(__isl_keep isl_schedule_node *band)
+{
+	return band_option(band, PEARL_COPY_OPTION) ? 1 : 0;
 }
 
 static isl_bool is_not_band(__isl_keep isl_schedule_node *node, void *user)
@@ -767,6 +772,66 @@ static pearl_stat vectorize(pearl_sched *sched, int b, int width)
 	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
+/* The arrays (spaces of the ranges of the accesses) that the instances
+ * of `domain` (kept) read and do not write; NULL on error. */
+static __isl_give isl_union_set *read_only_arrays(
+    pearl_program *prog, __isl_keep isl_union_set *domain)
+{
+	isl_union_map *reads = pearl_program_get_reads(prog);
+	isl_union_map *writes = pearl_program_get_writes(prog);
+	isl_union_set *read, *written;
+
+	reads = isl_union_map_intersect_domain(reads,
+					       isl_union_set_copy(domain));
+	writes = isl_union_map_intersect_domain(writes,
+						isl_union_set_copy(domain));
+	read = isl_union_set_universe(isl_union_map_range(reads));
+	written = isl_union_set_universe(isl_union_map_range(writes));
+	return isl_union_set_subtract(read, written);
+}
+
+/* K(l): before each run of loop l of branch b, the arrays the loop reads
+ * and does not write are copied into local buffers, which the loop reads
+ * instead; an option of the band for the MLIR code generator. Legal
+ * whenever there is such an array: the copies hold the values the loop
+ * would read, since it writes none of them. */
+static pearl_stat copy_read_only(pearl_sched *sched, int b, int l)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_schedule_node *node = get_chain(sched, b, l, 1);
+	isl_union_set *domain, *arrays;
+	isl_bool none;
+
+	if (!node)
+		return pearl_stat_error;
+	if (!pearl_sched_get_copies_made(sched)) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "this code generator makes no "
+				       "copies of arrays (K): only the MLIR "
+				       "pass does");
+	}
+	if (pearl_band_copies(node)) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "loop %d of branch %d already "
+				       "copies the arrays it reads", l, b);
+	}
+	domain = isl_schedule_node_get_domain(node);
+	arrays = read_only_arrays(pearl_sched_get_program(sched), domain);
+	isl_union_set_free(domain);
+	none = isl_union_set_is_empty(arrays);
+	isl_union_set_free(arrays);
+	if (none != isl_bool_false) {
+		isl_schedule_node_free(node);
+		if (none < 0)
+			return pearl_ctx_isl_error(ctx, "the arrays of a loop");
+		return pearl_ctx_error(ctx, "loop %d of branch %d writes every "
+				       "array it reads: nothing to copy", l, b);
+	}
+	node = set_band_option(node, PEARL_COPY_OPTION, 1);
+	/* the order of execution and the loops are unchanged */
+	return pearl_sched_commit_marked(sched, schedule_of(node));
+}
+
 /* Unroll-and-jam (register tiling) of loop `l` of branch b by `factor`:
  * the loop is strip-mined by the factor, its point loop (factor
  * iterations) moved inside the loops below it, down to the innermost, and
@@ -892,6 +957,8 @@ static pearl_stat apply_action(pearl_sched *sched, int b,
 		return unroll_and_jam(sched, b, a->level[0], a->factor[0]);
 	case pearl_action_vectorize:
 		return vectorize(sched, b, a->factor[0]);
+	case pearl_action_copy:
+		return copy_read_only(sched, b, a->level[0]);
 	}
 	return pearl_ctx_error(ctx, "unknown action");
 }

@@ -121,9 +121,10 @@ static int is_fixed_by_outer_loops(__isl_keep isl_schedule_node *node)
 
 /* Wraps every band with a vector width (V) in a PEARL_VECTOR_MARK mark,
  * every innermost point band in a PEARL_POINT_MARK mark, every
- * parallel band in a PEARL_PARALLEL_MARK mark, and every band to unroll
- * in a PEARL_UNROLL_MARK mark holding generated_unroll's factor, in this
- * order from the inside out, after removing the degenerate bands (whose
+ * parallel band in a PEARL_PARALLEL_MARK mark, every band to unroll
+ * in a PEARL_UNROLL_MARK mark holding generated_unroll's factor, and every
+ * band that copies its read-only arrays (K) in a PEARL_COPY_MARK mark, in
+ * this order from the inside out, after removing the degenerate bands (whose
  * marks would have no loop of their own); bands fixed by the loops around
  * them get no mark. The code generator unrolls the
  * loop; isl does not. */
@@ -134,7 +135,7 @@ static __isl_give isl_schedule_node *mark_bands(
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
 	intptr_t f, width;
 	isl_bool parallel;
-	int point, nodeps = -1;
+	int point, copies, nodeps = -1;
 
 	if (isl_schedule_node_get_type(node) != isl_schedule_node_band)
 		return node;
@@ -163,6 +164,7 @@ static __isl_give isl_schedule_node *mark_bands(
 		point = nodeps && pearl_band_accesses_contiguous(sched, node);
 	}
 	width = pearl_band_vector_width(node);
+	copies = pearl_band_copies(node);
 	node = pearl_band_unshift_point(node);
 	/* each insertion leaves `node` at the new mark */
 	if (width)
@@ -177,18 +179,21 @@ static __isl_give isl_schedule_node *mark_bands(
 	if (f > 1 || f < -1)
 		node = isl_schedule_node_insert_mark(
 		    node, isl_id_alloc(ctx, PEARL_UNROLL_MARK, (void *)f));
+	if (copies)
+		node = isl_schedule_node_insert_mark(
+		    node, isl_id_alloc(ctx, PEARL_COPY_MARK, NULL));
 	return node;
 }
 
 struct keeps_code {
 	pearl_sched *sched;
-	int same; /* no band seen so far is parallel, unrolled in MLIR or
-		   * vectorized by a hint */
+	int same; /* no band seen so far is parallel, unrolled in MLIR,
+		   * vectorized by a hint or copies its arrays */
 };
 
 /* Clears user->same (a struct keeps_code) and stops at a band that
- * generated code would run in parallel, unroll in MLIR or give a vector
- * width. */
+ * generated code would run in parallel, unroll in MLIR, give a vector
+ * width or precede with copies of its arrays. */
 static isl_bool band_keeps_code(__isl_keep isl_schedule_node *node,
 				void *user)
 {
@@ -200,7 +205,7 @@ static isl_bool band_keeps_code(__isl_keep isl_schedule_node *node,
 	if (isl_schedule_node_band_member_get_coincident(node, 0) ==
 		isl_bool_true ||
 	    generated_unroll(data->sched, node, &nodeps) > 1 ||
-	    pearl_band_vector_width(node)) {
+	    pearl_band_vector_width(node) || pearl_band_copies(node)) {
 		data->same = 0;
 		return isl_bool_error; /* stops the walk */
 	}

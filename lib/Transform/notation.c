@@ -53,6 +53,9 @@ void pearl_action_format(const struct pearl_action *a, char *buf, size_t size)
 	case pearl_action_vectorize:
 		snprintf(buf, size, "V(%d)", a->factor[0]);
 		break;
+	case pearl_action_copy:
+		snprintf(buf, size, "K(%d)", a->level[0]);
+		break;
 	case pearl_action_fuse:
 		if (a->factor[1])
 			snprintf(buf, size, "F(%d,%d)", a->level[0],
@@ -126,8 +129,10 @@ static const char *make_action(char letter, const int *x, int n,
 		return NULL;
 	case 'R':
 	case 'P':
-		a->kind = letter == 'R' ? pearl_action_reverse
-					: pearl_action_parallel;
+	case 'K':
+		a->kind = letter == 'R'	  ? pearl_action_reverse
+			  : letter == 'P' ? pearl_action_parallel
+					  : pearl_action_copy;
 		if (n != 1)
 			return "";
 		a->level[0] = x[0];
@@ -228,7 +233,7 @@ static int bad_action(pearl_ctx *ctx, const char *text, const char *start,
 				"schedule \"%s\" (expected I(l1,l2) R(l) "
 				"S(l,l+1[,a,b]) T(l,l+1,s1,s2) "
 				"T(l,l+1,l+2,s1,s2,s3) U(f) P(l) D(l[,k]) "
-				"F(l[,s]) J(l,f) V(w) N)", len,
+				"F(l[,s]) J(l,f) V(w) K(l) N)", len,
 				start, (int)(start - text) + 1, text);
 	return -1;
 }

@@ -91,6 +91,16 @@ int pearl_sched_get_explain(pearl_sched *sched)
 	return sched->explain;
 }
 
+void pearl_sched_set_copies_made(pearl_sched *sched, int made)
+{
+	sched->no_copies = !made;
+}
+
+int pearl_sched_get_copies_made(pearl_sched *sched)
+{
+	return !sched->no_copies;
+}
+
 pearl_loop_tree *pearl_sched_peek_loop_tree(pearl_sched *sched)
 {
 	if (!sched->tree)

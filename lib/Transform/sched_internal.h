@@ -27,6 +27,7 @@ struct pearl_sched {
 	/* `schedule` as a map, built on first use (NULL while not) */
 	isl_union_map *smap;
 	int explain; /* refusals name a violating instance pair (costly) */
+	int no_copies; /* K is refused: the code generator makes no copies */
 };
 
 /* One loop's dependence analysis, each part computed on first use. */

@@ -155,6 +155,9 @@ pearl_stat pearl_llvm_decide(pearl_program *prog,
 	deps = pearl_deps_compute(prog);
 	if (deps)
 		sched = pearl_sched_alloc(prog, deps);
+	/* Polly's code generator makes no copies of arrays (K) */
+	if (sched)
+		pearl_sched_set_copies_made(sched, 0);
 	if (sched && req->schedule && *req->schedule)
 		st = decide_explicit(ctx, sched, req->schedule, out);
 	else if (sched && req->policy)

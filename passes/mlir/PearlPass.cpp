@@ -14,8 +14,10 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IntegerSet.h"
@@ -94,9 +96,12 @@ struct PearlSchedulePass
       : PassWrapper(other), loadedScheduleFile(other.loadedScheduleFile) {}
 
   llvm::StringRef getArgument() const final { return "pearl-schedule"; }
-  // The code generator hints loops with #llvm.loop_annotation attributes.
+  // The code generator hints loops with #llvm.loop_annotation attributes;
+  // the copies of K(l) allocate buffers (memref) and index constants
+  // (arith).
   void getDependentDialects(mlir::DialectRegistry &registry) const override {
-    registry.insert<mlir::LLVM::LLVMDialect>();
+    registry.insert<mlir::LLVM::LLVMDialect, mlir::memref::MemRefDialect,
+                    mlir::arith::ArithDialect>();
   }
   llvm::StringRef getDescription() const final {
     return "Model affine loop nests polyhedrally and schedule them (Pearl)";

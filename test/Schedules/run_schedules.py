@@ -26,7 +26,7 @@ UNROLL = [2, 4, 8]
 def single_actions(depth):
     acts = []
     for l in range(depth):
-        acts += ["R(%d)" % l, "P(%d)" % l]
+        acts += ["R(%d)" % l, "P(%d)" % l, "K(%d)" % l]
     for l in range(depth - 1):
         acts += ["I(%d,%d)" % (l, l + 1), "S(%d,%d)" % (l, l + 1),
                  "S(%d,%d,1,1)" % (l, l + 1),
@@ -38,13 +38,13 @@ def single_actions(depth):
 
 
 def random_action(rng, depth):
-    kind = rng.choice("IIRSSTTUPPN" if depth > 1 else "RUPN")
+    kind = rng.choice("IIRSSTTUPPNK" if depth > 1 else "RUPNK")
     if kind == "N":
         return "N"
     if kind == "U":
         return "U(%d)" % rng.choice(UNROLL)
     l = rng.randrange(depth)
-    if kind in "RP":
+    if kind in "RPK":
         return "%s(%d)" % (kind, l)
     l = rng.randrange(max(depth - 1, 1))
     if kind == "I":

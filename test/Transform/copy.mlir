@@ -58,6 +58,14 @@
 // RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="K(0) K(0)"' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: branch 0: applied K(0); branch 0: refused K(0) (loop 0 of branch 0 already copies the arrays it reads)
 
+// A loop whose box would cost too much to compute (divisions in the bounds
+// of skewed, jammed loops; the elimination of the inner iterators
+// exhausted the memory, found by fuzzing) is left without copies.
+// RUN: %pearl_gen --seed 500081 --size-scale small -o %t/gen.mlir --quiet
+// RUN: %pearl_opt %t/gen.mlir --mlir-disable-threading '--pearl-schedule=schedule="N N S(1,2,-1,1) K(1) I(2,0) J(0,3) I(0,1) S(2,3,3,-2) S(1,2)"' -o %t/costly.mlir 2>&1 | FileCheck %s --check-prefix=COSTLY
+// RUN: %pearl_exec --entry=kernel %t/gen.mlir %t/costly.mlir | FileCheck %s --check-prefix=SAME
+// COSTLY: remark: pearl-schedule: 0 array(s) copied before 1 loop(s) (K), 1 not: another use in the loop, a box of no constant size or one too costly to compute
+
 // SAME: pearl-exec: outputs identical
 
 //--- mm.mlir

@@ -189,6 +189,7 @@ static void test_action_space(void)
 	CHECK(encoded("F(0,1)") == -1);
 	CHECK(encoded("J(0,2)") == -1);
 	CHECK(encoded("V(4)") == -1);
+	CHECK(encoded("K(0)") == -1); /* not in the agent's space yet */
 	CHECK(encoded("J(1,4)") == 65);
 }
 

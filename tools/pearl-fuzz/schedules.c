@@ -69,8 +69,9 @@ static const int wild_factors[] = { -1000000, -13, -2, -1, 0, 1, 2, 3, 4,
 				    6, 13, 1000000 };
 
 enum draw_kind { k_inter, k_rev, k_skew, k_tile2, k_tile3, k_unroll, k_par,
-		 k_dist, k_fuse, k_jam, k_vec, n_draw_kinds };
-static const int kind_weights[] = { 15, 10, 15, 20, 8, 12, 12, 8, 8, 8, 6 };
+		 k_dist, k_fuse, k_jam, k_vec, k_copy, n_draw_kinds };
+static const int kind_weights[] = { 15, 10, 15, 20, 8, 12, 12, 8, 8, 8, 6,
+				    6 };
 /* Vector widths of V (the wild mode draws others). */
 static const int vector_widths[] = { 2, 4, 8, 16 };
 /* Explicit shifts of a fusion. */
@@ -166,6 +167,11 @@ static void draw_sane_action(uint64_t *rng, int d, struct pearl_action *a)
 		a->kind = pearl_action_vectorize;
 		a->factor[0] = vector_widths[draw(rng, N_OF(vector_widths))];
 		break;
+	case k_copy:
+		a->kind = pearl_action_copy;
+		a->n_level = 1;
+		a->level[0] = draw(rng, d);
+		break;
 	case k_par:
 	default:
 		a->kind = pearl_action_parallel;
@@ -198,6 +204,7 @@ static void draw_wild_action(uint64_t *rng, int d, struct pearl_action *a)
 		break;
 	case pearl_action_reverse:
 	case pearl_action_parallel:
+	case pearl_action_copy:
 		a->level[0] = wild_level(rng, d);
 		break;
 	case pearl_action_skew:

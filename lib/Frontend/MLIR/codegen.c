@@ -78,6 +78,11 @@ struct gen {
 	/* The vector width of the loop below (PEARL_VECTOR_MARK), 0 if
 	 * none. */
 	int pending_vector;
+	/* Loops to precede with copies of their read-only arrays once built
+	 * (those right under a copy mark, K); whether the loop below is one. */
+	MlirOperation copy_op[MAX_UNROLL];
+	int n_copy;
+	int pending_copy;
 	long n_inserted; /* operations inserted so far */
 	/* The region's buffers private to a loop (privatize.h) and their
 	 * expanded buffers, created on first use (null before). */
@@ -993,9 +998,12 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	int unroll = g->pending_unroll;
 	int point = g->pending_point;
 	int vector = g->pending_vector;
+	int copy = g->pending_copy;
 	int loops_so_far = ++g->n_loops;
 
 	insert(g, op);
+	if (copy && g->n_copy < MAX_UNROLL)
+		g->copy_op[g->n_copy++] = op;
 	/* a parallel loop is not unrolled (null op: counted as kept) */
 	if (unroll && g->n_unroll < MAX_UNROLL) {
 		g->unroll_op[g->n_unroll] =
@@ -1005,6 +1013,7 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	g->pending_unroll = 0; /* not the loops inside */
 	g->pending_point = 0;
 	g->pending_vector = 0;
+	g->pending_copy = 0;
 	g->iter[g->depth] = id;
 	g->iv[g->depth] = mlirBlockGetArgument(body, 0);
 	g->range[g->depth] = range;
@@ -1014,6 +1023,7 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	g->pending_unroll = unroll;
 	g->pending_point = point;
 	g->pending_vector = vector;
+	g->pending_copy = copy;
 	/* no loop was created inside (the point loop of an unroll-and-jam
 	 * inside a vectorized loop is, and is unrolled away) */
 	if (vector)
@@ -1464,6 +1474,13 @@ static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
 			g->pending_vector = (int)(intptr_t)isl_id_get_user(mark);
 			gen_node(g, child, parallel);
 			g->pending_vector = saved;
+		} else if (strcmp(isl_id_get_name(mark), PEARL_COPY_MARK) ==
+			   0) {
+			int saved = g->pending_copy;
+
+			g->pending_copy = 1;
+			gen_node(g, child, parallel);
+			g->pending_copy = saved;
 		} else if (strcmp(isl_id_get_name(mark), PEARL_POINT_MARK) ==
 			   0) {
 			int saved = g->pending_point;
@@ -1504,7 +1521,7 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	isl_space *space = isl_union_set_get_space(dom);
 	struct gen g = { 0 };
 	MlirDiagnosticHandlerID handler;
-	int i, ok = 1, kept = 0, vect = 0;
+	int i, ok = 1, kept = 0, vect = 0, copied = 0, not_copied = 0;
 
 	g.ctx = ctx;
 	g.prog = prog;
@@ -1531,6 +1548,15 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			     isl_id_get_name(g.param[i]));
 	}
 	gen_node(&g, tree, 0);
+	/* Copies first: unrolling may replace the loops recorded for them,
+	 * while the copies only add operations around their loop and
+	 * redirect loads inside it. */
+	for (i = 0; i < g.n_copy && !g.failed; ++i) {
+		int failed;
+
+		copied += pearl_mlir_copy_read_only(g.copy_op[i], &failed);
+		not_copied += failed;
+	}
 	/* Unroll before verifying, so that the unrolled code is verified.
 	 * Loops were recorded outer first: unrolled inner first, an outer
 	 * loop's copies take their unrolled loops along, while unrolling the
@@ -1605,6 +1631,21 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
 			 "unroll kept as loops (parallel, or bounds with too "
 			 "many max/min terms)", kept, g.n_unroll);
+		pearl_mlir_emit_remark(g.loc, msg);
+	}
+	if (!g.failed && g.n_copy) {
+		char msg[200];
+
+		if (not_copied)
+			snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) "
+				 "copied before %d loop(s) (K), %d not: another "
+				 "use in the loop, a box of no constant size or "
+				 "one too costly to compute", copied, g.n_copy,
+				 not_copied);
+		else
+			snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) "
+				 "copied before %d loop(s) (K)", copied,
+				 g.n_copy);
 		pearl_mlir_emit_remark(g.loc, msg);
 	}
 	isl_space_free(space);

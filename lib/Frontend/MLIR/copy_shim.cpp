@@ -8,11 +8,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -46,9 +49,70 @@ bool onlyAffineLoadsIn(Operation *loop, Value memref) {
   return true;
 }
 
+// The most terms (bound map results, condition constraints, access
+// results) the constraints of one load may have for its region to be
+// computed: the elimination of the inner loops' iterators grows with them.
+constexpr unsigned kMaxRegionTerms = 48;
+
+// Whether `e` uses mod, floordiv or ceildiv (local variables in the
+// region's constraints).
+bool usesDivisions(AffineExpr e) {
+  bool found = false;
+  e.walk([&](AffineExpr sub) {
+    found |= sub.getKind() == AffineExprKind::Mod ||
+             sub.getKind() == AffineExprKind::FloorDiv ||
+             sub.getKind() == AffineExprKind::CeilDiv;
+  });
+  return found;
+}
+
+bool usesDivisions(AffineMap map) {
+  return llvm::any_of(map.getResults(),
+                      [](AffineExpr e) { return usesDivisions(e); });
+}
+
+// Whether the region of `load` can be computed at a bounded cost: no
+// division or remainder in its access, in the bounds of the loops around
+// it or in the conditions it is under (up to the affine scope), and at most
+// kMaxRegionTerms terms in all. Fourier-Motzkin elimination over the
+// divisions of skewed, tiled and jammed schedules exhausted the memory
+// (pearl-gen --seed 500081 --size-scale small, "N N S(1,2,-1,1) K(1) I(2,0)
+// J(0,3) I(0,1) S(2,3,3,-2) S(1,2)", found by fuzzing).
+bool regionIsCheap(affine::AffineReadOpInterface load) {
+  affine::MemRefAccess access(load);
+  affine::AffineValueMap accessMap;
+  access.getAccessMap(&accessMap);
+  AffineMap map = accessMap.getAffineMap();
+  unsigned terms = map.getNumResults();
+  if (usesDivisions(map))
+    return false;
+  for (Operation *op = load->getParentOp();
+       op && !op->hasTrait<OpTrait::AffineScope>(); op = op->getParentOp()) {
+    llvm::SmallVector<AffineMap, 4> maps;
+    if (auto forOp = dyn_cast<affine::AffineForOp>(op)) {
+      maps = {forOp.getLowerBoundMap(), forOp.getUpperBoundMap()};
+    } else if (auto parOp = dyn_cast<affine::AffineParallelOp>(op)) {
+      maps = {parOp.getLowerBoundsMap(), parOp.getUpperBoundsMap()};
+    } else if (auto ifOp = dyn_cast<affine::AffineIfOp>(op)) {
+      IntegerSet set = ifOp.getIntegerSet();
+      terms += set.getNumConstraints();
+      for (AffineExpr e : set.getConstraints())
+        if (usesDivisions(e))
+          return false;
+    }
+    for (AffineMap m : maps) {
+      terms += m.getNumResults();
+      if (usesDivisions(m))
+        return false;
+    }
+  }
+  return terms <= kMaxRegionTerms;
+}
+
 // The box of the elements of `memref` that `loop` loads, as a function of
 // the loops around it (each load's region, unioned); null if one has no
-// affine description or the box has no constant size.
+// affine description or one that is costly to compute (regionIsCheap), or
+// the box has no constant size.
 std::unique_ptr<affine::MemRefRegion> loadedBox(Operation *loop,
                                                 Value memref) {
   unsigned depth = affine::getNestingDepth(loop);
@@ -58,6 +122,10 @@ std::unique_ptr<affine::MemRefRegion> loadedBox(Operation *loop,
   loop->walk([&](affine::AffineReadOpInterface load) {
     if (!ok || load.getMemRef() != memref)
       return;
+    if (!regionIsCheap(load)) {
+      ok = false;
+      return;
+    }
     auto region = std::make_unique<affine::MemRefRegion>(load->getLoc());
     if (failed(region->compute(load, depth)))
       ok = false;
