@@ -8,17 +8,24 @@
 #include "search_internal.h"
 
 /* The embedding of child `c` (kept): its schedule's graph with its branch
- * in focus, into `out`. 0, or -1 with a message in err. */
+ * in focus, into `out` (dim floats). A child whose graph cannot be built
+ * (its isl computations past the context's time limit or quota, which a
+ * loaded machine makes likelier) gets the zero vector: it is clustered
+ * with the others of its kind and still measured, and the search goes on
+ * (it used to stop the whole search, and a training run with it). 0, or
+ * -1 with a message in err. */
 static int embed_child(const pearl_policy *policy,
-		       const struct search_state *c, float *out, char *err,
-		       size_t err_size)
+		       const struct search_state *c, float *out, int dim,
+		       char *err, size_t err_size)
 {
 	struct pearl_graph *g = pearl_graph_build(c->sched, c->branch);
-	int rc;
+	int rc, i;
 
 	if (!g) {
-		snprintf(err, err_size, "search: no graph of a candidate");
-		return -1;
+		pearl_ctx_clear_error(pearl_sched_ctx(c->sched));
+		for (i = 0; i < dim; ++i)
+			out[i] = 0;
+		return 0;
 	}
 	rc = pearl_policy_embed(policy, g, out, err, err_size);
 	pearl_graph_free(g);
@@ -40,7 +47,8 @@ int search_cluster_children(const pearl_policy *policy,
 	}
 	for (i = 0; i < n; ++i)
 		if (embed_child(policy, &children->s[i],
-				points + (size_t)i * dim, err, err_size) < 0)
+				points + (size_t)i * dim, dim, err,
+				err_size) < 0)
 			goto out;
 	k = pearl_cluster_knee(points, n, dim, max_k, cluster);
 	if (k < 0) {
