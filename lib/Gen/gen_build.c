@@ -1036,148 +1036,227 @@ enum {
 	STENCIL_COEFFICIENTS_CHAIN = 300, /* ... an earlier nest's output */
 };
 
-static int build_stencil(struct gen_prog *p, int nest, char *desc)
+/* The variants of a stencil: out of place dst = f(src), a Jacobi time loop
+ * B = f(A); A = f(B), Gauss-Seidel in place. */
+enum stencil_variant { PLAIN, JACOBI, SEIDEL };
+
+/* Room for a stencil's points (at most 9: a 3x3 box, a radius-2 star). */
+#define STENCIL_MAX_POINTS 16
+
+/* A stencil nest dst[x] = f(src[x + offsets]) being built: its choices,
+ * then the nodes and arrays made from them. */
+struct stencil {
+	int nest;			/* index of the nest */
+	int r;				/* rank of the arrays and the nest */
+	int dims[GEN_MAX_RANK];		/* program size of each array axis */
+	int src;			/* the input array */
+	int rad;			/* radius of the points */
+	int box;			/* a 3x3 box (else a star) */
+	int off[STENCIL_MAX_POINTS][GEN_MAX_RANK];
+	int n_off;			/* the points' offsets, centre first */
+	enum stencil_variant variant;
+	int use_t;			/* a time loop around the sweeps */
+	int guard;			/* the boundary copied under
+					 * affine.if/else */
+	int t0;				/* level of the first space loop */
+	int lev[GEN_MAX_RANK];		/* loop level of each array axis */
+	int root;			/* the nest's outermost loop */
+	int other;			/* Jacobi: the array B */
+};
+
+/* The input: an earlier nest's output, or a new array of a new rank and
+ * sizes. */
+static void stencil_choose_input(struct gen_prog *p, struct stencil *s)
 {
 	static const int rank_w[] = { 25, 50, 25 };
-	static const int var_w[] = { 40, 30, 30 };
-	enum { PLAIN, JACOBI, SEIDEL };
-	int dims[GEN_MAX_RANK] = { 0 }, lev[GEN_MAX_RANK];
-	int off[16][GEN_MAX_RANK], n_off = 0;
-	int r, src = -1, rad, box, variant, use_t, t0, a, i, d, root = -1;
-	int parent, guard = 0, loops[GEN_MAX_DEPTH], other = -1;
+	int a;
 
-	if (nest > 0 && gen_chance(&p->rng, STENCIL_CHAIN))
-		src = chain_any(p, nest, 1, 3);
-	if (src >= 0) {
-		r = p->arrays[src].rank;
-		memcpy(dims, p->arrays[src].dim, sizeof(dims));
+	if (s->nest > 0 && gen_chance(&p->rng, STENCIL_CHAIN))
+		s->src = chain_any(p, s->nest, 1, 3);
+	if (s->src >= 0) {
+		s->r = p->arrays[s->src].rank;
+		memcpy(s->dims, p->arrays[s->src].dim, sizeof(s->dims));
 		p->features |= pearl_gen_f_chain;
 	} else {
-		r = 1 + gen_pick(&p->rng, rank_w, N_OF(rank_w));
-		for (a = 0; a < r; ++a)
-			dims[a] = random_dim(p);
-		src = array_new(p, r, dims);
+		s->r = 1 + gen_pick(&p->rng, rank_w, N_OF(rank_w));
+		for (a = 0; a < s->r; ++a)
+			s->dims[a] = random_dim(p);
+		s->src = array_new(p, s->r, s->dims);
 	}
-	rad = r <= 2 && gen_chance(&p->rng, STENCIL_RADIUS2) ? 2 : 1;
-	box = r == 2 && rad == 1 && gen_chance(&p->rng, STENCIL_BOX);
-	/* offsets: the centre first */
-	memset(off, 0, sizeof(off));
-	n_off = 1;
-	if (box) {
+}
+
+/* The radius, box or star, and the offsets of the points: the centre
+ * first. */
+static void stencil_choose_points(struct gen_prog *p, struct stencil *s)
+{
+	int i, a, d, r = s->r;
+
+	s->rad = r <= 2 && gen_chance(&p->rng, STENCIL_RADIUS2) ? 2 : 1;
+	s->box = r == 2 && s->rad == 1 && gen_chance(&p->rng, STENCIL_BOX);
+	memset(s->off, 0, sizeof(s->off));
+	s->n_off = 1;
+	if (s->box) {
 		for (i = -1; i <= 1; ++i)
 			for (d = -1; d <= 1; ++d)
 				if (i || d) {
-					off[n_off][0] = i;
-					off[n_off++][1] = d;
+					s->off[s->n_off][0] = i;
+					s->off[s->n_off++][1] = d;
 				}
 	} else {
 		for (a = 0; a < r; ++a)
-			for (d = 1; d <= rad; ++d) {
-				off[n_off++][a] = -d;
-				off[n_off++][a] = d;
+			for (d = 1; d <= s->rad; ++d) {
+				s->off[s->n_off++][a] = -d;
+				s->off[s->n_off++][a] = d;
 			}
 	}
-	variant = gen_pick(&p->rng, var_w, N_OF(var_w));
-	use_t = variant == JACOBI ||
-		(variant == SEIDEL &&
-		 gen_chance(&p->rng, STENCIL_SEIDEL_TIME_LOOP));
-	if (variant == PLAIN)
-		guard = gen_chance(&p->rng, STENCIL_GUARD);
-	t0 = use_t ? 1 : 0;
-	for (a = 0; a < r; ++a) {
-		lev[a] = t0 + a;
-		need_dim(p, dims[a], 2 * rad + 3);
+}
+
+/* The variant, its time loop, the boundary's handling (out of place),
+ * and the loop levels and the sizes the points need. */
+static void stencil_choose_variant(struct gen_prog *p, struct stencil *s)
+{
+	static const int var_w[] = { 40, 30, 30 };
+	int a;
+
+	s->variant = gen_pick(&p->rng, var_w, N_OF(var_w));
+	s->use_t = s->variant == JACOBI ||
+		   (s->variant == SEIDEL &&
+		    gen_chance(&p->rng, STENCIL_SEIDEL_TIME_LOOP));
+	if (s->variant == PLAIN)
+		s->guard = gen_chance(&p->rng, STENCIL_GUARD);
+	s->t0 = s->use_t ? 1 : 0;
+	for (a = 0; a < s->r; ++a) {
+		s->lev[a] = s->t0 + a;
+		need_dim(p, s->dims[a], 2 * s->rad + 3);
 	}
-	DESC("stencil: rank %d, %d points%s", r, n_off, box ? " (box)" : "");
-	if (use_t) {
-		root = loop_const(p, -1, 0, time_steps(p), GEN_ROLE_TIME);
+}
+
+/* The affine.if keeping the points in bounds, in `parent` (loops over
+ * the whole sizes): rad <= i_a < D - rad on every axis. */
+static int stencil_guard(struct gen_prog *p, const struct stencil *s,
+			 int parent)
+{
+	int a, g = new_node(p, GEN_NODE_IF, s->t0 + s->r);
+
+	if (g >= 0) {
+		for (a = 0; a < s->r; ++a) {
+			struct gen_aff lo = aff_it(s->lev[a], -s->rad);
+			struct gen_aff hi = aff_d(s->dims[a], -1 - s->rad);
+
+			hi.coef[s->lev[a]] = -1;
+			p->nodes[g].cond[2 * a] = lo;
+			p->nodes[g].cond[2 * a + 1] = hi;
+		}
+		p->nodes[g].n_cond = 2 * s->r;
+	}
+	add_child(p, parent, g, 0);
+	p->features |= pearl_gen_f_if;
+	return g;
+}
+
+/* The space loops of one sweep (shrunk by the radius unless guarded) in
+ * the time loop if any, and the guard; returns the statements' place. */
+static int stencil_sweep_loops(struct gen_prog *p, struct stencil *s)
+{
+	int a, loop, parent = s->root, m = s->guard ? 0 : s->rad;
+
+	for (a = 0; a < s->r; ++a) {
+		loop = loop_dim(p, parent, s->t0 + a, s->dims[a], m, m,
+				GEN_ROLE_SPACE);
+		if (a == 0 && s->root < 0)
+			s->root = loop;
+		parent = loop;
+	}
+	if (s->guard)
+		return stencil_guard(p, s, parent);
+	return parent;
+}
+
+/* f(from[x + offsets]): a weighted average or (out of place, perhaps) a
+ * free expression, perhaps times a coefficient array. */
+static int stencil_expr(struct gen_prog *p, const struct stencil *s, int from,
+			char *desc)
+{
+	struct gen_aff idx[GEN_MAX_RANK];
+	int leaves[STENCIL_MAX_POINTS], k, a, bounded;
+
+	for (k = 0; k < s->n_off; ++k) {
+		for (a = 0; a < s->r; ++a)
+			idx[a] = aff_it(s->lev[a], s->off[k][a]);
+		leaves[k] = e_load(p, access_new(p, from, idx, 0));
+	}
+	k = s->n_off;
+	bounded = s->variant != PLAIN || gen_chance(&p->rng, STENCIL_BOUNDED);
+	if (s->variant == PLAIN && gen_chance(&p->rng, STENCIL_COEFFICIENTS)) {
+		int coef = input_array(p, s->nest, s->r, s->dims,
+				       STENCIL_COEFFICIENTS_CHAIN);
+		int c = e_load(p, access_levels(p, coef, s->lev, 0));
+		int sum = combine(p, leaves, k, bounded);
+
+		DESC(", coefficient array");
+		return e_bin(p, GEN_OP_MUL, sum, c);
+	}
+	return combine(p, leaves, k, bounded);
+}
+
+/* Sweep i (of two for Jacobi): to = f(from) in its own loops, and the
+ * boundary copied in the guard's else branch. */
+static void stencil_sweep(struct gen_prog *p, struct stencil *s, int i,
+			  char *desc)
+{
+	int from, to, stmt_parent, expr, r = s->r, t0 = s->t0;
+
+	if (s->variant == SEIDEL) {
+		from = to = s->src;
+	} else if (i == 0) {
+		from = s->src;
+		to = array_new(p, r, s->dims);
+		s->other = to;
+	} else {
+		from = s->other;
+		to = s->src;
+	}
+	stmt_parent = stencil_sweep_loops(p, s);
+	expr = stencil_expr(p, s, from, desc);
+	stmt_new(p, stmt_parent, t0 + r, access_levels(p, to, s->lev, 1), expr,
+		 0);
+	if (s->guard) {
+		/* boundary: copy */
+		int x = e_load(p, access_levels(p, from, s->lev, 0));
+
+		stmt_new(p, stmt_parent, t0 + r,
+			 access_levels(p, to, s->lev, 1), x, 1);
+		DESC(", boundary by affine.if/else");
+	}
+	if (s->variant == SEIDEL) {
+		p->arrays[s->src].in_place = 1;
+		p->features |= pearl_gen_f_in_place;
+	}
+}
+
+static int build_stencil(struct gen_prog *p, int nest, char *desc)
+{
+	struct stencil s = { .nest = nest, .src = -1, .root = -1, .other = -1 };
+	int i;
+
+	stencil_choose_input(p, &s);
+	stencil_choose_points(p, &s);
+	stencil_choose_variant(p, &s);
+	DESC("stencil: rank %d, %d points%s", s.r, s.n_off,
+	     s.box ? " (box)" : "");
+	if (s.use_t) {
+		s.root = loop_const(p, -1, 0, time_steps(p), GEN_ROLE_TIME);
 		p->features |= pearl_gen_f_time_loop;
 	}
-
 	/* one sweep dst = f(src) (twice for Jacobi: B = f(A); A = f(B)) */
-	for (i = 0; i < (variant == JACOBI ? 2 : 1); ++i) {
-		int from, to, leaves[16], k, stmt_parent, expr, bounded;
-		struct gen_aff idx[GEN_MAX_RANK];
-
-		if (variant == SEIDEL) {
-			from = to = src;
-		} else if (i == 0) {
-			from = src;
-			to = array_new(p, r, dims);
-			other = to;
-		} else {
-			from = other;
-			to = src;
-		}
-		parent = root;
-		for (a = 0; a < r; ++a) {
-			loops[a] = loop_dim(p, parent, t0 + a, dims[a],
-					    guard ? 0 : rad, guard ? 0 : rad,
-					    GEN_ROLE_SPACE);
-			parent = loops[a];
-		}
-		if (root < 0)
-			root = loops[0];
-		stmt_parent = parent;
-		if (guard) {
-			int g = new_node(p, GEN_NODE_IF, t0 + r);
-
-			if (g >= 0) {
-				for (a = 0; a < r; ++a) {
-					struct gen_aff lo = aff_it(lev[a], -rad);
-					struct gen_aff hi = aff_d(dims[a], -1 - rad);
-
-					hi.coef[lev[a]] = -1;
-					p->nodes[g].cond[2 * a] = lo;
-					p->nodes[g].cond[2 * a + 1] = hi;
-				}
-				p->nodes[g].n_cond = 2 * r;
-			}
-			add_child(p, parent, g, 0);
-			stmt_parent = g;
-			p->features |= pearl_gen_f_if;
-		}
-		for (k = 0; k < n_off; ++k) {
-			for (a = 0; a < r; ++a)
-				idx[a] = aff_it(lev[a], off[k][a]);
-			leaves[k] = e_load(p, access_new(p, from, idx, 0));
-		}
-		k = n_off;
-		bounded = variant != PLAIN ||
-			  gen_chance(&p->rng, STENCIL_BOUNDED);
-		if (variant == PLAIN &&
-		    gen_chance(&p->rng, STENCIL_COEFFICIENTS)) {
-			int coef = input_array(p, nest, r, dims,
-					       STENCIL_COEFFICIENTS_CHAIN);
-			int c = e_load(p, access_levels(p, coef, lev, 0));
-			int sum = combine(p, leaves, k, bounded);
-
-			expr = e_bin(p, GEN_OP_MUL, sum, c);
-			DESC(", coefficient array");
-		} else {
-			expr = combine(p, leaves, k, bounded);
-		}
-		stmt_new(p, stmt_parent, t0 + r, access_levels(p, to, lev, 1),
-			 expr, 0);
-		if (guard) {
-			/* boundary: copy */
-			int x = e_load(p, access_levels(p, from, lev, 0));
-
-			stmt_new(p, stmt_parent, t0 + r,
-				 access_levels(p, to, lev, 1), x, 1);
-			DESC(", boundary by affine.if/else");
-		}
-		if (variant == SEIDEL) {
-			p->arrays[src].in_place = 1;
-			p->features |= pearl_gen_f_in_place;
-		}
-	}
-	DESC("%s", variant == JACOBI ? ", Jacobi time loop" :
-		   variant == SEIDEL ? (use_t ? ", Gauss-Seidel time loop" :
-					", Gauss-Seidel") : "");
-	if (rad == 2)
+	for (i = 0; i < (s.variant == JACOBI ? 2 : 1); ++i)
+		stencil_sweep(p, &s, i, desc);
+	DESC("%s", s.variant == JACOBI ? ", Jacobi time loop" :
+		   s.variant == SEIDEL ? (s.use_t ? ", Gauss-Seidel time loop" :
+					  ", Gauss-Seidel") : "");
+	if (s.rad == 2)
 		DESC(", radius 2");
-	return root;
+	return s.root;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1209,161 +1288,257 @@ enum {
 					 * scaling) */
 };
 
-static int build_reduction(struct gen_prog *p, int nest, char *desc)
+/* The operands of the term a reduction folds: the input alone, times
+ * weights over the reduced axes, or combined with a second full input. */
+enum reduction_operand { OPERAND_INPUT, OPERAND_WEIGHTS, OPERAND_SECOND_INPUT };
+
+/* A reduction out[o] = out[o] + f(in[o, r]) (or max) over reduced loops r
+ * being built: its choices, then the nodes and arrays made from them. */
+struct reduction {
+	int nest;			/* index of the nest */
+	int ro, nr;			/* output rank, reduced loops */
+	int od[GEN_MAX_RANK];		/* program sizes of the output axes */
+	int rd[GEN_MAX_RANK];		/* ... of the reduced axes */
+	int xdims[GEN_MAX_RANK];	/* ... of the input's axes */
+	int src;			/* the input array */
+	int red_first;			/* the reduced axes first in the
+					 * input */
+	int red_inner;			/* the reduced loops innermost */
+	int tri;			/* triangle kind, or -1 */
+	int tri_o;			/* the output loop it is against */
+	int olev[GEN_MAX_RANK];		/* loop level of each output axis */
+	int rlev[GEN_MAX_RANK];		/* ... of each reduced axis */
+	int xlev[GEN_MAX_RANK];		/* ... of each input axis */
+	int ldim[GEN_MAX_DEPTH];	/* program size of each loop */
+	enum reduction_operand operand;	/* what the term is made of */
+	int is_max;			/* max instead of sum */
+	int init, post;			/* a statement before / after the
+					 * reduced loops */
+	int out;			/* the output array */
+	int root;			/* the nest's outermost loop */
+	int loops[GEN_MAX_DEPTH];	/* the loops, outermost first */
+	int inner;			/* the innermost loop */
+};
+
+/* The output rank, the reduced loops and the input's layout; an earlier
+ * nest's output as input gives them and the sizes, else the sizes are
+ * new (the array itself is made later). */
+static void reduction_choose_axes(struct gen_prog *p, struct reduction *r)
 {
 	static const int ro_w[] = { 45, 40, 15 };
 	static const int nr_w[] = { 75, 25 };
-	int od[GEN_MAX_RANK] = { 0 }, rd[GEN_MAX_RANK] = { 0 };
-	int xdims[GEN_MAX_RANK] = { 0 };
-	int olev[GEN_MAX_RANK], rlev[GEN_MAX_RANK], xlev[GEN_MAX_RANK];
-	int loops[GEN_MAX_DEPTH], ldim[GEN_MAX_DEPTH];
-	int ro, nr, src = -1, red_first, red_inner, tri = -1, tri_o = 0;
-	int w_kind, is_max, init, post, out, x, term, upd, root, parent, l, i;
-	int depth;
+	int i;
 
-	ro = 1 + gen_pick(&p->rng, ro_w, N_OF(ro_w));
-	nr = 1 + gen_pick(&p->rng, nr_w, N_OF(nr_w));
-	red_first = gen_chance(&p->rng, REDUCTION_AXES_FIRST);
-	if (nest > 0 && gen_chance(&p->rng, REDUCTION_CHAIN))
-		src = chain_any(p, nest, 2, GEN_MAX_RANK);
-	if (src >= 0) {
-		int rk = p->arrays[src].rank;
+	r->ro = 1 + gen_pick(&p->rng, ro_w, N_OF(ro_w));
+	r->nr = 1 + gen_pick(&p->rng, nr_w, N_OF(nr_w));
+	r->red_first = gen_chance(&p->rng, REDUCTION_AXES_FIRST);
+	if (r->nest > 0 && gen_chance(&p->rng, REDUCTION_CHAIN))
+		r->src = chain_any(p, r->nest, 2, GEN_MAX_RANK);
+	if (r->src >= 0) {
+		int rk = p->arrays[r->src].rank;
 
-		nr = rk >= 3 && gen_chance(&p->rng, REDUCTION_CHAINED_TWO)
+		r->nr = rk >= 3 && gen_chance(&p->rng, REDUCTION_CHAINED_TWO)
 			? 2 : 1;
-		ro = rk - nr;
+		r->ro = rk - r->nr;
 		for (i = 0; i < rk; ++i)
-			xdims[i] = p->arrays[src].dim[i];
-		for (i = 0; i < ro; ++i)
-			od[i] = xdims[red_first ? nr + i : i];
-		for (i = 0; i < nr; ++i)
-			rd[i] = xdims[red_first ? i : ro + i];
+			r->xdims[i] = p->arrays[r->src].dim[i];
+		for (i = 0; i < r->ro; ++i)
+			r->od[i] = r->xdims[r->red_first ? r->nr + i : i];
+		for (i = 0; i < r->nr; ++i)
+			r->rd[i] = r->xdims[r->red_first ? i : r->ro + i];
 		p->features |= pearl_gen_f_chain;
 	} else {
-		for (i = 0; i < ro; ++i)
-			od[i] = random_dim(p);
-		for (i = 0; i < nr; ++i)
-			rd[i] = random_dim(p);
+		for (i = 0; i < r->ro; ++i)
+			r->od[i] = random_dim(p);
+		for (i = 0; i < r->nr; ++i)
+			r->rd[i] = random_dim(p);
 	}
-	red_inner = nr == 2 || !gen_chance(&p->rng, REDUCTION_OUTERMOST);
-	/* triangular: the last reduced loop against an output loop */
+}
+
+/* The reduced loops innermost or (one of them) outermost, and the
+ * triangle: the last reduced loop against an output loop (of its size,
+ * or none if a chained input's differ). */
+static void reduction_choose_loops(struct gen_prog *p, struct reduction *r)
+{
+	int nr = r->nr;
+
+	r->red_inner = nr == 2 || !gen_chance(&p->rng, REDUCTION_OUTERMOST);
 	if (gen_chance(&p->rng, REDUCTION_TRIANGULAR)) {
-		tri_o = gen_below(&p->rng, ro);
-		if (rd[nr - 1] == od[tri_o] || src < 0) {
-			rd[nr - 1] = od[tri_o];
-			tri = gen_below(&p->rng, N_TRI);
+		r->tri_o = gen_below(&p->rng, r->ro);
+		if (r->rd[nr - 1] == r->od[r->tri_o] || r->src < 0) {
+			r->rd[nr - 1] = r->od[r->tri_o];
+			r->tri = gen_below(&p->rng, N_TRI);
 		}
 	}
-	if (src < 0) {
+}
+
+/* The input unless chained, and the loop levels of the output, reduced
+ * and input axes and the size of each loop. */
+static void reduction_layout(struct gen_prog *p, struct reduction *r)
+{
+	int i, ro = r->ro, nr = r->nr, red_first = r->red_first;
+
+	if (r->src < 0) {
 		for (i = 0; i < ro; ++i)
-			xdims[red_first ? nr + i : i] = od[i];
+			r->xdims[red_first ? nr + i : i] = r->od[i];
 		for (i = 0; i < nr; ++i)
-			xdims[red_first ? i : ro + i] = rd[i];
-		src = array_new(p, ro + nr, xdims);
+			r->xdims[red_first ? i : ro + i] = r->rd[i];
+		r->src = array_new(p, ro + nr, r->xdims);
 	}
-	/* loop levels */
 	for (i = 0; i < ro; ++i)
-		olev[i] = red_inner ? i : nr + i;
+		r->olev[i] = r->red_inner ? i : nr + i;
 	for (i = 0; i < nr; ++i)
-		rlev[i] = red_inner ? ro + i : i;
+		r->rlev[i] = r->red_inner ? ro + i : i;
 	for (i = 0; i < ro; ++i) {
-		xlev[red_first ? nr + i : i] = olev[i];
-		ldim[olev[i]] = od[i];
+		r->xlev[red_first ? nr + i : i] = r->olev[i];
+		r->ldim[r->olev[i]] = r->od[i];
 	}
 	for (i = 0; i < nr; ++i) {
-		xlev[red_first ? i : ro + i] = rlev[i];
-		ldim[rlev[i]] = rd[i];
+		r->xlev[red_first ? i : ro + i] = r->rlev[i];
+		r->ldim[r->rlev[i]] = r->rd[i];
 	}
-	w_kind = gen_chance(&p->rng, REDUCTION_WEIGHTS) ? 1 :
-		 gen_chance(&p->rng, REDUCTION_SECOND_INPUT) ? 2 : 0;
-	is_max = gen_chance(&p->rng, REDUCTION_MAX);
-	init = red_inner && gen_chance(&p->rng, REDUCTION_INIT);
-	post = red_inner && gen_chance(&p->rng, REDUCTION_FINISH);
-	out = array_new(p, ro, od);
+}
 
-	DESC("reduction: %d output, %d reduced loop%s, %s%s", ro, nr,
-	     nr > 1 ? "s" : "", is_max ? "max" : "sum",
-	     red_inner ? "" : ", reduction outermost");
-	root = parent = -1;
-	depth = ro + nr;
-	for (l = 0; l < depth; ++l) {
-		int is_red = red_inner ? l >= ro : l < nr;
-		int first_red = red_inner ? l == ro : 0;
-		int tri_here = tri >= 0 && l == (red_inner ? rlev[nr - 1] :
-						 olev[tri_o]);
+/* The term's operands, max or sum, the statements before and after the
+ * reduced loops (when they are innermost), and the output array. */
+static void reduction_choose_statements(struct gen_prog *p, struct reduction *r)
+{
+	r->operand = gen_chance(&p->rng, REDUCTION_WEIGHTS) ? OPERAND_WEIGHTS
+		     : gen_chance(&p->rng, REDUCTION_SECOND_INPUT)
+			 ? OPERAND_SECOND_INPUT
+			 : OPERAND_INPUT;
+	r->is_max = gen_chance(&p->rng, REDUCTION_MAX);
+	r->init = r->red_inner && gen_chance(&p->rng, REDUCTION_INIT);
+	r->post = r->red_inner && gen_chance(&p->rng, REDUCTION_FINISH);
+	r->out = array_new(p, r->ro, r->od);
+}
 
-		if (first_red && init) {
-			int v;
+/* out = 0 or out = c * out in `parent`, before the reduced loops. */
+static void reduction_init_statement(struct gen_prog *p,
+				     const struct reduction *r, int parent,
+				     char *desc)
+{
+	int v;
 
-			if (gen_chance(&p->rng, REDUCTION_INIT_ZERO)) {
-				v = e_const(p, zero_literal(p));
-			} else {
-				v = e_load(p, access_levels(p, out, olev, 0));
-				v = e_bin(p, GEN_OP_MUL, v, e_const(p,
-					  is_float(p) ? LIT(p, f_small) :
-						       LIT(p, i_mul)));
-			}
-			stmt_new(p, parent, ro, access_levels(p, out, olev, 1),
-				 v, 0);
-			p->features |= pearl_gen_f_imperfect;
-			DESC(", init");
-		}
-		if (tri_here) {
-			int ref = red_inner ? olev[tri_o] : rlev[nr - 1];
-
-			loops[l] = loop_tri(p, parent, l, ldim[l], ref, tri,
-					    is_red ? GEN_ROLE_REDUCTION
-						   : GEN_ROLE_SPACE);
-			DESC(", triangular i%d %s i%d", l, tri_name[tri], ref);
-		} else {
-			loops[l] = loop_dim(p, parent, l, ldim[l], 0, 0,
-					    is_red ? GEN_ROLE_REDUCTION
-						   : GEN_ROLE_SPACE);
-		}
-		if (root < 0)
-			root = loops[l];
-		parent = loops[l];
+	if (gen_chance(&p->rng, REDUCTION_INIT_ZERO)) {
+		v = e_const(p, zero_literal(p));
+	} else {
+		v = e_load(p, access_levels(p, r->out, r->olev, 0));
+		v = e_bin(p, GEN_OP_MUL, v,
+			  e_const(p, is_float(p) ? LIT(p, f_small)
+						 : LIT(p, i_mul)));
 	}
-	x = e_load(p, access_levels(p, src, xlev, 0));
-	term = x;
-	if (w_kind == 1) {
-		int wv = input_array(p, nest, nr, rd, REDUCTION_WEIGHTS_CHAIN);
+	stmt_new(p, parent, r->ro, access_levels(p, r->out, r->olev, 1), v, 0);
+	p->features |= pearl_gen_f_imperfect;
+	DESC(", init");
+}
+
+/* Loop l in `parent`: triangular if it is the inner loop of the
+ * triangle, else over its whole size. */
+static int reduction_loop(struct gen_prog *p, const struct reduction *r, int l,
+			  int parent, char *desc)
+{
+	int is_red = r->red_inner ? l >= r->ro : l < r->nr;
+	enum gen_loop_role role = is_red ? GEN_ROLE_REDUCTION : GEN_ROLE_SPACE;
+	int last_red = r->rlev[r->nr - 1], tri_out = r->olev[r->tri_o];
+
+	if (r->tri >= 0 && l == (r->red_inner ? last_red : tri_out)) {
+		int ref = r->red_inner ? tri_out : last_red;
+
+		DESC(", triangular i%d %s i%d", l, tri_name[r->tri], ref);
+		return loop_tri(p, parent, l, r->ldim[l], ref, r->tri, role);
+	}
+	return loop_dim(p, parent, l, r->ldim[l], 0, 0, role);
+}
+
+/* The loops, outermost first, with the init statement before the first
+ * reduced loop if chosen. */
+static void reduction_emit_loops(struct gen_prog *p, struct reduction *r,
+				 char *desc)
+{
+	int l, parent = -1;
+
+	for (l = 0; l < r->ro + r->nr; ++l) {
+		if (r->red_inner && l == r->ro && r->init)
+			reduction_init_statement(p, r, parent, desc);
+		r->loops[l] = reduction_loop(p, r, l, parent, desc);
+		if (r->root < 0)
+			r->root = r->loops[l];
+		parent = r->loops[l];
+	}
+	r->inner = parent;
+}
+
+/* in[x], times weights[reduced] or combined with in2[x], perhaps
+ * scaled. */
+static int reduction_term(struct gen_prog *p, const struct reduction *r,
+			  char *desc)
+{
+	int x = e_load(p, access_levels(p, r->src, r->xlev, 0)), term = x;
+
+	if (r->operand == OPERAND_WEIGHTS) {
+		int wv = input_array(p, r->nest, r->nr, r->rd,
+				     REDUCTION_WEIGHTS_CHAIN);
 
 		term = e_bin(p, GEN_OP_MUL, x,
-			     e_load(p, access_levels(p, wv, rlev, 0)));
+			     e_load(p, access_levels(p, wv, r->rlev, 0)));
 		DESC(", weights");
-	} else if (w_kind == 2) {
-		int x2 = input_array(p, nest, ro + nr, xdims,
+	} else if (r->operand == OPERAND_SECOND_INPUT) {
+		int x2 = input_array(p, r->nest, r->ro + r->nr, r->xdims,
 				     REDUCTION_SECOND_INPUT_CHAIN);
 		int leaves[2];
 
 		leaves[0] = x;
-		leaves[1] = e_load(p, access_levels(p, x2, xlev, 0));
+		leaves[1] = e_load(p, access_levels(p, x2, r->xlev, 0));
 		term = combine(p, leaves, 2, 0);
 	}
 	if (gen_chance(&p->rng, REDUCTION_SCALED))
 		term = maybe_scale(p, term);
-	upd = e_bin(p, is_max ? GEN_OP_MAX : GEN_OP_ADD,
-		    e_load(p, access_levels(p, out, olev, 0)), term);
-	stmt_new(p, parent, depth, access_levels(p, out, olev, 1), upd, 0);
-	if (post) {
-		int v = e_load(p, access_levels(p, out, olev, 0)), host;
+	return term;
+}
 
-		if (is_float(p))
-			v = gen_chance(&p->rng, REDUCTION_FINISH_SQRT) ?
-				e_new(p, GEN_OP_SQRT, v, -1) :
-				e_bin(p, GEN_OP_MUL, v,
-				      e_const(p, LIT(p, f_small)));
-		else
-			v = e_bin(p, GEN_OP_SHR, v, e_const(p, LIT(p, i_shr)));
-		host = ro >= 1 ? loops[ro - 1] : -1;
-		stmt_new(p, host, ro, access_levels(p, out, olev, 1), v, 0);
-		p->features |= pearl_gen_f_imperfect;
-		DESC(", finish");
-	}
-	if (red_first)
+/* out = sqrt(out) or c * out (floats), out >> c (i32) after the reduced
+ * loops, in the innermost output loop. */
+static void reduction_finish_statement(struct gen_prog *p,
+				       const struct reduction *r, char *desc)
+{
+	int v = e_load(p, access_levels(p, r->out, r->olev, 0)), host;
+
+	if (is_float(p))
+		v = gen_chance(&p->rng, REDUCTION_FINISH_SQRT)
+			? e_new(p, GEN_OP_SQRT, v, -1)
+			: e_bin(p, GEN_OP_MUL, v, e_const(p, LIT(p, f_small)));
+	else
+		v = e_bin(p, GEN_OP_SHR, v, e_const(p, LIT(p, i_shr)));
+	host = r->ro >= 1 ? r->loops[r->ro - 1] : -1;
+	stmt_new(p, host, r->ro, access_levels(p, r->out, r->olev, 1), v, 0);
+	p->features |= pearl_gen_f_imperfect;
+	DESC(", finish");
+}
+
+static int build_reduction(struct gen_prog *p, int nest, char *desc)
+{
+	struct reduction r = { .nest = nest, .src = -1, .tri = -1, .root = -1 };
+	int term, upd;
+
+	reduction_choose_axes(p, &r);
+	reduction_choose_loops(p, &r);
+	reduction_layout(p, &r);
+	reduction_choose_statements(p, &r);
+	DESC("reduction: %d output, %d reduced loop%s, %s%s", r.ro, r.nr,
+	     r.nr > 1 ? "s" : "", r.is_max ? "max" : "sum",
+	     r.red_inner ? "" : ", reduction outermost");
+	reduction_emit_loops(p, &r, desc);
+	term = reduction_term(p, &r, desc);
+	upd = e_bin(p, r.is_max ? GEN_OP_MAX : GEN_OP_ADD,
+		    e_load(p, access_levels(p, r.out, r.olev, 0)), term);
+	stmt_new(p, r.inner, r.ro + r.nr, access_levels(p, r.out, r.olev, 1),
+		 upd, 0);
+	if (r.post)
+		reduction_finish_statement(p, &r, desc);
+	if (r.red_first)
 		DESC(", reduced axes first");
-	return root;
+	return r.root;
 }
 
 /* ------------------------------------------------------------------ */

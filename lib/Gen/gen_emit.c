@@ -273,119 +273,133 @@ static void print_indices(struct emitter *em, int acc, int apply)
 	gen_sb_printf(em->s, "]");
 }
 
+static int emit_expr(struct emitter *em, int e, int ind);
+
+/* A value of emit_expr: %v<n>, or the constant %k<k> for -1 - k. */
+static void print_operand(struct gen_sb *s, int v)
+{
+	if (v < 0)
+		gen_sb_printf(s, "%%k%d", -1 - v);
+	else
+		gen_sb_printf(s, "%%v%d", v);
+}
+
+/* %v<n> = name a : type, a new value n. */
+static int emit_unary(struct emitter *em, const char *name, int a, int ind)
+{
+	int v = em->next_value++;
+
+	indent(em->s, ind);
+	gen_sb_printf(em->s, "%%v%d = %s ", v, name);
+	print_operand(em->s, a);
+	gen_sb_printf(em->s, " : %s\n", type_str(em->p));
+	return v;
+}
+
+/* %v<n> = name a, b : type, a new value n. */
+static int emit_binary(struct emitter *em, const char *name, int a, int b,
+		       int ind)
+{
+	int v = em->next_value++;
+
+	indent(em->s, ind);
+	gen_sb_printf(em->s, "%%v%d = %s ", v, name);
+	print_operand(em->s, a);
+	gen_sb_printf(em->s, ", ");
+	print_operand(em->s, b);
+	gen_sb_printf(em->s, " : %s\n", type_str(em->p));
+	return v;
+}
+
+/* The affine.apply of the access if any, then the affine.load. */
+static int emit_load(struct emitter *em, int acc, int ind)
+{
+	const struct gen_prog *p = em->p;
+	int apply = em->next_apply, v;
+
+	print_access(em, acc, ind);
+	v = em->next_value++;
+	indent(em->s, ind);
+	gen_sb_printf(em->s, "%%v%d = affine.load ", v);
+	array_name(em->s, p->accesses[acc].array);
+	print_indices(em, acc, apply);
+	gen_sb_printf(em->s, " : ");
+	memref_type(em->s, p, p->accesses[acc].array);
+	gen_sb_printf(em->s, "\n");
+	return v;
+}
+
+/* -a, |a| or sqrt(|a|) (floats). */
+static int emit_math(struct emitter *em, const struct gen_expr *x, int ind)
+{
+	int a = emit_expr(em, x->a, ind);
+
+	if (x->op == GEN_OP_NEG)
+		return emit_unary(em, "arith.negf", a, ind);
+	a = emit_unary(em, "math.absf", a, ind);
+	if (x->op == GEN_OP_ABS)
+		return a;
+	return emit_unary(em, "math.sqrt", a, ind);
+}
+
+/* a > b ? a - b : b - a */
+static int emit_select(struct emitter *em, const struct gen_expr *x, int ind)
+{
+	int fl = is_float(em->p), a, b, c, d1, d2, v;
+	const char *sub = fl ? "arith.subf" : "arith.subi";
+
+	a = emit_expr(em, x->a, ind);
+	b = emit_expr(em, x->b, ind);
+	c = emit_binary(em, fl ? "arith.cmpf ogt," : "arith.cmpi sgt,", a, b,
+			ind);
+	d1 = emit_binary(em, sub, a, b, ind);
+	d2 = emit_binary(em, sub, b, a, ind);
+	v = em->next_value++;
+	indent(em->s, ind);
+	gen_sb_printf(em->s, "%%v%d = arith.select %%v%d, %%v%d, %%v%d : %s\n",
+		      v, c, d1, d2, type_str(em->p));
+	return v;
+}
+
+/* The operation of a binary op on floats (fl) or i32. */
+static const char *binary_name(enum gen_op op, int fl)
+{
+	switch (op) {
+	case GEN_OP_ADD: return fl ? "arith.addf" : "arith.addi";
+	case GEN_OP_SUB: return fl ? "arith.subf" : "arith.subi";
+	case GEN_OP_MUL: return fl ? "arith.mulf" : "arith.muli";
+	case GEN_OP_DIV: return fl ? "arith.divf" : "arith.divsi";
+	case GEN_OP_REM: return "arith.remsi";
+	case GEN_OP_SHR: return "arith.shrsi";
+	case GEN_OP_MAX: return fl ? "arith.maximumf" : "arith.maxsi";
+	default: return fl ? "arith.minimumf" : "arith.minsi";
+	}
+}
+
 /* Prints the operations of expression e; returns its value number, or
  * -1 - k for the constant %k<k>. */
 static int emit_expr(struct emitter *em, int e, int ind)
 {
-	const struct gen_prog *p = em->p;
-	const struct gen_expr *x = &p->exprs[e];
-	const char *t = type_str(p), *name = NULL;
-	int fl = is_float(p), a, b, v;
-
-#define OPND(n) do { if ((n) < 0) gen_sb_printf(em->s, "%%k%d", -1 - (n)); \
-		     else gen_sb_printf(em->s, "%%v%d", (n)); } while (0)
+	const struct gen_expr *x = &em->p->exprs[e];
+	int a, b;
 
 	switch (x->op) {
 	case GEN_OP_CONST:
 		return -1 - const_index(em, x->literal);
-	case GEN_OP_LOAD: {
-		int apply = em->next_apply;
-
-		print_access(em, x->access, ind);
-		v = em->next_value++;
-		indent(em->s, ind);
-		gen_sb_printf(em->s, "%%v%d = affine.load ", v);
-		array_name(em->s, p->accesses[x->access].array);
-		print_indices(em, x->access, apply);
-		gen_sb_printf(em->s, " : ");
-		memref_type(em->s, p, p->accesses[x->access].array);
-		gen_sb_printf(em->s, "\n");
-		return v;
-	}
+	case GEN_OP_LOAD:
+		return emit_load(em, x->access, ind);
 	case GEN_OP_ABS:
 	case GEN_OP_SQRT:
 	case GEN_OP_NEG:
-		a = emit_expr(em, x->a, ind);
-		if (x->op == GEN_OP_NEG) {
-			v = em->next_value++;
-			indent(em->s, ind);
-			gen_sb_printf(em->s, "%%v%d = arith.negf ", v);
-			OPND(a);
-			gen_sb_printf(em->s, " : %s\n", t);
-			return v;
-		}
-		v = em->next_value++;
-		indent(em->s, ind);
-		gen_sb_printf(em->s, "%%v%d = math.absf ", v);
-		OPND(a);
-		gen_sb_printf(em->s, " : %s\n", t);
-		if (x->op == GEN_OP_ABS)
-			return v;
-		a = v;
-		v = em->next_value++;
-		indent(em->s, ind);
-		gen_sb_printf(em->s, "%%v%d = math.sqrt ", v);
-		OPND(a);
-		gen_sb_printf(em->s, " : %s\n", t);
-		return v;
-	case GEN_OP_SELECT: {
-		/* a > b ? a - b : b - a */
-		int c, d1, d2;
-
+		return emit_math(em, x, ind);
+	case GEN_OP_SELECT:
+		return emit_select(em, x, ind);
+	default:
 		a = emit_expr(em, x->a, ind);
 		b = emit_expr(em, x->b, ind);
-		c = em->next_value++;
-		indent(em->s, ind);
-		gen_sb_printf(em->s, "%%v%d = %s ", c, fl ? "arith.cmpf ogt,"
-							: "arith.cmpi sgt,");
-		OPND(a);
-		gen_sb_printf(em->s, ", ");
-		OPND(b);
-		gen_sb_printf(em->s, " : %s\n", t);
-		d1 = em->next_value++;
-		indent(em->s, ind);
-		gen_sb_printf(em->s, "%%v%d = arith.sub%s ", d1, fl ? "f" : "i");
-		OPND(a);
-		gen_sb_printf(em->s, ", ");
-		OPND(b);
-		gen_sb_printf(em->s, " : %s\n", t);
-		d2 = em->next_value++;
-		indent(em->s, ind);
-		gen_sb_printf(em->s, "%%v%d = arith.sub%s ", d2, fl ? "f" : "i");
-		OPND(b);
-		gen_sb_printf(em->s, ", ");
-		OPND(a);
-		gen_sb_printf(em->s, " : %s\n", t);
-		v = em->next_value++;
-		indent(em->s, ind);
-		gen_sb_printf(em->s, "%%v%d = arith.select %%v%d, %%v%d, %%v%d : "
-			  "%s\n", v, c, d1, d2, t);
-		return v;
+		return emit_binary(em, binary_name(x->op, is_float(em->p)), a,
+				   b, ind);
 	}
-	default:
-		break;
-	}
-	switch (x->op) {
-	case GEN_OP_ADD: name = fl ? "arith.addf" : "arith.addi"; break;
-	case GEN_OP_SUB: name = fl ? "arith.subf" : "arith.subi"; break;
-	case GEN_OP_MUL: name = fl ? "arith.mulf" : "arith.muli"; break;
-	case GEN_OP_DIV: name = fl ? "arith.divf" : "arith.divsi"; break;
-	case GEN_OP_REM: name = "arith.remsi"; break;
-	case GEN_OP_SHR: name = "arith.shrsi"; break;
-	case GEN_OP_MAX: name = fl ? "arith.maximumf" : "arith.maxsi"; break;
-	default: name = fl ? "arith.minimumf" : "arith.minsi"; break;
-	}
-	a = emit_expr(em, x->a, ind);
-	b = emit_expr(em, x->b, ind);
-	v = em->next_value++;
-	indent(em->s, ind);
-	gen_sb_printf(em->s, "%%v%d = %s ", v, name);
-	OPND(a);
-	gen_sb_printf(em->s, ", ");
-	OPND(b);
-	gen_sb_printf(em->s, " : %s\n", t);
-	return v;
-#undef OPND
 }
 
 static void emit_node(struct emitter *em, int n, int ind);
@@ -449,10 +463,7 @@ static void emit_node(struct emitter *em, int n, int ind)
 		print_access(em, node->write, ind);
 		indent(s, ind);
 		gen_sb_printf(s, "affine.store ");
-		if (v < 0)
-			gen_sb_printf(s, "%%k%d", -1 - v);
-		else
-			gen_sb_printf(s, "%%v%d", v);
+		print_operand(s, v);
 		gen_sb_printf(s, ", ");
 		array_name(s, w->array);
 		print_indices(em, node->write, apply);

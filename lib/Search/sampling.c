@@ -22,7 +22,8 @@ static int embed_child(const pearl_policy *policy,
 	int rc, i;
 
 	if (!g) {
-		pearl_ctx_clear_error(pearl_sched_ctx(c->sched));
+		pearl_ctx_clear_error(pearl_program_get_ctx(
+		    pearl_sched_get_program(c->sched)));
 		for (i = 0; i < dim; ++i)
 			out[i] = 0;
 		return 0;

@@ -313,6 +313,149 @@ static char *model_text(pearl_program *prog, pearl_deps *deps, uint64_t fp)
 	return pearl_str_take(&out);
 }
 
+/* A region being modeled and scheduled: what was built for it (freed by
+ * model_free) and what became of it. */
+struct model {
+	MlirLocation start; /* the region's first operation */
+	MlirLocation where; /* where to report: start, or the operation
+			     * responsible for a failed extraction */
+	struct plan plan;
+	pearl_program *prog;
+	pearl_deps *deps;
+	pearl_sched *sched; /* only if something is to be scheduled or
+			     * printed */
+	isl_ast_node *tree;
+	uint64_t fp;       /* the fingerprint, if it was asked for */
+	char *text;        /* the model as print-model prints it */
+	int applied;       /* actions applied */
+	int policy_failed; /* the policy itself failed */
+};
+
+/* Extracts the model of `region` (region `index` of `func`, named `fn`)
+ * under the options' limits, its fingerprint and dependences, print-model's
+ * text and the plan, and makes a schedule if anything is to be scheduled
+ * or printed.  Returns 1 on success, 0 on failure (with the reason in the
+ * context, or out of memory). */
+static int model_build(pearl_ctx *ctx, MlirOperation func, const char *fn,
+		       const pearl_mlir_region *region, int index,
+		       const struct pearl_mlir_options *opts, struct model *m)
+{
+	int ok, scheduling;
+
+	pearl_ctx_clear_error(ctx);
+	pearl_ctx_set_max_operations(ctx, opts->isl_max_operations);
+	pearl_ctx_set_time_limit(ctx, opts->time_limit);
+	pearl_ctx_set_check_ast(ctx, !opts->no_ast_check);
+	m->prog = pearl_mlir_extract(ctx, func, region, &m->where);
+	/* The fingerprint before any analysis (see pearl/fingerprint.h). */
+	ok = m->prog &&
+	     (!(opts->print_model || opts->schedule_file_path) ||
+	      pearl_program_fingerprint(m->prog, &m->fp) == pearl_stat_ok);
+	if (ok)
+		m->deps = pearl_deps_compute(m->prog);
+	if (m->deps && opts->print_model)
+		m->text = model_text(m->prog, m->deps, m->fp);
+	if (m->deps)
+		plan_region(&m->plan, opts, fn, index, m->fp, m->start);
+	ok = m->deps && (!opts->print_model || m->text) && m->plan.text;
+	scheduling = ok && (*m->plan.text || opts->print_schedule ||
+			    opts->regenerate || opts->print_graph ||
+			    m->plan.use_policy);
+	if (ok && scheduling) {
+		m->sched = pearl_sched_alloc(m->prog, m->deps);
+		ok = m->sched != NULL;
+	}
+	return ok;
+}
+
+/* Schedules the region as planned: with the explicit actions or with the
+ * policy, or not at all (saying why if the schedule file or the policy
+ * cannot be used).  Returns 1 on success, 0 on failure. */
+static int model_schedule(pearl_ctx *ctx, struct model *m,
+			  const struct pearl_mlir_options *opts)
+{
+	if (m->plan.file_error) {
+		/* An unusable schedule file: model and print only. */
+		char msg[1200];
+
+		snprintf(msg, sizeof(msg), "pearl-schedule: loop nest left "
+			 "unchanged: schedule file: %s", m->plan.file_error);
+		pearl_mlir_emit_warning(m->where, msg);
+	} else if (*m->plan.text) {
+		m->applied =
+		    apply_schedule(ctx, m->sched, m->plan.text, m->where);
+		return m->applied >= 0;
+	} else if (m->plan.use_policy && !opts->policy) {
+		/* No policy: say why once per region, model and print only. */
+		char msg[640];
+
+		snprintf(msg, sizeof(msg), "pearl-schedule: loop nest left "
+			 "unchanged: cannot load the policy: %s",
+			 opts->policy_error ? opts->policy_error : "unknown");
+		pearl_mlir_emit_warning(m->where, msg);
+	} else if (m->plan.use_policy) {
+		m->applied = apply_policy(ctx, m->sched, opts, m->where,
+					  &m->policy_failed);
+		return m->applied >= 0;
+	}
+	return 1;
+}
+
+/* Actions that change nothing the code generator acts on (unrolling left
+ * to LLVM, an interchange undone) would only rebuild the same loops: the
+ * region then keeps its code (none counted as applied).  Returns 1 on
+ * success, 0 on failure. */
+static int model_check_keeps_code(struct model *m)
+{
+	int keeps = pearl_sched_keeps_code(m->sched);
+
+	if (keeps == 1) {
+		pearl_mlir_emit_remark(
+		    m->where, "pearl-schedule: loop nest kept as it was: "
+			      "the applied actions change no execution "
+			      "order, run no loop in parallel and leave "
+			      "unrolling to LLVM's vectorizer");
+		m->applied = 0;
+	}
+	return keeps >= 0;
+}
+
+/* Reports a failure (ok 0: the region was left alone), else prints what
+ * was asked. */
+static void model_report(pearl_ctx *ctx, struct model *m, int ok,
+			 const struct pearl_mlir_options *opts, int index)
+{
+	if (!ok) {
+		/* An exhausted quota is the region's size, not an operation. */
+		if (pearl_ctx_quota_exceeded(ctx))
+			m->where = m->start;
+		if (m->policy_failed)
+			warn_skip(m->where, pearl_ctx_last_error(ctx));
+		else
+			remark_skip(m->where, m->deps && !m->plan.text
+						  ? "out of memory"
+						  : pearl_ctx_last_error(ctx),
+				    NULL);
+		return;
+	}
+	if (m->text)
+		print_out(m->text);
+	if (m->sched && opts->print_schedule)
+		print_schedule(m->prog, m->sched, m->plan.text, index);
+	if (m->sched && opts->print_graph)
+		print_graph(m->prog, m->sched, index);
+}
+
+static void model_free(struct model *m)
+{
+	isl_ast_node_free(m->tree);
+	free(m->text);
+	free(m->plan.text);
+	pearl_sched_free(m->sched);
+	pearl_deps_free(m->deps);
+	pearl_program_free(m->prog);
+}
+
 /* Models region `index` of `func` (named `fn`), prints what was asked, and
  * schedules it (with the schedule file's or the explicit schedule, or else
  * with the policy); on failure the region is reported and left alone.
@@ -322,107 +465,22 @@ static int model_region(pearl_ctx *ctx, MlirOperation func, const char *fn,
 			 const struct pearl_mlir_options *opts)
 {
 	MlirLocation start = mlirOperationGetLocation(region->first);
-	MlirLocation where = start;
-	struct plan plan = { NULL, 0, NULL };
-	pearl_program *prog;
-	pearl_deps *deps = NULL;
-	pearl_sched *sched = NULL;
-	isl_ast_node *tree = NULL;
-	uint64_t fp = 0;
-	char *text = NULL;
-	int ok, scheduling, applied = 0, rewritten = 0, policy_failed = 0;
+	struct model m = { .start = start, .where = start };
+	int ok, rewritten = 0;
 
-	pearl_ctx_clear_error(ctx);
-	pearl_ctx_set_max_operations(ctx, opts->isl_max_operations);
-	pearl_ctx_set_time_limit(ctx, opts->time_limit);
-	pearl_ctx_set_check_ast(ctx, !opts->no_ast_check);
-	prog = pearl_mlir_extract(ctx, func, region, &where);
-	/* The fingerprint before any analysis (see pearl/fingerprint.h). */
-	ok = prog && (!(opts->print_model || opts->schedule_file_path) ||
-		      pearl_program_fingerprint(prog, &fp) == pearl_stat_ok);
+	ok = model_build(ctx, func, fn, region, index, opts, &m);
 	if (ok)
-		deps = pearl_deps_compute(prog);
-	if (deps && opts->print_model)
-		text = model_text(prog, deps, fp);
-	if (deps)
-		plan_region(&plan, opts, fn, index, fp, start);
-	ok = deps && (!opts->print_model || text) && plan.text;
-	scheduling = ok && (*plan.text || opts->print_schedule ||
-			    opts->regenerate || opts->print_graph ||
-			    plan.use_policy);
-	if (ok && scheduling) {
-		sched = pearl_sched_alloc(prog, deps);
-		ok = sched != NULL;
-	}
-	if (ok && plan.file_error) {
-		/* An unusable schedule file: model and print only. */
-		char msg[1200];
-
-		snprintf(msg, sizeof(msg), "pearl-schedule: loop nest left "
-			 "unchanged: schedule file: %s", plan.file_error);
-		pearl_mlir_emit_warning(where, msg);
-	} else if (ok && *plan.text) {
-		applied = apply_schedule(ctx, sched, plan.text, where);
-		ok = applied >= 0;
-	} else if (ok && plan.use_policy && !opts->policy) {
-		/* No policy: say why once per region, model and print only. */
-		char msg[640];
-
-		snprintf(msg, sizeof(msg), "pearl-schedule: loop nest left "
-			 "unchanged: cannot load the policy: %s",
-			 opts->policy_error ? opts->policy_error : "unknown");
-		pearl_mlir_emit_warning(where, msg);
-	} else if (ok && plan.use_policy) {
-		applied = apply_policy(ctx, sched, opts, where, &policy_failed);
-		ok = applied >= 0;
-	}
-	if (ok && applied > 0 && !opts->regenerate) {
-		/* Actions that change nothing the code generator acts on
-		 * (unrolling left to LLVM, an interchange undone) would only
-		 * rebuild the same loops: the region keeps its code. */
-		int keeps = pearl_sched_keeps_code(sched);
-
-		ok = keeps >= 0;
-		if (keeps == 1) {
-			pearl_mlir_emit_remark(
-			    where, "pearl-schedule: loop nest kept as it was: "
-				   "the applied actions change no execution "
-				   "order, run no loop in parallel and leave "
-				   "unrolling to LLVM's vectorizer");
-			applied = 0;
-		}
-	}
-	if (ok && (applied > 0 || opts->regenerate)) {
-		tree = pearl_sched_build_ast(sched);
-		ok = tree && pearl_mlir_codegen(ctx, region, prog, tree) ==
-				 pearl_stat_ok;
+		ok = model_schedule(ctx, &m, opts);
+	if (ok && m.applied > 0 && !opts->regenerate)
+		ok = model_check_keeps_code(&m);
+	if (ok && (m.applied > 0 || opts->regenerate)) {
+		m.tree = pearl_sched_build_ast(m.sched);
+		ok = m.tree && pearl_mlir_codegen(ctx, region, m.prog,
+						  m.tree) == pearl_stat_ok;
 		rewritten = ok;
 	}
-	if (!ok) {
-		/* An exhausted quota is the region's size, not an operation. */
-		if (pearl_ctx_quota_exceeded(ctx))
-			where = start;
-		if (policy_failed)
-			warn_skip(where, pearl_ctx_last_error(ctx));
-		else
-			remark_skip(where, deps && !plan.text
-					       ? "out of memory"
-					       : pearl_ctx_last_error(ctx),
-				    NULL);
-	} else {
-		if (text)
-			print_out(text);
-		if (sched && opts->print_schedule)
-			print_schedule(prog, sched, plan.text, index);
-		if (sched && opts->print_graph)
-			print_graph(prog, sched, index);
-	}
-	isl_ast_node_free(tree);
-	free(text);
-	free(plan.text);
-	pearl_sched_free(sched);
-	pearl_deps_free(deps);
-	pearl_program_free(prog);
+	model_report(ctx, &m, ok, opts, index);
+	model_free(&m);
 	return rewritten;
 }
 

@@ -118,6 +118,112 @@ int episode_time_schedule(pearl_env *env, pearl_env_program *p,
 	return 0;
 }
 
+/* The base time of `p`, the outcome until an action is timed. */
+static int episode_base(pearl_env *env, pearl_env_program *p,
+			struct episode_result *res, char *err, size_t err_size)
+{
+	struct pearl_env_result r;
+
+	if (query(env, p, "", &r, res, err, err_size) < 0)
+		return -1;
+	res->base_seconds = r.base_seconds;
+	res->final_seconds = res->base_seconds;
+	res->status = PEARL_ENV_OK;
+	res->speedup = 1.0;
+	return 0;
+}
+
+/* Appends the `*pending_next` "N"s not yet written and `action` to
+ * `schedule`; -1 if it is full. */
+static int schedule_append(char *schedule, int *pending_next, int action)
+{
+	struct pearl_action a;
+	char token[64];
+
+	for (; *pending_next > 0; --*pending_next)
+		if (append(schedule, "N") < 0)
+			return -1;
+	pearl_action_space_decode(action, &a);
+	pearl_action_format(&a, token, sizeof(token));
+	return append(schedule, token);
+}
+
+/* The schedule of the recorded decisions in res, and their rewards: with
+ * EPISODE_REWARD_STEP, each applied action's from the time of the
+ * schedule prefix it ends (up to the first that fails: later prefixes
+ * contain the failure); with EPISODE_REWARD_FINAL, the last applied
+ * action's from the whole schedule's.  Returns -1 with a message in err
+ * on failure. */
+static int episode_rewards(pearl_env *env, pearl_env_program *p,
+			   const struct recorder *rec, enum episode_reward mode,
+			   double *reward, struct episode_result *res,
+			   char *err, size_t err_size)
+{
+	struct pearl_env_result r;
+	double t_before = res->base_seconds;
+	int i, pending_next = 0, broken = 0, last_applied = -1;
+
+	for (i = 0; i < rec->n; ++i) {
+		if (rec->d[i].action == PEARL_ACTION_NEXT) {
+			++pending_next;
+			continue;
+		}
+		if (schedule_append(res->schedule, &pending_next,
+				    rec->d[i].action) < 0) {
+			snprintf(err, err_size,
+				 "%s: schedule longer than %d characters",
+				 pearl_env_program_name(p),
+				 EPISODE_SCHEDULE_MAX);
+			return -1;
+		}
+		res->n_actions++;
+		last_applied = i;
+		if (mode != EPISODE_REWARD_STEP || broken)
+			continue;
+		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
+			return -1;
+		reward[i] = reward_of(t_before, &r);
+		res->status = r.status;
+		broken = failed(r.status);
+		if (!broken)
+			t_before = res->final_seconds = r.seconds;
+	}
+	if (mode == EPISODE_REWARD_FINAL && last_applied >= 0) {
+		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
+			return -1;
+		reward[last_applied] = reward_of(res->base_seconds, &r);
+		res->status = r.status;
+		if (!failed(r.status))
+			res->final_seconds = r.seconds;
+	}
+	return 0;
+}
+
+/* The recorded decisions and their rewards as steps of `batch` (which
+ * takes their graphs). */
+static int episode_to_batch(struct pearl_ppo_batch *batch, struct recorder *rec,
+			    const double *reward, char *err, size_t err_size)
+{
+	int i;
+
+	for (i = 0; i < rec->n; ++i) {
+		struct decision *d = &rec->d[i];
+		struct pearl_ppo_step *s;
+
+		if (pearl_ppo_batch_add(batch, d->graph, d->mask, d->action,
+					d->logp, d->value) < 0) {
+			d->graph = NULL;
+			snprintf(err, err_size, "out of memory");
+			return -1;
+		}
+		d->graph = NULL; /* the batch has it */
+		s = &batch->steps[batch->n_steps - 1];
+		s->reward = (float)reward[i];
+		s->episode_end = i == rec->n - 1;
+	}
+	return 0;
+}
+
 int episode_run(pearl_env *env, pearl_env_program *p,
 		const pearl_policy *policy,
 		const struct pearl_agent_options *opts,
@@ -127,9 +233,8 @@ int episode_run(pearl_env *env, pearl_env_program *p,
 	struct pearl_agent_options o = *opts;
 	struct pearl_agent_trace trace;
 	struct recorder rec;
-	struct pearl_env_result r;
-	double *reward = NULL, t_before;
-	int i, pending_next = 0, rc = -1, broken = 0, last_applied = -1;
+	double *reward = NULL;
+	int i, rc = -1;
 	pearl_sched *sched;
 
 	memset(res, 0, sizeof(*res));
@@ -146,85 +251,23 @@ int episode_run(pearl_env *env, pearl_env_program *p,
 			 pearl_env_program_name(p));
 		goto out;
 	}
-	/* The base time. */
-	if (query(env, p, "", &r, res, err, err_size) < 0)
+	if (episode_base(env, p, res, err, err_size) < 0)
 		goto out;
-	res->base_seconds = t_before = r.base_seconds;
-	res->final_seconds = res->base_seconds;
-	res->status = PEARL_ENV_OK;
-	res->speedup = 1.0;
 	reward = calloc(rec.n > 0 ? rec.n : 1, sizeof(*reward));
 	if (!reward) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	/* The schedule prefix after each applied action. */
-	for (i = 0; i < rec.n; ++i) {
-		struct pearl_action a;
-		char token[64];
-
-		if (rec.d[i].action == PEARL_ACTION_NEXT) {
-			++pending_next;
-			continue;
-		}
-		for (; pending_next > 0; --pending_next)
-			if (append(res->schedule, "N") < 0)
-				goto full;
-		pearl_action_space_decode(rec.d[i].action, &a);
-		pearl_action_format(&a, token, sizeof(token));
-		if (append(res->schedule, token) < 0)
-			goto full;
-		res->n_actions++;
-		last_applied = i;
-		if (mode != EPISODE_REWARD_STEP || broken)
-			continue;
-		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
-			goto out;
-		reward[i] = reward_of(t_before, &r);
-		res->status = r.status;
-		if (failed(r.status)) {
-			broken = 1; /* later prefixes contain the failure */
-			continue;
-		}
-		t_before = r.seconds;
-		res->final_seconds = r.seconds;
-	}
-	if (mode == EPISODE_REWARD_FINAL && last_applied >= 0) {
-		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
-			goto out;
-		reward[last_applied] = reward_of(res->base_seconds, &r);
-		res->status = r.status;
-		if (!failed(r.status))
-			res->final_seconds = r.seconds;
-	}
+	if (episode_rewards(env, p, &rec, mode, reward, res, err, err_size) < 0)
+		goto out;
 	if (res->status == PEARL_ENV_OK)
 		res->speedup = res->base_seconds / res->final_seconds;
 	for (i = 0; i < rec.n; ++i)
 		res->reward += reward[i];
 	res->n_decisions = rec.n;
-	if (batch) {
-		for (i = 0; i < rec.n; ++i) {
-			struct decision *d = &rec.d[i];
-			struct pearl_ppo_step *s;
-
-			if (pearl_ppo_batch_add(batch, d->graph, d->mask,
-						d->action, d->logp,
-						d->value) < 0) {
-				d->graph = NULL;
-				snprintf(err, err_size, "out of memory");
-				goto out;
-			}
-			d->graph = NULL; /* the batch has it */
-			s = &batch->steps[batch->n_steps - 1];
-			s->reward = (float)reward[i];
-			s->episode_end = i == rec.n - 1;
-		}
-	}
+	if (batch && episode_to_batch(batch, &rec, reward, err, err_size) < 0)
+		goto out;
 	rc = 0;
-	goto out;
-full:
-	snprintf(err, err_size, "%s: schedule longer than %d characters",
-		 pearl_env_program_name(p), EPISODE_SCHEDULE_MAX);
 out:
 	free(reward);
 	recorder_clear(&rec);

@@ -1511,142 +1511,204 @@ static MlirLogicalResult quiet(MlirDiagnostic diag, void *user)
 	return mlirLogicalResultSuccess();
 }
 
+/* The generator's state for `region` of `prog`: where the new operations
+ * go, the region's private buffers, the values of the parameters of
+ * `space` (the domain's).  Failures are recorded in g. */
+static void gen_start(struct gen *g, pearl_ctx *ctx,
+		      const pearl_mlir_region *region, pearl_program *prog,
+		      __isl_keep isl_space *space)
+{
+	MlirOperation first = region->first, last = region->last;
+	int i;
+
+	g->ctx = ctx;
+	g->prog = prog;
+	g->region = region;
+	g->mctx = mlirOperationGetContext(first);
+	g->loc = mlirOperationGetLocation(first);
+	g->block = mlirOperationGetBlock(first);
+	g->anchor = mlirOperationGetNextInBlock(last);
+	g->n_param = isl_space_dim(space, isl_dim_param);
+	if (g->n_param > MAX_PARAMS || mlirOperationIsNull(g->anchor))
+		fail(g, "region shape not supported");
+	g->n_privates = pearl_mlir_find_privates(region, &g->privates);
+	g->private_value =
+	    g->n_privates > 0 ? calloc(g->n_privates, sizeof(*g->private_value))
+			      : NULL;
+	if (g->n_privates < 0 || (g->n_privates > 0 && !g->private_value))
+		fail(g, "out of memory");
+	for (i = 0; i < g->n_param && !g->failed; ++i) {
+		g->param[i] = isl_space_get_dim_id(space, isl_dim_param, i);
+		g->param_value[i].ptr = isl_id_get_user(g->param[i]);
+		isl_id_free(g->param[i]); /* the domain keeps it alive */
+		if (!g->param_value[i].ptr)
+			fail(g, "parameter %s has no value",
+			     isl_id_get_name(g->param[i]));
+	}
+}
+
+/* Copies the read-only arrays of the loops recorded under copy marks (K)
+ * into local buffers, before the loops are unrolled: unrolling may replace
+ * the loops recorded for the copies, while the copies only add operations
+ * around their loop and redirect loads inside it. Counts the arrays
+ * copied in *copied, those left as they were in *not_copied. */
+static void gen_copy(struct gen *g, int *copied, int *not_copied)
+{
+	int i, failed;
+
+	for (i = 0; i < g->n_copy && !g->failed; ++i) {
+		*copied += pearl_mlir_copy_read_only(g->copy_op[i], &failed);
+		*not_copied += failed;
+	}
+}
+
+/* Unrolls the loops recorded under unroll marks, before the new code is
+ * verified, so that the unrolled code is verified.  Loops were recorded
+ * outer first: unrolled inner first, an outer loop's copies take their
+ * unrolled loops along, while unrolling the outer loop first would leave
+ * the inner loop's record dangling (two unroll-and-jams of one nest,
+ * J(1,4) then J(0,5): a crash found by fuzzing, gen-140003).  Counts the
+ * loops left to LLVM's vectorizer in *vect, those kept as loops in
+ * *kept. */
+static void gen_unroll(struct gen *g, int *vect, int *kept)
+{
+	int i;
+
+	for (i = g->n_unroll - 1; i >= 0 && !g->failed; --i)
+		if (g->unroll_factor[i] < 0)
+			(*vect)++;
+		else
+			*kept += mlirOperationIsNull(g->unroll_op[i]) ||
+				 !pearl_mlir_unroll_loop(g->unroll_op[i],
+							 g->unroll_factor[i]);
+}
+
+/* Fails unless every new operation (between the region and the anchor)
+ * verifies; the diagnostics of the verifier are swallowed. */
+static void gen_verify(struct gen *g)
+{
+	MlirOperation op, end = g->anchor;
+	MlirDiagnosticHandlerID handler;
+	int ok = 1;
+
+	handler = mlirContextAttachDiagnosticHandler(g->mctx, quiet, NULL,
+						     NULL);
+	for (op = mlirOperationGetNextInBlock(g->region->last);
+	     !g->failed && !mlirOperationEqual(op, end);
+	     op = mlirOperationGetNextInBlock(op))
+		if (!mlirOperationVerify(op))
+			ok = 0;
+	mlirContextDetachDiagnosticHandler(g->mctx, handler);
+	if (!g->failed && !ok)
+		fail(g, "the generated operations do not verify");
+}
+
+/* After a failure: the new operations and expanded private buffers go,
+ * the region stays as it was. */
+static void gen_discard(struct gen *g)
+{
+	MlirOperation op, next, end = g->anchor;
+	int i;
+
+	for (op = mlirOperationGetNextInBlock(g->region->last);
+	     !mlirOperationEqual(op, end); op = next) {
+		next = mlirOperationGetNextInBlock(op);
+		mlirOperationDestroy(op);
+	}
+	for (i = 0; i < g->n_privates && g->private_value; ++i)
+		if (!mlirValueIsNull(g->private_value[i]))
+			mlirOperationDestroy(
+			    mlirOpResultGetOwner(g->private_value[i]));
+}
+
+/* After a success: the old loops, conditions and stores go (the values
+ * computed between them stay: they may be used later), and so do the
+ * private buffers replaced by expanded ones. */
+static void gen_replace(struct gen *g)
+{
+	MlirOperation op, next;
+	int i;
+
+	for (op = g->region->first;; op = next) {
+		int stop = mlirOperationEqual(op, g->region->last);
+
+		next = mlirOperationGetNextInBlock(op);
+		if (pearl_mlir_op_is(op, "affine.for") ||
+		    pearl_mlir_op_is(op, "affine.if") ||
+		    pearl_mlir_op_is(op, "affine.store"))
+			mlirOperationDestroy(op);
+		if (stop)
+			break;
+	}
+	/* A private buffer's every use was in the old nest. */
+	for (i = 0; i < g->n_privates; ++i)
+		if (!mlirValueIsNull(g->private_value[i]) &&
+		    mlirOpOperandIsNull(
+			mlirValueGetFirstUse(g->privates[i].memref)))
+			mlirOperationDestroy(
+			    mlirOpResultGetOwner(g->privates[i].memref));
+}
+
+/* The remarks on the loops to unroll that were not unrolled. */
+static void gen_report_unrolls(struct gen *g, int vect, int kept)
+{
+	char msg[160];
+
+	if (vect) {
+		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
+			 "unroll left to LLVM's vectorizer (no carried "
+			 "dependence)", vect, g->n_unroll);
+		pearl_mlir_emit_remark(g->loc, msg);
+	}
+	if (kept) {
+		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
+			 "unroll kept as loops (parallel, or bounds with too "
+			 "many max/min terms)", kept, g->n_unroll);
+		pearl_mlir_emit_remark(g->loc, msg);
+	}
+}
+
+/* The remark on the copies of K, if the schedule asked for any. */
+static void gen_report_copies(struct gen *g, int copied, int not_copied)
+{
+	char msg[200];
+
+	if (!g->n_copy)
+		return;
+	if (not_copied)
+		snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) copied "
+			 "before %d loop(s) (K), %d not: another use in the "
+			 "loop, a box of no constant size or one too costly "
+			 "to compute", copied, g->n_copy, not_copied);
+	else
+		snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) copied "
+			 "before %d loop(s) (K)", copied, g->n_copy);
+	pearl_mlir_emit_remark(g->loc, msg);
+}
+
 pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			      pearl_program *prog,
 			      __isl_keep isl_ast_node *tree)
 {
-	MlirOperation first = region->first, last = region->last;
-	MlirOperation op, next, end;
 	isl_union_set *dom = pearl_program_get_domain(prog);
 	isl_space *space = isl_union_set_get_space(dom);
 	struct gen g = { 0 };
-	MlirDiagnosticHandlerID handler;
-	int i, ok = 1, kept = 0, vect = 0, copied = 0, not_copied = 0;
+	int kept = 0, vect = 0, copied = 0, not_copied = 0;
 
-	g.ctx = ctx;
-	g.prog = prog;
-	g.region = region;
-	g.mctx = mlirOperationGetContext(first);
-	g.loc = mlirOperationGetLocation(first);
-	g.block = mlirOperationGetBlock(first);
-	g.anchor = mlirOperationGetNextInBlock(last);
-	g.n_param = isl_space_dim(space, isl_dim_param);
-	if (g.n_param > MAX_PARAMS || mlirOperationIsNull(g.anchor))
-		fail(&g, "region shape not supported");
-	g.n_privates = pearl_mlir_find_privates(region, &g.privates);
-	g.private_value = g.n_privates > 0
-			      ? calloc(g.n_privates, sizeof(*g.private_value))
-			      : NULL;
-	if (g.n_privates < 0 || (g.n_privates > 0 && !g.private_value))
-		fail(&g, "out of memory");
-	for (i = 0; i < g.n_param && !g.failed; ++i) {
-		g.param[i] = isl_space_get_dim_id(space, isl_dim_param, i);
-		g.param_value[i].ptr = isl_id_get_user(g.param[i]);
-		isl_id_free(g.param[i]); /* the domain keeps it alive */
-		if (!g.param_value[i].ptr)
-			fail(&g, "parameter %s has no value",
-			     isl_id_get_name(g.param[i]));
-	}
+	gen_start(&g, ctx, region, prog, space);
 	gen_node(&g, tree, 0);
-	/* Copies first: unrolling may replace the loops recorded for them,
-	 * while the copies only add operations around their loop and
-	 * redirect loads inside it. */
-	for (i = 0; i < g.n_copy && !g.failed; ++i) {
-		int failed;
-
-		copied += pearl_mlir_copy_read_only(g.copy_op[i], &failed);
-		not_copied += failed;
-	}
-	/* Unroll before verifying, so that the unrolled code is verified.
-	 * Loops were recorded outer first: unrolled inner first, an outer
-	 * loop's copies take their unrolled loops along, while unrolling the
-	 * outer loop first would leave the inner loop's record dangling (two
-	 * unroll-and-jams of one nest, J(1,4) then J(0,5): a crash found by
-	 * fuzzing, gen-140003). */
-	for (i = g.n_unroll - 1; i >= 0 && !g.failed; --i)
-		if (g.unroll_factor[i] < 0)
-			vect++;
-		else
-			kept += mlirOperationIsNull(g.unroll_op[i]) ||
-				!pearl_mlir_unroll_loop(g.unroll_op[i],
-							g.unroll_factor[i]);
-
-	/* Verify the new operations; keep them only if they all verify. */
-	end = g.anchor;
-	handler = mlirContextAttachDiagnosticHandler(g.mctx, quiet, NULL, NULL);
-	for (op = mlirOperationGetNextInBlock(last);
-	     !g.failed && !mlirOperationEqual(op, end);
-	     op = mlirOperationGetNextInBlock(op))
-		if (!mlirOperationVerify(op))
-			ok = 0;
-	mlirContextDetachDiagnosticHandler(g.mctx, handler);
-	if (!g.failed && !ok)
-		fail(&g, "the generated operations do not verify");
-
-	if (g.failed) {
-		for (op = mlirOperationGetNextInBlock(last);
-		     !mlirOperationEqual(op, end); op = next) {
-			next = mlirOperationGetNextInBlock(op);
-			mlirOperationDestroy(op);
-		}
-		for (i = 0; i < g.n_privates && g.private_value; ++i)
-			if (!mlirValueIsNull(g.private_value[i]))
-				mlirOperationDestroy(mlirOpResultGetOwner(
-				    g.private_value[i]));
-	} else {
-		/* Erase the old loops, conditions and stores; the values
-		 * computed between them stay (they may be used later). */
-		for (op = first;; op = next) {
-			int stop = mlirOperationEqual(op, last);
-
-			next = mlirOperationGetNextInBlock(op);
-			if (pearl_mlir_op_is(op, "affine.for") ||
-			    pearl_mlir_op_is(op, "affine.if") ||
-			    pearl_mlir_op_is(op, "affine.store"))
-				mlirOperationDestroy(op);
-			if (stop)
-				break;
-		}
-		/* A private buffer's every use was in the old nest. */
-		for (i = 0; i < g.n_privates; ++i)
-			if (!mlirValueIsNull(g.private_value[i]) &&
-			    mlirOpOperandIsNull(
-				mlirValueGetFirstUse(g.privates[i].memref)))
-				mlirOperationDestroy(mlirOpResultGetOwner(
-				    g.privates[i].memref));
-	}
+	gen_copy(&g, &copied, &not_copied);
+	gen_unroll(&g, &vect, &kept);
+	gen_verify(&g);
+	if (g.failed)
+		gen_discard(&g);
+	else
+		gen_replace(&g);
 	free(g.privates);
 	free(g.private_value);
-	if (!g.failed && vect) {
-		char msg[160];
-
-		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
-			 "unroll left to LLVM's vectorizer (no carried "
-			 "dependence)", vect, g.n_unroll);
-		pearl_mlir_emit_remark(g.loc, msg);
-	}
-	if (!g.failed && kept) {
-		char msg[160];
-
-		snprintf(msg, sizeof(msg), "pearl-schedule: %d of %d loops to "
-			 "unroll kept as loops (parallel, or bounds with too "
-			 "many max/min terms)", kept, g.n_unroll);
-		pearl_mlir_emit_remark(g.loc, msg);
-	}
-	if (!g.failed && g.n_copy) {
-		char msg[200];
-
-		if (not_copied)
-			snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) "
-				 "copied before %d loop(s) (K), %d not: another "
-				 "use in the loop, a box of no constant size or "
-				 "one too costly to compute", copied, g.n_copy,
-				 not_copied);
-		else
-			snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) "
-				 "copied before %d loop(s) (K)", copied,
-				 g.n_copy);
-		pearl_mlir_emit_remark(g.loc, msg);
+	if (!g.failed) {
+		gen_report_unrolls(&g, vect, kept);
+		gen_report_copies(&g, copied, not_copied);
 	}
 	isl_space_free(space);
 	isl_union_set_free(dom);
