@@ -411,126 +411,174 @@ isl_map *scalarAccess(isl_map *Acc,
 
 } // namespace
 
-pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
-                                isl_union_pw_multi_aff **ToModel) {
-  pearl_program *Prog =
-      pearl_program_alloc(ctx, S.getFunction().getName().str().c_str());
-  if (!Prog) {
-    Why = "out of memory";
-    return nullptr;
+namespace {
+/// The state of modelScop: the program being built, the shifts of the
+/// statements' domains to their source lower bounds (forward and back) and
+/// the numbering of the Scop's scalars.
+struct ScopModeler {
+  pearl_ctx *Ctx;
+  Scop &S;
+  pearl_program *Prog;
+  isl_union_pw_multi_aff *Fwd;
+  isl_union_pw_multi_aff *Back;
+  DenseMap<const ScopArrayInfo *, int> Scalars;
+
+  ScopModeler(pearl_ctx *Ctx, Scop &S) : Ctx(Ctx), S(S) {
+    Prog = pearl_program_alloc(Ctx, S.getFunction().getName().str().c_str());
+    isl_ctx *Isl = pearl_ctx_get_isl(Ctx);
+    Fwd = isl_union_pw_multi_aff_empty_ctx(Isl);
+    Back = isl_union_pw_multi_aff_empty_ctx(Isl);
   }
-  isl_ctx *Isl = pearl_ctx_get_isl(ctx);
-  isl_union_pw_multi_aff *Fwd = isl_union_pw_multi_aff_empty_ctx(Isl);
-  isl_union_pw_multi_aff *Back = isl_union_pw_multi_aff_empty_ctx(Isl);
-  *ToModel = nullptr;
-  auto Fail = [&](std::string Reason) {
-    Why = std::move(Reason);
+  ~ScopModeler() {
+    pearl_program_free(Prog);
     isl_union_pw_multi_aff_free(Fwd);
     isl_union_pw_multi_aff_free(Back);
-    return pearl_program_free(Prog);
-  };
-  DenseMap<const ScopArrayInfo *, int> Scalars;
-  for (ScopStmt &Stmt : S) {
-    std::string Refusal = unsupportedStmt(S, Stmt);
-    if (!Refusal.empty())
-      return Fail(Refusal);
-    const std::string Name = Stmt.getBaseName();
-    SmallVector<MemoryAccess *, 4> Writes;
-    for (MemoryAccess *MA : Stmt) {
-      if (isReadOnlyScalar(S, MA) || MA->isRead())
-        continue;
-      if (!MA->isAffine() || !MA->isMustWrite())
-        return Fail("statement " + Name + " has a non-affine write");
-      Writes.push_back(MA);
-    }
-    if (Writes.empty())
-      return Fail("statement " + Name + " writes no array");
-    // One array element, or scalars only: values passed to other
-    // statements (a load LICM hoisted out of the inner loop) and the
-    // operands of PHI nodes (a reduction kept in a register: its start
-    // value, the value carried to the next iteration and the value after
-    // the loop). Polly's code generation keeps each scalar in memory of
-    // its own, and the model does the same: every scalar of the Scop is an
-    // element of one array (scalarAccess), so a statement that writes
-    // several writes several elements of it; the dependences are exact
-    // and keep the order of every write and read of each.
-    bool AllScalars = llvm::all_of(
-        Writes, [](MemoryAccess *MA) { return !MA->isLatestArrayKind(); });
-    if (Writes.size() > 1 && !AllScalars)
-      return Fail("statement " + Name + " writes more than one array "
-                  "element");
-    MemoryAccess *Write = Writes.front();
-
-    StmtWalk W(Stmt);
-    for (MemoryAccess *WA : Writes) {
-      if (WA->isOriginalPHIKind() || WA->isOriginalExitPHIKind())
-        for (auto &In : WA->getIncoming())
-          W.walk(In.second);
-      else
-        W.walk(WA->getAccessValue());
-    }
-    // Reads that do not feed the stored value (e.g. a load whose value
-    // only decides control flow) still order instances: keep them, last.
-    for (MemoryAccess *MA : Stmt)
-      if (MA->isRead() && !isReadOnlyScalar(S, MA))
-        W.addRead(MA);
-
-    // The model counts every loop from its source lower bound (see
-    // sourceStart): domains and accesses are shifted, the schedule is
-    // pulled back, and the schedule Pearl returns is pulled back again by
-    // *ToModel before Polly gets it.
-    isl_set *PollyDom = Stmt.getDomain().release();
-    isl_space *Space = isl_set_get_space(PollyDom);
-    isl_multi_aff *Shift = shiftOf(Stmt, Space, 1);
-    Fwd = isl_union_pw_multi_aff_add_pw_multi_aff(
-        Fwd, isl_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(Shift)));
-    Back = isl_union_pw_multi_aff_add_pw_multi_aff(
-        Back, isl_pw_multi_aff_from_multi_aff(shiftOf(Stmt, Space, -1)));
-    isl_space_free(Space);
-    isl_map *ShiftMap = isl_map_from_multi_aff(Shift);
-    isl_set *Dom = isl_set_apply(isl_set_copy(PollyDom),
-                                 isl_map_copy(ShiftMap));
-    auto Access = [&](MemoryAccess *MA) {
-      const ScopArrayInfo *A = MA->getLatestScopArrayInfo();
-      isl_map *Acc = MA->getLatestAccessRelation().release();
-      if (!MA->isLatestArrayKind()) {
-        Acc = scalarAccess(Acc, Scalars, A);
-      } else if (A->getNumberOfDimensions() == 1) {
-        auto Dims = fixedDims(A->getBasePtr(), A->getElementType());
-        if (!Dims.empty())
-          Acc = reshape(Acc, PollyDom, Dims);
-      }
-      return isl_map_apply_domain(Acc, isl_map_copy(ShiftMap));
-    };
-    const ScopArrayInfo *SAI = Write->getLatestScopArrayInfo();
-    isl_map *WriteAcc = Access(Write);
-    for (size_t I = 1; I < Writes.size(); ++I)
-      WriteAcc = isl_map_union(WriteAcc, Access(Writes[I]));
-    int Idx = pearl_program_add_stmt(
-        Prog, isl_set_copy(Dom), WriteAcc,
-        typeName(SAI->getElementType()).c_str(), &Stmt);
-    bool Ok = Idx >= 0;
-    for (MemoryAccess *MA : W.Reads)
-      Ok = Ok && pearl_program_add_read(Prog, Idx, Access(MA)) >= 0;
-    isl_set_free(Dom);
-    isl_set_free(PollyDom);
-    isl_map_free(ShiftMap);
-    if (!Ok)
-      return Fail(pearl_ctx_last_error(ctx));
-    for (const char *Op : W.Ops)
-      if (pearl_program_add_op_count(Prog, Idx, Op, 1) < 0)
-        return Fail(pearl_ctx_last_error(ctx));
   }
-  if (pearl_program_n_stmt(Prog) == 0)
-    return Fail("no statement");
+
+  std::string writesOf(ScopStmt &Stmt, SmallVectorImpl<MemoryAccess *> &W);
+  std::string addStmt(ScopStmt &Stmt);
+  std::string setSchedule();
+};
+
+/// The writes of `Stmt` into `Writes`; the reason it cannot be modeled,
+/// or "". One array element, or scalars only: values passed to other
+/// statements (a load LICM hoisted out of the inner loop) and the operands
+/// of PHI nodes (a reduction kept in a register: its start value, the
+/// value carried to the next iteration and the value after the loop).
+/// Polly's code generation keeps each scalar in memory of its own, and the
+/// model does the same: every scalar of the Scop is an element of one
+/// array (scalarAccess), so a statement that writes several writes several
+/// elements of it; the dependences are exact and keep the order of every
+/// write and read of each.
+std::string ScopModeler::writesOf(ScopStmt &Stmt,
+                                  SmallVectorImpl<MemoryAccess *> &Writes) {
+  const std::string Name = Stmt.getBaseName();
+  for (MemoryAccess *MA : Stmt) {
+    if (isReadOnlyScalar(S, MA) || MA->isRead())
+      continue;
+    if (!MA->isAffine() || !MA->isMustWrite())
+      return "statement " + Name + " has a non-affine write";
+    Writes.push_back(MA);
+  }
+  if (Writes.empty())
+    return "statement " + Name + " writes no array";
+  bool AllScalars = llvm::all_of(
+      Writes, [](MemoryAccess *MA) { return !MA->isLatestArrayKind(); });
+  if (Writes.size() > 1 && !AllScalars)
+    return "statement " + Name + " writes more than one array element";
+  return "";
+}
+
+/// Adds `Stmt` to the program: its domain, writes, reads (those feeding
+/// the stored values, then the others) and operation counts, all shifted
+/// so that every loop counts from its source lower bound (see
+/// sourceStart); the shift and its inverse go into Fwd and Back. The
+/// reason it cannot be modeled, or "".
+std::string ScopModeler::addStmt(ScopStmt &Stmt) {
+  std::string Refusal = unsupportedStmt(S, Stmt);
+  if (!Refusal.empty())
+    return Refusal;
+  SmallVector<MemoryAccess *, 4> Writes;
+  Refusal = writesOf(Stmt, Writes);
+  if (!Refusal.empty())
+    return Refusal;
+
+  StmtWalk W(Stmt);
+  for (MemoryAccess *WA : Writes) {
+    if (WA->isOriginalPHIKind() || WA->isOriginalExitPHIKind())
+      for (auto &In : WA->getIncoming())
+        W.walk(In.second);
+    else
+      W.walk(WA->getAccessValue());
+  }
+  // Reads that do not feed the stored value (e.g. a load whose value
+  // only decides control flow) still order instances: keep them, last.
+  for (MemoryAccess *MA : Stmt)
+    if (MA->isRead() && !isReadOnlyScalar(S, MA))
+      W.addRead(MA);
+
+  isl_set *PollyDom = Stmt.getDomain().release();
+  isl_space *Space = isl_set_get_space(PollyDom);
+  isl_multi_aff *Shift = shiftOf(Stmt, Space, 1);
+  Fwd = isl_union_pw_multi_aff_add_pw_multi_aff(
+      Fwd, isl_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(Shift)));
+  Back = isl_union_pw_multi_aff_add_pw_multi_aff(
+      Back, isl_pw_multi_aff_from_multi_aff(shiftOf(Stmt, Space, -1)));
+  isl_space_free(Space);
+  isl_map *ShiftMap = isl_map_from_multi_aff(Shift);
+  isl_set *Dom = isl_set_apply(isl_set_copy(PollyDom), isl_map_copy(ShiftMap));
+  auto Access = [&](MemoryAccess *MA) {
+    const ScopArrayInfo *A = MA->getLatestScopArrayInfo();
+    isl_map *Acc = MA->getLatestAccessRelation().release();
+    if (!MA->isLatestArrayKind()) {
+      Acc = scalarAccess(Acc, Scalars, A);
+    } else if (A->getNumberOfDimensions() == 1) {
+      auto Dims = fixedDims(A->getBasePtr(), A->getElementType());
+      if (!Dims.empty())
+        Acc = reshape(Acc, PollyDom, Dims);
+    }
+    return isl_map_apply_domain(Acc, isl_map_copy(ShiftMap));
+  };
+  const ScopArrayInfo *SAI = Writes.front()->getLatestScopArrayInfo();
+  isl_map *WriteAcc = Access(Writes.front());
+  for (size_t I = 1; I < Writes.size(); ++I)
+    WriteAcc = isl_map_union(WriteAcc, Access(Writes[I]));
+  int Idx = pearl_program_add_stmt(Prog, isl_set_copy(Dom), WriteAcc,
+                                   typeName(SAI->getElementType()).c_str(),
+                                   &Stmt);
+  bool Ok = Idx >= 0;
+  for (MemoryAccess *MA : W.Reads)
+    Ok = Ok && pearl_program_add_read(Prog, Idx, Access(MA)) >= 0;
+  isl_set_free(Dom);
+  isl_set_free(PollyDom);
+  isl_map_free(ShiftMap);
+  if (!Ok)
+    return pearl_ctx_last_error(Ctx);
+  for (const char *Op : W.Ops)
+    if (pearl_program_add_op_count(Prog, Idx, Op, 1) < 0)
+      return pearl_ctx_last_error(Ctx);
+  return "";
+}
+
+/// The program's schedule: Polly's schedule tree without its marks,
+/// pulled back to the shifted domains, with plain bands. The reason it
+/// cannot be set, or "".
+std::string ScopModeler::setSchedule() {
   isl_schedule *Sched = isl_schedule_map_schedule_node_bottom_up(
       S.getScheduleTree().release(), dropMark, nullptr);
   Sched = isl_schedule_pullback_union_pw_multi_aff(
       Sched, isl_union_pw_multi_aff_copy(Back));
   Sched = isl_schedule_map_schedule_node_bottom_up(Sched, plainBand, nullptr);
   if (pearl_program_set_schedule(Prog, Sched) < 0)
-    return Fail(pearl_ctx_last_error(ctx));
-  isl_union_pw_multi_aff_free(Back);
-  *ToModel = Fwd;
+    return pearl_ctx_last_error(Ctx);
+  return "";
+}
+} // namespace
+
+pearl_program *pearl::modelScop(pearl_ctx *ctx, Scop &S, std::string &Why,
+                                isl_union_pw_multi_aff **ToModel) {
+  ScopModeler M(ctx, S);
+  *ToModel = nullptr;
+  if (!M.Prog) {
+    Why = "out of memory";
+    return nullptr;
+  }
+  for (ScopStmt &Stmt : S) {
+    Why = M.addStmt(Stmt);
+    if (!Why.empty())
+      return nullptr;
+  }
+  if (pearl_program_n_stmt(M.Prog) == 0) {
+    Why = "no statement";
+    return nullptr;
+  }
+  Why = M.setSchedule();
+  if (!Why.empty())
+    return nullptr;
+  // The program and the forward shift go to the caller.
+  *ToModel = M.Fwd;
+  M.Fwd = nullptr;
+  pearl_program *Prog = M.Prog;
+  M.Prog = nullptr;
   return Prog;
 }
