@@ -1428,6 +1428,43 @@ static void gen_user(struct gen *g, __isl_keep isl_ast_node *node)
 	isl_ast_expr_free(call);
 }
 
+/* Generates `child` (kept), the node under mark `mark` (kept), with what
+ * the mark asks of the loop below it set in *flag to `value` meanwhile;
+ * `parallel`: whether the loop below is parallel. */
+static void gen_under(struct gen *g, __isl_keep isl_ast_node *child,
+		      int parallel, int *flag, int value)
+{
+	int saved = *flag;
+
+	*flag = value;
+	gen_node(g, child, parallel);
+	*flag = saved;
+}
+
+/* Generates `child` (kept) under mark `mark` (kept), `parallel` as for
+ * gen_node: an unroll mark holds the factor (negative: left to LLVM's
+ * vectorizer, counted; the loops under it are not parallel), a vector
+ * mark the width; copy and point marks are flags; a parallel mark makes
+ * the loop below parallel. */
+static void gen_mark(struct gen *g, __isl_keep isl_id *mark,
+		     __isl_keep isl_ast_node *child, int parallel)
+{
+	const char *name = isl_id_get_name(mark);
+	intptr_t user = (intptr_t)isl_id_get_user(mark);
+
+	if (strcmp(name, PEARL_UNROLL_MARK) == 0)
+		gen_under(g, child, 0, &g->pending_unroll,
+			  user > 1 ? (int)user : -1);
+	else if (strcmp(name, PEARL_VECTOR_MARK) == 0)
+		gen_under(g, child, parallel, &g->pending_vector, (int)user);
+	else if (strcmp(name, PEARL_COPY_MARK) == 0)
+		gen_under(g, child, parallel, &g->pending_copy, 1);
+	else if (strcmp(name, PEARL_POINT_MARK) == 0)
+		gen_under(g, child, parallel, &g->pending_point, 1);
+	else
+		gen_node(g, child, strcmp(name, PEARL_PARALLEL_MARK) == 0);
+}
+
 static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
 		     int parallel)
 {
@@ -1459,39 +1496,7 @@ static void gen_node(struct gen *g, __isl_keep isl_ast_node *node,
 	case isl_ast_node_mark:
 		mark = isl_ast_node_mark_get_id(node);
 		child = isl_ast_node_mark_get_node(node);
-		if (strcmp(isl_id_get_name(mark), PEARL_UNROLL_MARK) == 0) {
-			int saved = g->pending_unroll;
-			intptr_t f = (intptr_t)isl_id_get_user(mark);
-
-			/* negative: left to LLVM's vectorizer (counted) */
-			g->pending_unroll = f > 1 ? (int)f : -1;
-			gen_node(g, child, 0);
-			g->pending_unroll = saved;
-		} else if (strcmp(isl_id_get_name(mark), PEARL_VECTOR_MARK) ==
-			   0) {
-			int saved = g->pending_vector;
-
-			g->pending_vector = (int)(intptr_t)isl_id_get_user(mark);
-			gen_node(g, child, parallel);
-			g->pending_vector = saved;
-		} else if (strcmp(isl_id_get_name(mark), PEARL_COPY_MARK) ==
-			   0) {
-			int saved = g->pending_copy;
-
-			g->pending_copy = 1;
-			gen_node(g, child, parallel);
-			g->pending_copy = saved;
-		} else if (strcmp(isl_id_get_name(mark), PEARL_POINT_MARK) ==
-			   0) {
-			int saved = g->pending_point;
-
-			g->pending_point = 1;
-			gen_node(g, child, parallel);
-			g->pending_point = saved;
-		} else {
-			gen_node(g, child, strcmp(isl_id_get_name(mark),
-						  PEARL_PARALLEL_MARK) == 0);
-		}
+		gen_mark(g, mark, child, parallel);
 		isl_ast_node_free(child);
 		isl_id_free(mark);
 		return;
