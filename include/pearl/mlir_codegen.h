@@ -60,8 +60,12 @@ int pearl_mlir_unroll_loop(MlirOperation op, int factor);
  * right after it, the copy loops between the alloc and the loop) and has
  * the loop's loads read the buffer (MLIR's affine copy generation, never
  * hoisted out of the loops around `op`). A memref with another use
- * inside the loop, or whose box has no constant size, is left as it is
- * and counted in *n_failed. Returns the number of memrefs copied.
+ * inside the loop, whose box has no constant size, or whose box would be
+ * costly to compute (divisions or remainders in the accesses, bounds or
+ * conditions of its loads, or more than 48 terms), is left as it is and
+ * counted in *n_failed; so is every memref when the context has not
+ * loaded the memref and arith dialects. Returns the number of memrefs
+ * copied.
  * Implemented by the C++ shim lib/Frontend/MLIR/copy_shim.cpp. */
 int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed);
 

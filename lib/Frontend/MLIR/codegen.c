@@ -36,6 +36,9 @@ struct value_map {
 };
 
 #define MAX_UNROLL 512
+/* Loops recorded under copy marks (K) per region; a loop beyond them gets
+ * no copies. */
+#define MAX_COPY_LOOPS 512
 /* Operations the generator may insert for one region (statement copies,
  * loops, conditions, before unrolling): the benchmark kernels need a few
  * hundred. isl's conditional expressions "c ? a : b" are resolved by
@@ -80,7 +83,7 @@ struct gen {
 	int pending_vector;
 	/* Loops to precede with copies of their read-only arrays once built
 	 * (those right under a copy mark, K); whether the loop below is one. */
-	MlirOperation copy_op[MAX_UNROLL];
+	MlirOperation copy_op[MAX_COPY_LOOPS];
 	int n_copy;
 	int pending_copy;
 	long n_inserted; /* operations inserted so far */
@@ -1002,7 +1005,7 @@ static void gen_loop_body(struct gen *g, MlirOperation op, MlirBlock body,
 	int loops_so_far = ++g->n_loops;
 
 	insert(g, op);
-	if (copy && g->n_copy < MAX_UNROLL)
+	if (copy && g->n_copy < MAX_COPY_LOOPS)
 		g->copy_op[g->n_copy++] = op;
 	/* a parallel loop is not unrolled (null op: counted as kept) */
 	if (unroll && g->n_unroll < MAX_UNROLL) {
