@@ -59,10 +59,15 @@
  *      identity maps, which the lowering folds). New actions D, F, J, V
  *      (J's point loops are unrolled by the code generator, V's width is
  *      a loop_annotation); other benchmark kernels unchanged.
+ *  11  a function the pass rewrote is marked pearl.noalias_memref_args,
+ *      and the lowering gives its memref-argument loads and stores alias
+ *      scopes (pearl/mlir_alias_scopes.h): LLVM keeps written elements in
+ *      registers across loops that read other arrays. Every rewritten
+ *      kernel's machine code may change.
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
 
-#define PEARL_CODEGEN_VERSION 10
+#define PEARL_CODEGEN_VERSION 11
 
 #endif

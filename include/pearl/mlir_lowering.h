@@ -5,7 +5,9 @@
  * (passes/mlir/LowerPass.cpp).
  *
  *   PEARL_LOWER_FIRST, then lower-affine with the loops' hints carried over
- *   it (pearl-lower-affine in the plugin), then PEARL_LOWER_REST.
+ *   it (pearl-lower-affine in the plugin), then PEARL_LOWER_REST, then the
+ *   alias scopes of the functions Pearl rewrote (pearl_alias_scopes_apply,
+ *   pearl/mlir_alias_scopes.h; pearl-alias-scopes in the plugin).
  *
  * expand-strided-metadata comes first so that views (memref.subview,
  * expand/collapse_shape, reinterpret_cast) lower too: it rewrites them into

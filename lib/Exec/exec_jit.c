@@ -1,5 +1,6 @@
 /* Parse, lower, JIT-compile and call one MLIR module. */
 #include "pearl/exec_jit.h"
+#include "pearl/mlir_alias_scopes.h"
 #include "pearl/mlir_loop_hints.h"
 #include "pearl/mlir_lowering.h"
 
@@ -453,7 +454,9 @@ static int run_pipeline(struct exec_module *mod, const char *pipeline,
 
 /* Runs exec_pipeline on the module, carrying the loop hints over
  * lower-affine. If the loops after lower-affine do not match those before
- * one to one, no hint is carried (the code is the same, only unhinted). */
+ * one to one, no hint is carried (the code is the same, only unhinted).
+ * Then the memref accesses of functions Pearl rewrote get their alias
+ * scopes (pearl/mlir_alias_scopes.h). */
 static int lower(struct exec_module *mod, struct exec_err *err)
 {
 	MlirOperation top = mlirModuleGetOperation(mod->module);
@@ -470,6 +473,8 @@ static int lower(struct exec_module *mod, struct exec_err *err)
 		ret = run_pipeline(mod, exec_pipeline_rest, err);
 	if (ret == 0)
 		ret = check_lowered(mod, err);
+	if (ret == 0 && pearl_alias_scopes_apply(top) < 0)
+		ret = exec_fail(err, "out of memory");
 	return ret;
 }
 

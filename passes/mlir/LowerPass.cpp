@@ -2,7 +2,9 @@
 //
 // Registration shim of `pearl-lower-affine` (upstream lower-affine that keeps
 // the loops' `loop_annotation` hints, carried over in C by
-// pearl/mlir_loop_hints.h) and of the pipeline `pearl-lower`, the lowering
+// pearl/mlir_loop_hints.h), of `pearl-alias-scopes` (the alias scopes of
+// rewritten functions, in C in pearl/mlir_alias_scopes.h) and of the
+// pipeline `pearl-lower`, the lowering
 // pearl-exec --lower-only and pearl-bench use, so that a user of stock
 // mlir-opt gets the same code:
 //
@@ -20,6 +22,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "pearl/mlir_alias_scopes.h"
 #include "pearl/mlir_loop_hints.h"
 #include "pearl/mlir_lowering.h"
 #include "pearl/mlir_pass.h"
@@ -62,13 +65,34 @@ struct PearlLowerAffinePass
     pearl_loop_hints_free(hints);
   }
 };
+
+// The alias scopes of the memref arguments of functions Pearl rewrote, on
+// the LLVM dialect (pearl/mlir_alias_scopes.h).
+struct PearlAliasScopesPass
+    : public mlir::PassWrapper<PearlAliasScopesPass,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PearlAliasScopesPass)
+
+  llvm::StringRef getArgument() const final { return "pearl-alias-scopes"; }
+  llvm::StringRef getDescription() const final {
+    return "alias scopes on the memref-argument loads and stores of the "
+           "llvm.func ops pearl-schedule rewrote (" PEARL_NOALIAS_ATTR ")";
+  }
+
+  void runOnOperation() override {
+    if (pearl_alias_scopes_apply(wrap(getOperation().getOperation())) < 0)
+      signalPassFailure();
+  }
+};
 } // namespace
 
 // Pearl's lowering (pearl/mlir_lowering.h, as pearl-exec runs it), with
 // pearl-lower-affine for lower-affine.
 static void buildPearlLowering(mlir::OpPassManager &pm) {
   if (mlir::failed(mlir::parsePassPipeline(
-          PEARL_LOWER_FIRST ",pearl-lower-affine," PEARL_LOWER_REST, pm,
+          PEARL_LOWER_FIRST ",pearl-lower-affine," PEARL_LOWER_REST
+                            ",pearl-alias-scopes",
+          pm,
           llvm::errs())))
     llvm::errs() << "pearl-lower: Pearl's lowering pipeline does not "
                     "parse (a pass it names is not registered)\n";
@@ -76,6 +100,7 @@ static void buildPearlLowering(mlir::OpPassManager &pm) {
 
 extern "C" void pearl_mlir_register_lower_passes(void) {
   mlir::PassRegistration<PearlLowerAffinePass>();
+  mlir::PassRegistration<PearlAliasScopesPass>();
   mlir::PassPipelineRegistration<>(
       "pearl-lower",
       "Pearl's lowering to the LLVM dialect (as pearl-exec --lower-only): "

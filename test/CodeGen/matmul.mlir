@@ -6,20 +6,25 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t.err
 // RUN: %pearl_opt %s '--pearl-schedule=schedule="P(0) T(0,1,32,16) U(4)"' | mlir-opt --canonicalize | FileCheck %s --check-prefix=CANON
 
+// The regenerated nest keeps C[i][j] in a register across the k loop
+// (register promotion of the element the innermost loop updates in place),
+// and the function states the no-alias assumption the rewrite relies on.
 // IDENT-LABEL: func.func @matmul
+// IDENT-SAME:    attributes {pearl.noalias_memref_args}
 // IDENT:         affine.for %[[I:.*]] = 0 to 64 {
 // IDENT-NEXT:      affine.for %[[J:.*]] = #{{.*}}(%[[I]]) to #{{.*}}(%[[I]]) {
-// IDENT-NEXT:        affine.for %[[K:.*]] = #{{.*}}(%[[I]], %[[J]]) to #{{.*}}(%[[I]], %[[J]]) {
+// IDENT-NEXT:        %[[C0:.*]] = affine.load %arg2[%[[I]], %[[J]]]
+// IDENT-NEXT:        %[[SUM:.*]] = affine.for %[[K:.*]] = #{{.*}}(%[[I]], %[[J]]) to #{{.*}}(%[[I]], %[[J]]) iter_args(%[[ACC:.*]] = %[[C0]]) -> (f64) {
 // IDENT-NEXT:          %[[A0:.*]] = affine.apply #{{.*}}(%[[I]], %[[J]], %[[K]])
 // IDENT-NEXT:          %[[A1:.*]] = affine.apply #{{.*}}(%[[I]], %[[J]], %[[K]])
 // IDENT-NEXT:          %[[A2:.*]] = affine.apply #{{.*}}(%[[I]], %[[J]], %[[K]])
-// IDENT-NEXT:          affine.load %arg0[%[[A0]], %[[A2]]]
-// IDENT-NEXT:          affine.load %arg1[%[[A2]], %[[A1]]]
-// IDENT-NEXT:          affine.load %arg2[%[[A0]], %[[A1]]]
-// IDENT-NEXT:          arith.mulf
-// IDENT-NEXT:          arith.addf
-// IDENT-NEXT:          affine.store {{.*}}, %arg2[%[[A0]], %[[A1]]]
+// IDENT-NEXT:          %[[LA:.*]] = affine.load %arg0[%[[A0]], %[[A2]]]
+// IDENT-NEXT:          %[[LB:.*]] = affine.load %arg1[%[[A2]], %[[A1]]]
+// IDENT-NEXT:          %[[P:.*]] = arith.mulf %[[LA]], %[[LB]]
+// IDENT-NEXT:          %[[S:.*]] = arith.addf %[[ACC]], %[[P]]
+// IDENT-NEXT:          affine.yield %[[S]]
 // IDENT-NEXT:        }
+// IDENT-NEXT:        affine.store %[[SUM]], %arg2[%[[I]], %[[J]]]
 // IDENT-NEXT:      }
 // IDENT-NEXT:    }
 // IDENT-NEXT:    return
@@ -29,9 +34,13 @@
 // TILED-NEXT:      affine.for %{{.*}} step 16 {
 // TILED-NEXT:        affine.for
 // TILED-NEXT:          affine.for
-// TILED-NEXT:            affine.for %{{.*}} step 4 {
-// TILED-COUNT-4:           affine.store
+// TILED-NEXT:            %[[C0:.*]] = affine.load %arg2
+// TILED-NEXT:            %[[SUM:.*]] = affine.for %{{.*}} step 4 iter_args(%{{.*}} = %[[C0]]) -> (f64) {
+// TILED-COUNT-4:           arith.addf
 // TILED-NOT:               affine.store
+// TILED:                   affine.yield
+// TILED-NEXT:            }
+// TILED-NEXT:            affine.store %[[SUM]], %arg2
 // TILED:         return
 
 // REMARK: remark: pearl-schedule: branch 0: applied P(0) T(0,1,32,16) U(4)
@@ -47,10 +56,13 @@
 // CANON-NEXT:      affine.for %[[T1:.*]] = 0 to 48 step 16 {
 // CANON-NEXT:        affine.for %[[I:.*]] = #[[ID]](%[[T0]]) to #[[P32]](%[[T0]]) {
 // CANON-NEXT:          affine.for %[[J:.*]] = #[[ID]](%[[T1]]) to #[[P16]](%[[T1]]) {
-// CANON-NEXT:            affine.for %[[K:.*]] = 0 to 32 step 4 {
+// CANON-NEXT:            affine.load %arg2[%[[I]], %[[J]]]
+// CANON-NEXT:            affine.for %[[K:.*]] = 0 to 32 step 4 iter_args
 // CANON-NEXT:              affine.load %arg0[%[[I]], %[[K]]]
 // CANON-NEXT:              affine.load %arg1[%[[K]], %[[J]]]
-// CANON-NEXT:              affine.load %arg2[%[[I]], %[[J]]]
+// CANON-NEXT:              arith.mulf
+// CANON-NEXT:              arith.addf
+// CANON-NEXT:              affine.load %arg0[%[[I]], %[[K]] + 1]
 
 func.func @matmul(%A: memref<64x32xf64>, %B: memref<32x48xf64>, %C: memref<64x48xf64>) {
   affine.for %i = 0 to 64 {

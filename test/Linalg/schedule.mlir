@@ -28,18 +28,20 @@ func.func @matmul(%A: memref<16x8xf32>, %B: memref<8x12xf32>, %C: memref<16x12xf
 }
 
 // Stride 2; the window operand is not read.
-// ONE-REM: schedule.mlir:[[@LINE+15]]:3: remark: pearl-schedule: branch 0: applied I(1,2) P(0)
+// ONE-REM: schedule.mlir:[[@LINE+17]]:3: remark: pearl-schedule: branch 0: applied I(1,2) P(0)
 // ONE-LABEL: func.func @maxpool
 // ONE-NEXT:    affine.parallel (%[[N:.*]]) = (0) to (2) {
 // ONE-NEXT:      affine.for %[[OW:.*]] = 0 to 4 {
 // ONE-NEXT:        affine.for %[[OH:.*]] = 0 to 4 {
 // ONE-NEXT:          affine.for %[[C:.*]] = 0 to 3 {
 // ONE-NEXT:            affine.for %[[KH:.*]] = 0 to 3 {
-// ONE-NEXT:              affine.for %[[KW:.*]] = 0 to 3 {
+// ONE-NEXT:              %[[O0:.*]] = affine.load %arg2[%[[N]], %[[OH]], %[[OW]], %[[C]]]
+// ONE-NEXT:              %[[M:.*]] = affine.for %[[KW:.*]] = 0 to 3 iter_args(%[[O:.*]] = %[[O0]]) -> (f32) {
 // ONE-NEXT:                %[[X:.*]] = affine.load %arg0[%[[N]], %[[OH]] * 2 + %[[KH]], %[[OW]] * 2 + %[[KW]], %[[C]]]
-// ONE-NEXT:                %[[O:.*]] = affine.load %arg2[%[[N]], %[[OH]], %[[OW]], %[[C]]]
 // ONE-NEXT:                %[[R:.*]] = arith.maximumf %[[O]], %[[X]] : f32
-// ONE-NEXT:                affine.store %[[R]], %arg2[%[[N]], %[[OH]], %[[OW]], %[[C]]]
+// ONE-NEXT:                affine.yield %[[R]]
+// ONE-NEXT:              }
+// ONE-NEXT:              affine.store %[[M]], %arg2[%[[N]], %[[OH]], %[[OW]], %[[C]]]
 // ONE-NOT:     linalg.
 // ONE:         return
 func.func @maxpool(%I: memref<2x9x9x3xf32>, %W: memref<3x3xf32>, %O: memref<2x4x4x3xf32>) {

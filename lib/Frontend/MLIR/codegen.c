@@ -1570,25 +1570,111 @@ static void gen_copy(struct gen *g, int *copied, int *not_copied)
 	}
 }
 
+/* The attribute that marks a loop to unroll, with its factor, while
+ * gen_unroll runs. */
+#define UNROLL_ATTR "pearl.unroll"
+/* Rounds of gen_unroll: each unrolls the marked loops it finds, and the
+ * copies of marked loops made meanwhile wait for the next round. */
+#define MAX_UNROLL_ROUNDS 8
+
+/* The marked loops under the new code, inner first (post-order). */
+struct marked {
+	MlirOperation op[MAX_UNROLL];
+	int n;
+};
+
+static MlirWalkResult collect_marked(MlirOperation op, void *user)
+{
+	struct marked *m = user;
+
+	if (m->n < MAX_UNROLL &&
+	    !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+		op, mlirStringRefCreateFromCString(UNROLL_ATTR))))
+		m->op[m->n++] = op;
+	return MlirWalkResultAdvance;
+}
+
+/* Collects the marked loops of the new code (between the region and the
+ * anchor) in *m. */
+static void find_marked(struct gen *g, struct marked *m)
+{
+	MlirOperation op;
+
+	m->n = 0;
+	for (op = mlirOperationGetNextInBlock(g->region->last);
+	     !mlirOperationEqual(op, g->anchor);
+	     op = mlirOperationGetNextInBlock(op))
+		mlirOperationWalk(op, collect_marked, m, MlirWalkPostOrder);
+}
+
 /* Unrolls the loops recorded under unroll marks, before the new code is
- * verified, so that the unrolled code is verified.  Loops were recorded
- * outer first: unrolled inner first, an outer loop's copies take their
- * unrolled loops along, while unrolling the outer loop first would leave
- * the inner loop's record dangling (two unroll-and-jams of one nest,
- * J(1,4) then J(0,5): a crash found by fuzzing, gen-140003).  Counts the
- * loops left to LLVM's vectorizer in *vect, those kept as loops in
- * *kept. */
+ * verified, so that the unrolled code is verified. The loops are marked
+ * with UNROLL_ATTR and unrolled inner first, round by round: unrolling
+ * an inner loop first keeps the outer one (unrolling the outer loop
+ * first would leave the inner loop's record dangling: two
+ * unroll-and-jams of one nest, J(1,4) then J(0,5), a crash found by
+ * fuzzing, gen-140003), and versioning an inner loop's bounds may copy
+ * the loops around it (the condition hoisted out of them), copies that
+ * keep the mark and are unrolled in the next round (without that, the
+ * full tiles of `J(0,6) J(1,16)` kept their i loop). Counts the loops
+ * left to LLVM's vectorizer in *vect, those kept as loops in *kept. */
 static void gen_unroll(struct gen *g, int *vect, int *kept)
 {
-	int i;
+	MlirStringRef name = mlirStringRefCreateFromCString(UNROLL_ATTR);
+	MlirType i64 = mlirIntegerTypeGet(g->mctx, 64);
+	struct marked *m;
+	int i, round;
 
-	for (i = g->n_unroll - 1; i >= 0 && !g->failed; --i)
+	for (i = 0; i < g->n_unroll; ++i)
 		if (g->unroll_factor[i] < 0)
 			(*vect)++;
+		else if (mlirOperationIsNull(g->unroll_op[i]))
+			(*kept)++;
 		else
-			*kept += mlirOperationIsNull(g->unroll_op[i]) ||
-				 !pearl_mlir_unroll_loop(g->unroll_op[i],
-							 g->unroll_factor[i]);
+			mlirOperationSetDiscardableAttributeByName(
+			    g->unroll_op[i], name,
+			    mlirIntegerAttrGet(i64, g->unroll_factor[i]));
+	m = malloc(sizeof(*m));
+	if (!m) {
+		fail(g, "out of memory");
+		return;
+	}
+	for (round = 0; round < MAX_UNROLL_ROUNDS && !g->failed; ++round) {
+		find_marked(g, m);
+		if (m->n == 0)
+			break;
+		for (i = 0; i < m->n; ++i) {
+			MlirAttribute f =
+			    mlirOperationGetDiscardableAttributeByName(
+				m->op[i], name);
+
+			mlirOperationRemoveDiscardableAttributeByName(
+			    m->op[i], name);
+			if (!pearl_mlir_unroll_loop(
+				m->op[i], (int)mlirIntegerAttrGetValueInt(f)) &&
+			    *kept < g->n_unroll)
+				(*kept)++;
+		}
+	}
+	/* Marks left after the last round go; their loops stay loops. */
+	find_marked(g, m);
+	for (i = 0; i < m->n; ++i)
+		mlirOperationRemoveDiscardableAttributeByName(m->op[i], name);
+	free(m);
+}
+
+/* Keeps the elements the innermost loops of the new code update in place
+ * in registers across those loops (pearl_mlir_promote_invariant), after
+ * unrolling: an unroll-and-jam's copies then update their elements of C
+ * in registers across the k loop. */
+static void gen_promote(struct gen *g)
+{
+	MlirOperation op, end = g->anchor;
+
+	for (op = mlirOperationGetNextInBlock(g->region->last);
+	     !g->failed && !mlirOperationEqual(op, end);
+	     op = mlirOperationGetNextInBlock(op))
+		pearl_mlir_promote_invariant(op);
 }
 
 /* Fails unless every new operation (between the region and the anchor)
@@ -1707,6 +1793,7 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	gen_node(&g, tree, 0);
 	gen_copy(&g, &copied, &not_copied);
 	gen_unroll(&g, &vect, &kept);
+	gen_promote(&g);
 	gen_verify(&g);
 	if (g.failed)
 		gen_discard(&g);

@@ -1,0 +1,193 @@
+//===- promote_shim.cpp - register promotion for the code generator -------===//
+//
+// pearl_mlir_promote_invariant (pearl/mlir_codegen.h): the elements an
+// innermost loop updates at the same place in every iteration (C[i][j] in
+// the k loop of a matrix product, once J has unrolled the i and j point
+// loops inside it) are loaded once before the loop, carried through it as
+// iter_args and stored once after it. LLVM does the same (LICM's scalar
+// promotion) only when it can prove that nothing else in the loop touches
+// those elements, which it often cannot for the address arithmetic of
+// large unrolled bodies. MLIR's affine analysis, which has no C API here,
+// proves it for us: every other access of the array in the loop is at a
+// constant distance from the promoted one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Affine/IR/AffineValueMap.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "pearl/mlir_codegen.h"
+
+namespace {
+using namespace mlir;
+
+// The accesses of one element: one or more loads and stores of a loop body
+// whose fully composed access maps are equal and loop-invariant.
+struct Element {
+  affine::MemRefAccess first;       // the first access, in body order
+  SmallVector<Operation *, 4> ops;  // every access, in body order
+  bool written = false;
+};
+
+// Whether the fully composed access map of `access` uses only values
+// defined outside `loop`.
+bool isInvariant(const affine::MemRefAccess &access,
+                 affine::AffineForOp loop) {
+  affine::AffineValueMap map;
+  access.getAccessMap(&map);
+  for (Value v : map.getOperands())
+    if (!loop.isDefinedOutsideOfLoop(v))
+      return false;
+  return true;
+}
+
+// Whether two accesses of one memref never touch the same element: their
+// composed maps differ by a nonzero constant in some dimension.
+bool provablyDisjoint(const affine::MemRefAccess &a,
+                      const affine::MemRefAccess &b) {
+  affine::AffineValueMap ma, mb, diff;
+  a.getAccessMap(&ma);
+  b.getAccessMap(&mb);
+  affine::AffineValueMap::difference(ma, mb, &diff);
+  for (AffineExpr e : diff.getAffineMap().getResults())
+    if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() != 0)
+      return true;
+  return false;
+}
+
+// The elements of `loop`'s body to promote: per memref written in the
+// body, every access of it loop-invariant and the elements pairwise
+// disjoint. Fails (empty) when the body holds anything but affine loads
+// and stores, affine.apply and operations without memory effects.
+SmallVector<Element> promotable(affine::AffineForOp loop) {
+  llvm::MapVector<Value, SmallVector<Element>> byMemref;
+  llvm::DenseSet<Value> rejected;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
+      affine::MemRefAccess access(&op);
+      if (rejected.contains(access.memref))
+        continue;
+      if (!isInvariant(access, loop)) {
+        rejected.insert(access.memref);
+        continue;
+      }
+      SmallVector<Element> &elements = byMemref[access.memref];
+      Element *found = nullptr;
+      for (Element &e : elements)
+        if (e.first == access)
+          found = &e;
+      if (!found) {
+        elements.push_back(Element{access, {}, false});
+        found = &elements.back();
+      }
+      found->ops.push_back(&op);
+      found->written |= access.isStore();
+      continue;
+    }
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return {};
+  }
+  SmallVector<Element> result;
+  for (auto &[memref, elements] : byMemref) {
+    if (rejected.contains(memref))
+      continue;
+    bool disjoint = true;
+    for (size_t i = 0; i < elements.size() && disjoint; ++i)
+      for (size_t j = i + 1; j < elements.size() && disjoint; ++j)
+        disjoint = provablyDisjoint(elements[i].first, elements[j].first);
+    if (!disjoint)
+      continue;
+    for (Element &e : elements)
+      if (e.written)
+        result.push_back(e);
+  }
+  return result;
+}
+
+// Promotes `elements` of `loop`: returns whether the loop was rewritten.
+bool promote(affine::AffineForOp loop, ArrayRef<Element> elements) {
+  IRRewriter rewriter(loop.getContext());
+  Location loc = loop.getLoc();
+  SmallVector<Value> inits;
+  rewriter.setInsertionPoint(loop);
+  for (const Element &e : elements) {
+    affine::AffineValueMap map;
+    e.first.getAccessMap(&map);
+    inits.push_back(affine::AffineLoadOp::create(
+        rewriter, loc, e.first.memref, map.getAffineMap(),
+        map.getOperands()));
+  }
+  // The new iter_args are yielded unchanged first; the body is rewritten
+  // to carry the elements below.
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+      [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+        return SmallVector<Value>(args.begin(), args.end());
+      });
+  if (failed(replaced)) {
+    for (Value v : inits)
+      rewriter.eraseOp(v.getDefiningOp());
+    return false;
+  }
+  auto newLoop = cast<affine::AffineForOp>(replaced->getOperation());
+  // The loop's hints (loop_annotation) stay with it.
+  newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  unsigned first = newLoop.getNumRegionIterArgs() - elements.size();
+  auto yield = cast<affine::AffineYieldOp>(newLoop.getBody()->getTerminator());
+  rewriter.setInsertionPointAfter(newLoop);
+  for (size_t k = 0; k < elements.size(); ++k) {
+    Value current = newLoop.getRegionIterArgs()[first + k];
+    for (Operation *op : elements[k].ops) {
+      if (auto load = dyn_cast<affine::AffineLoadOp>(op)) {
+        rewriter.replaceAllUsesWith(load.getResult(), current);
+      } else {
+        current = cast<affine::AffineStoreOp>(op).getValueToStore();
+      }
+    }
+    yield->setOperand(first + k, current);
+    affine::AffineValueMap map;
+    elements[k].first.getAccessMap(&map);
+    affine::AffineStoreOp::create(rewriter, loc, newLoop.getResult(first + k),
+                                  elements[k].first.memref, map.getAffineMap(),
+                                  map.getOperands());
+  }
+  for (const Element &e : elements)
+    for (Operation *op : e.ops)
+      rewriter.eraseOp(op);
+  return true;
+}
+} // namespace
+
+extern "C" int pearl_mlir_promote_invariant(MlirOperation top) {
+  // Innermost affine.for loops (no loop, parallel loop or condition
+  // inside), collected first: promotion replaces them.
+  SmallVector<affine::AffineForOp> loops;
+  unwrap(top)->walk([&](affine::AffineForOp loop) {
+    bool innermost = true;
+    loop.getBody()->walk([&](Operation *op) {
+      if (isa<affine::AffineForOp, affine::AffineParallelOp,
+              affine::AffineIfOp>(op))
+        innermost = false;
+    });
+    if (innermost)
+      loops.push_back(loop);
+  });
+  int promoted = 0;
+  for (affine::AffineForOp loop : loops) {
+    // Only loops that run at least once: the store after the loop writes
+    // back what the loop wrote, and a loop that does not run wrote
+    // nothing (another thread may own the element then).
+    std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
+    if (!trip || *trip < 1 || loop.getNumIterOperands() != 0)
+      continue;
+    SmallVector<Element> elements = promotable(loop);
+    if (!elements.empty() && promote(loop, elements))
+      promoted += static_cast<int>(elements.size());
+  }
+  return promoted;
+}

@@ -1,0 +1,109 @@
+// Register promotion in the code generator: in an innermost loop that runs
+// a constant number of times (at least once), the elements of an array the
+// loop updates at the same place in every iteration are loaded before the
+// loop, carried through it as iter_args and stored after it, when every
+// access of that array in the loop is loop-invariant and the elements are
+// provably distinct (constant distances). Each element's operations keep
+// their order, so the values are the same; every case is executed.
+// RUN: split-file %s %t
+
+// Matmul with i and j unrolled and jammed by 2: the k loop carries the four
+// elements of C of its 2 x 2 block; A and B are read as before.
+// RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="J(0,2) J(1,2)"' -o %t/mm.out.mlir 2>/dev/null
+// RUN: FileCheck %s --check-prefix=MM < %t/mm.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/mm.mlir %t/mm.out.mlir | FileCheck %s --check-prefix=SAME
+// MM-LABEL: func.func @kernel
+// MM-COUNT-4:  affine.load %arg2
+// MM:          %[[R:.*]]:4 = affine.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f64, f64, f64, f64) {
+// MM-NOT:        affine.store
+// MM-NOT:        affine.load %arg2
+// MM:            affine.yield
+// MM-NEXT:     }
+// MM-NEXT:     affine.store %[[R]]#0, %arg2
+// MM-NEXT:     affine.store %[[R]]#1, %arg2
+// MM-NEXT:     affine.store %[[R]]#2, %arg2
+// MM-NEXT:     affine.store %[[R]]#3, %arg2
+
+// The written array is also read at a place that moves with the loop: no
+// promotion.
+// RUN: %pearl_opt %t/variant.mlir '--pearl-schedule=regenerate agent=none' -o %t/variant.out.mlir
+// RUN: FileCheck %s --check-prefix=NONE < %t/variant.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/variant.mlir %t/variant.out.mlir | FileCheck %s --check-prefix=SAME
+
+// Two invariant elements whose distance is a symbol (they may be one
+// element, and here they are: X[n - 1] with n = 4 is X[3]): no promotion.
+// RUN: %pearl_opt %t/symbolic.mlir '--pearl-schedule=regenerate agent=none' -o %t/symbolic.out.mlir
+// RUN: FileCheck %s --check-prefix=NONE < %t/symbolic.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/symbolic.mlir %t/symbolic.out.mlir | FileCheck %s --check-prefix=SAME
+
+// A loop that may run zero times (its bound is a memref's size): no
+// promotion (a store after it would write an element the loop never
+// wrote).
+// RUN: %pearl_opt %t/dynamic.mlir '--pearl-schedule=regenerate agent=none' -o %t/dynamic.out.mlir
+// RUN: FileCheck %s --check-prefix=NONE < %t/dynamic.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/dynamic.mlir %t/dynamic.out.mlir | FileCheck %s --check-prefix=SAME
+
+// NONE-LABEL: func.func @kernel
+// NONE-NOT:   iter_args
+// NONE:       return
+
+// SAME: pearl-exec: outputs identical
+
+//--- mm.mlir
+func.func @kernel(%A: memref<8x6xf64>, %B: memref<6x10xf64>, %C: memref<8x10xf64>) {
+  affine.for %i = 0 to 8 {
+    affine.for %j = 0 to 10 {
+      affine.for %k = 0 to 6 {
+        %a = affine.load %A[%i, %k] : memref<8x6xf64>
+        %b = affine.load %B[%k, %j] : memref<6x10xf64>
+        %c = affine.load %C[%i, %j] : memref<8x10xf64>
+        %p = arith.mulf %a, %b : f64
+        %s = arith.addf %c, %p : f64
+        affine.store %s, %C[%i, %j] : memref<8x10xf64>
+      }
+    }
+  }
+  return
+}
+
+//--- variant.mlir
+func.func @kernel(%C: memref<8x10xf64>) {
+  affine.for %i = 0 to 8 {
+    affine.for %k = 1 to 10 {
+      %x = affine.load %C[%i, %k] : memref<8x10xf64>
+      %c = affine.load %C[%i, 0] : memref<8x10xf64>
+      %s = arith.addf %c, %x : f64
+      affine.store %s, %C[%i, 0] : memref<8x10xf64>
+    }
+  }
+  return
+}
+
+//--- symbolic.mlir
+func.func @kernel(%A: memref<10xf64>, %X: memref<4xf64>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %X, %c0 : memref<4xf64>
+  affine.for %k = 0 to 10 {
+    %a = affine.load %A[%k] : memref<10xf64>
+    %x = affine.load %X[symbol(%n) - 1] : memref<4xf64>
+    %s = arith.addf %x, %a : f64
+    affine.store %s, %X[symbol(%n) - 1] : memref<4xf64>
+    %y = affine.load %X[3] : memref<4xf64>
+    %t = arith.mulf %y, %a : f64
+    affine.store %t, %X[3] : memref<4xf64>
+  }
+  return
+}
+
+//--- dynamic.mlir
+func.func @kernel(%A: memref<?xf64>, %S: memref<1xf64>) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %A, %c0 : memref<?xf64>
+  affine.for %k = 0 to %n {
+    %a = affine.load %A[%k] : memref<?xf64>
+    %s = affine.load %S[0] : memref<1xf64>
+    %t = arith.addf %s, %a : f64
+    affine.store %t, %S[0] : memref<1xf64>
+  }
+  return
+}
