@@ -5,9 +5,10 @@
  * Pearl's model, like MLIR's affine analyses, assumes that distinct memref
  * values do not alias (README, "What is modeled"): a schedule that
  * reorders the accesses of two memref arguments is only correct if they do
- * not overlap where one of them is written. The pearl-schedule pass marks
- * every function it rewrote with PEARL_NOALIAS_ATTR, a unit attribute
- * that lowering keeps on the llvm.func. At the end of Pearl's lowering
+ * not overlap where one of them is written. The code generator
+ * (pearl_mlir_codegen, for the pass and the environment alike) marks every
+ * function whose region it rewrote with PEARL_NOALIAS_ATTR, a unit
+ * attribute that lowering keeps on the llvm.func. At the end of Pearl's lowering
  * (pearl/mlir_lowering.h), pearl_alias_scopes_apply gives each llvm.load
  * and llvm.store of such a function whose address is an element of a
  * memref argument an alias scope of that argument, and declares it not to

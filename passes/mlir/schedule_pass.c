@@ -10,7 +10,6 @@
 #include "pearl/deps.h"
 #include "pearl/features.h"
 #include "pearl/fingerprint.h"
-#include "pearl/mlir_alias_scopes.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/mlir_linalg.h"
@@ -625,12 +624,6 @@ int pearl_mlir_run_on_function(MlirOperation func,
 		rewritten[i] = model_region(ctx, func, fn, &regions[i], i,
 					    opts);
 	pearl_mlir_linalg_settle(lin, rewritten);
-	/* The rewritten code assumes the model's no-alias rule; say so. */
-	for (i = 0; i < n; ++i)
-		if (rewritten[i]) {
-			pearl_mark_noalias_memref_args(func);
-			break;
-		}
 	pearl_ctx_free(ctx);
 	free(rewritten);
 	free(regions);

@@ -23,6 +23,7 @@
 #include "mlir_util.h"
 #include "privatize.h"
 #include "pearl/grow.h"
+#include "pearl/mlir_alias_scopes.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/ast_marks.h"
 
@@ -1780,6 +1781,20 @@ static void gen_report_copies(struct gen *g, int copied, int not_copied)
 	pearl_mlir_emit_remark(g->loc, msg);
 }
 
+/* The rewritten code relies on the model's no-alias rule: marks the
+ * func.func around `op` (kept) for the lowering's alias scopes
+ * (pearl/mlir_alias_scopes.h). */
+static void mark_function(MlirOperation op)
+{
+	for (op = mlirOperationGetParentOperation(op);
+	     !mlirOperationIsNull(op);
+	     op = mlirOperationGetParentOperation(op))
+		if (pearl_mlir_op_is(op, "func.func")) {
+			pearl_mark_noalias_memref_args(op);
+			return;
+		}
+}
+
 pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			      pearl_program *prog,
 			      __isl_keep isl_ast_node *tree)
@@ -1799,6 +1814,8 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 		gen_discard(&g);
 	else
 		gen_replace(&g);
+	if (!g.failed)
+		mark_function(g.anchor);
 	free(g.privates);
 	free(g.private_value);
 	if (!g.failed) {
