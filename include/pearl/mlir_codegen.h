@@ -69,16 +69,21 @@ int pearl_mlir_unroll_loop(MlirOperation op, int factor);
  * Implemented by the C++ shim lib/Frontend/MLIR/copy_shim.cpp. */
 int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed);
 
-/* Register promotion: in every innermost affine.for under `op` (kept, included)
- * that has a constant trip count of at least 1 and whose body holds only
+/* Register promotion: in every innermost affine.for under `op` (included; a
+ * loop promoted is replaced in its place, `op` too)
+ * whose body holds only
  * affine loads and stores, affine.apply and operations without memory
  * effects, the elements of a memref the loop writes at the same place in
  * every iteration are loaded once before the loop, carried through it as
- * iter_args, and stored once after it; only for a memref whose every
- * access in the loop is loop-invariant and provably at a constant nonzero
- * distance from the others (MLIR's affine analysis of the composed access
- * maps). Each element's operations stay in their order, so the values
- * computed are the same. Returns the number of elements promoted.
+ * iter_args, and stored once after it; only when no other access of the
+ * memref in the loop can touch them: other loop-invariant elements at a
+ * constant nonzero distance (the composed access maps), accesses that move
+ * with the loop without a dependence on them within one run of the loop
+ * (MLIR's affine dependence analysis, at most 256 checks per loop). Each
+ * element's operations stay in their order, so the values computed are
+ * the same. A loop that may not run is promoted under an affine.if that
+ * it runs (the store after it would write an element it never wrote).
+ * Returns the number of elements promoted.
  * Implemented by the C++ shim lib/Frontend/MLIR/promote_shim.cpp. */
 int pearl_mlir_promote_invariant(MlirOperation op);
 

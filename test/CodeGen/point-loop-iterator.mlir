@@ -24,8 +24,10 @@
 // CHECK-NEXT:      affine.for %[[T1:.*]] = #[[ID]](%[[T0]]) to 96 step 32 {
 // CHECK-NEXT:        affine.for %[[I:.*]] = #[[ID]](%[[T0]]) to min
 // CHECK-NEXT:          affine.for %[[J:.*]] = max {{.*}} to
-// CHECK-NEXT:            affine.for %[[K:.*]] = #[[NEXT]](%[[I]]) to #[[ID]](%[[J]]) {
-// CHECK-NEXT:              affine.load %arg0[%[[I]], %[[J]]]
+// A[i][j] is kept in a register across k (register promotion; the loop
+// runs at least once there, j >= i + 2, so it needs no condition).
+// CHECK-NEXT:            %[[T:.*]] = affine.load %arg0[%[[I]], %[[J]]]
+// CHECK-NEXT:            affine.for %[[K:.*]] = #[[NEXT]](%[[I]]) to #[[ID]](%[[J]]) iter_args(%{{.*}} = %[[T]]) -> (i32) {
 // CHECK-NEXT:              affine.load %arg0[%[[I]], %[[K]]]
 // CHECK-NEXT:              affine.load %arg0[%[[K]], %[[J]]]
 

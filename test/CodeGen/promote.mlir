@@ -1,10 +1,10 @@
-// Register promotion in the code generator: in an innermost loop that runs
-// a constant number of times (at least once), the elements of an array the
-// loop updates at the same place in every iteration are loaded before the
-// loop, carried through it as iter_args and stored after it, when every
-// access of that array in the loop is loop-invariant and the elements are
-// provably distinct (constant distances). Each element's operations keep
-// their order, so the values are the same; every case is executed.
+// Register promotion in the code generator: in an innermost loop, the
+// elements of an array the loop updates at the same place in every
+// iteration are loaded before the loop, carried through it as iter_args
+// and stored after it, when no other access of the array in the loop can
+// touch them (constant distances, or no dependence within a run of the
+// loop). Each element's operations keep their order, so the values are the
+// same; every case is executed.
 // RUN: split-file %s %t
 
 // Matmul with i and j unrolled and jammed by 2: the k loop carries the four
@@ -24,11 +24,28 @@
 // MM-NEXT:     affine.store %[[R]]#2, %arg2
 // MM-NEXT:     affine.store %[[R]]#3, %arg2
 
-// The written array is also read at a place that moves with the loop: no
-// promotion.
+// The written array is also read at places that move with the loop. Where
+// the dependence analysis proves they never reach the element (k >= 1 and
+// C[i][0]; LU's update of A[i][j] by A[i][k] * A[k][j], k < i <= j), the
+// element is promoted; where they may (k from 0), it is not.
+// RUN: %pearl_opt %t/apart.mlir '--pearl-schedule=regenerate agent=none' -o %t/apart.out.mlir
+// RUN: FileCheck %s --check-prefix=APART < %t/apart.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/apart.mlir %t/apart.out.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_opt %t/lu.mlir '--pearl-schedule=regenerate agent=none' -o %t/lu.out.mlir
+// RUN: FileCheck %s --check-prefix=LU < %t/lu.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/lu.mlir %t/lu.out.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/variant.mlir '--pearl-schedule=regenerate agent=none' -o %t/variant.out.mlir
 // RUN: FileCheck %s --check-prefix=NONE < %t/variant.out.mlir
 // RUN: %pearl_exec --entry=kernel %t/variant.mlir %t/variant.out.mlir | FileCheck %s --check-prefix=SAME
+// APART-LABEL: func.func @kernel
+// APART:         affine.load %arg0
+// APART-NEXT:    affine.for {{.*}} iter_args
+// APART:         affine.store
+// APART-NOT:     affine.store
+// LU-LABEL: func.func @kernel
+// LU:            affine.for {{.*}} iter_args
+// LU:            affine.for {{.*}} iter_args
+// LU:            return
 
 // Two invariant elements whose distance is a symbol (they may be one
 // element, and here they are: X[n - 1] with n = 4 is X[3]): no promotion.
@@ -36,12 +53,19 @@
 // RUN: FileCheck %s --check-prefix=NONE < %t/symbolic.out.mlir
 // RUN: %pearl_exec --entry=kernel %t/symbolic.mlir %t/symbolic.out.mlir | FileCheck %s --check-prefix=SAME
 
-// A loop that may run zero times (its bound is a memref's size): no
-// promotion (a store after it would write an element the loop never
-// wrote).
+// A loop that may run zero times (its bound is a memref's size) is
+// promoted under a condition that it runs: a store after it would write
+// an element the loop never wrote.
 // RUN: %pearl_opt %t/dynamic.mlir '--pearl-schedule=regenerate agent=none' -o %t/dynamic.out.mlir
-// RUN: FileCheck %s --check-prefix=NONE < %t/dynamic.out.mlir
+// RUN: FileCheck %s --check-prefix=DYN < %t/dynamic.out.mlir
 // RUN: %pearl_exec --entry=kernel %t/dynamic.mlir %t/dynamic.out.mlir | FileCheck %s --check-prefix=SAME
+
+// DYN-LABEL: func.func @kernel
+// DYN:         affine.if
+// DYN-NEXT:      affine.load %arg1[0]
+// DYN-NEXT:      affine.for {{.*}} iter_args
+// DYN:           affine.store {{.*}}, %arg1[0]
+// DYN-NEXT:    }
 
 // NONE-LABEL: func.func @kernel
 // NONE-NOT:   iter_args
@@ -66,10 +90,54 @@ func.func @kernel(%A: memref<8x6xf64>, %B: memref<6x10xf64>, %C: memref<8x10xf64
   return
 }
 
-//--- variant.mlir
+//--- apart.mlir
 func.func @kernel(%C: memref<8x10xf64>) {
   affine.for %i = 0 to 8 {
     affine.for %k = 1 to 10 {
+      %x = affine.load %C[%i, %k] : memref<8x10xf64>
+      %c = affine.load %C[%i, 0] : memref<8x10xf64>
+      %s = arith.addf %c, %x : f64
+      affine.store %s, %C[%i, 0] : memref<8x10xf64>
+    }
+  }
+  return
+}
+
+//--- lu.mlir
+func.func @kernel(%A: memref<12x12xf64>) {
+  affine.for %i = 0 to 12 {
+    affine.for %j = 0 to affine_map<(d0) -> (d0)>(%i) {
+      affine.for %k = 0 to affine_map<(d0) -> (d0)>(%j) {
+        %a = affine.load %A[%i, %k] : memref<12x12xf64>
+        %b = affine.load %A[%k, %j] : memref<12x12xf64>
+        %p = arith.mulf %a, %b : f64
+        %c = affine.load %A[%i, %j] : memref<12x12xf64>
+        %s = arith.subf %c, %p : f64
+        affine.store %s, %A[%i, %j] : memref<12x12xf64>
+      }
+      %d = affine.load %A[%j, %j] : memref<12x12xf64>
+      %c = affine.load %A[%i, %j] : memref<12x12xf64>
+      %q = arith.divf %c, %d : f64
+      affine.store %q, %A[%i, %j] : memref<12x12xf64>
+    }
+    affine.for %j = affine_map<(d0) -> (d0)>(%i) to 12 {
+      affine.for %k = 0 to affine_map<(d0) -> (d0)>(%i) {
+        %a = affine.load %A[%i, %k] : memref<12x12xf64>
+        %b = affine.load %A[%k, %j] : memref<12x12xf64>
+        %p = arith.mulf %a, %b : f64
+        %c = affine.load %A[%i, %j] : memref<12x12xf64>
+        %s = arith.subf %c, %p : f64
+        affine.store %s, %A[%i, %j] : memref<12x12xf64>
+      }
+    }
+  }
+  return
+}
+
+//--- variant.mlir
+func.func @kernel(%C: memref<8x10xf64>) {
+  affine.for %i = 0 to 8 {
+    affine.for %k = 0 to 10 {
       %x = affine.load %C[%i, %k] : memref<8x10xf64>
       %c = affine.load %C[%i, 0] : memref<8x10xf64>
       %s = arith.addf %c, %x : f64

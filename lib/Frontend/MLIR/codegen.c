@@ -1670,12 +1670,15 @@ static void gen_unroll(struct gen *g, int *vect, int *kept)
  * in registers across the k loop. */
 static void gen_promote(struct gen *g)
 {
-	MlirOperation op, end = g->anchor;
+	MlirOperation op, next, end = g->anchor;
 
+	/* `op` itself may be replaced (a loop with iter_args, under a
+	 * condition), in its place: the next one is taken first. */
 	for (op = mlirOperationGetNextInBlock(g->region->last);
-	     !g->failed && !mlirOperationEqual(op, end);
-	     op = mlirOperationGetNextInBlock(op))
+	     !g->failed && !mlirOperationEqual(op, end); op = next) {
+		next = mlirOperationGetNextInBlock(op);
 		pearl_mlir_promote_invariant(op);
+	}
 }
 
 /* Fails unless every new operation (between the region and the anchor)

@@ -9,19 +9,24 @@
 // those elements, which it often cannot for the address arithmetic of
 // large unrolled bodies. MLIR's affine analysis, which has no C API here,
 // proves it for us: every other access of the array in the loop is at a
-// constant distance from the promoted one.
+// constant distance from the promoted one, or, failing that, has no
+// dependence with it within a run of the loop (LU's A[i][j] -= A[i][k] *
+// A[k][j] over k < i <= j).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/Dialect/Affine/Analysis/AffineAnalysis.h"
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/AffineValueMap.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "pearl/mlir_codegen.h"
+
+#include "loop_guard.h"
 
 namespace {
 using namespace mlir;
@@ -60,20 +65,48 @@ bool provablyDisjoint(const affine::MemRefAccess &a,
   return false;
 }
 
+// Dependence checks between two accesses allowed per loop (each is an
+// integer feasibility problem).
+constexpr unsigned kMaxDependenceChecks = 256;
+
+// Whether accesses `a` and `b` (of one memref, in `loop`'s body, at loop
+// depth `depth`) never touch the same element in one run of the loop:
+// no dependence between them carried by the loop or within one of its
+// iterations, in either direction (MLIR's affine dependence analysis, over
+// the loops and conditions around them). Two loads never conflict.
+bool neverMeetInLoop(const affine::MemRefAccess &a,
+                     const affine::MemRefAccess &b, unsigned depth,
+                     unsigned &checks) {
+  if (!a.isStore() && !b.isStore())
+    return true;
+  for (unsigned d : {depth, depth + 1})
+    for (int order = 0; order < 2; ++order) {
+      if (++checks > kMaxDependenceChecks)
+        return false;
+      affine::DependenceResult r = affine::checkMemrefAccessDependence(
+          order ? b : a, order ? a : b, d);
+      if (r.value != affine::DependenceResult::NoDependence)
+        return false;
+    }
+  return true;
+}
+
 // The elements of `loop`'s body to promote: per memref written in the
-// body, every access of it loop-invariant and the elements pairwise
-// disjoint. Fails (empty) when the body holds anything but affine loads
-// and stores, affine.apply and operations without memory effects.
+// body, the elements written at a loop-invariant place, when no other
+// access of the memref in the loop may touch them: the other invariant
+// elements at a constant distance, and the accesses that move with the
+// loop (or elements at a symbolic distance) proved apart by the
+// dependence analysis. Fails (empty) when the body holds anything but
+// affine loads and stores, affine.apply and operations without memory
+// effects.
 SmallVector<Element> promotable(affine::AffineForOp loop) {
   llvm::MapVector<Value, SmallVector<Element>> byMemref;
-  llvm::DenseSet<Value> rejected;
+  llvm::DenseMap<Value, SmallVector<affine::MemRefAccess>> moving;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
       affine::MemRefAccess access(&op);
-      if (rejected.contains(access.memref))
-        continue;
       if (!isInvariant(access, loop)) {
-        rejected.insert(access.memref);
+        moving[access.memref].push_back(access);
         continue;
       }
       SmallVector<Element> &elements = byMemref[access.memref];
@@ -92,15 +125,25 @@ SmallVector<Element> promotable(affine::AffineForOp loop) {
     if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
       return {};
   }
+  unsigned depth = affine::getNestingDepth(loop) + 1, checks = 0;
   SmallVector<Element> result;
   for (auto &[memref, elements] : byMemref) {
-    if (rejected.contains(memref))
-      continue;
-    bool disjoint = true;
-    for (size_t i = 0; i < elements.size() && disjoint; ++i)
-      for (size_t j = i + 1; j < elements.size() && disjoint; ++j)
-        disjoint = provablyDisjoint(elements[i].first, elements[j].first);
-    if (!disjoint)
+    const SmallVector<affine::MemRefAccess> &others = moving.lookup(memref);
+    bool apart = true;
+    for (size_t i = 0; i < elements.size() && apart; ++i) {
+      for (size_t j = i + 1; j < elements.size() && apart; ++j)
+        if (!provablyDisjoint(elements[i].first, elements[j].first))
+          for (Operation *x : elements[i].ops)
+            for (Operation *y : elements[j].ops)
+              apart = apart && neverMeetInLoop(affine::MemRefAccess(x),
+                                               affine::MemRefAccess(y),
+                                               depth, checks);
+      for (const affine::MemRefAccess &o : others)
+        for (Operation *x : elements[i].ops)
+          apart = apart && neverMeetInLoop(affine::MemRefAccess(x), o,
+                                           depth, checks);
+    }
+    if (!apart)
       continue;
     for (Element &e : elements)
       if (e.written)
@@ -179,14 +222,19 @@ extern "C" int pearl_mlir_promote_invariant(MlirOperation top) {
   });
   int promoted = 0;
   for (affine::AffineForOp loop : loops) {
-    // Only loops that run at least once: the store after the loop writes
-    // back what the loop wrote, and a loop that does not run wrote
-    // nothing (another thread may own the element then).
     std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
-    if (!trip || *trip < 1 || loop.getNumIterOperands() != 0)
+    if ((trip && *trip < 1) || loop.getNumIterOperands() != 0)
       continue;
     SmallVector<Element> elements = promotable(loop);
-    if (!elements.empty() && promote(loop, elements))
+    if (elements.empty())
+      continue;
+    // The store after the loop writes back what the loop wrote; a loop
+    // that does not run wrote nothing (another thread may own the element
+    // then), so a loop that may not run is promoted under a condition
+    // that it runs.
+    if (!trip)
+      pearl::guardNonEmpty(loop);
+    if (promote(loop, elements))
       promoted += static_cast<int>(elements.size());
   }
   return promoted;

@@ -19,6 +19,8 @@
 
 #include "pearl/mlir_codegen.h"
 
+#include "loop_guard.h"
+
 #include <climits>
 
 namespace {
@@ -46,25 +48,6 @@ bool unrollerTakes(mlir::affine::AffineForOp forOp, uint64_t f) {
   return trip && (*trip <= f || *trip % f == 0);
 }
 
-// The affine.for, affine.parallel and affine.if operations around `op`
-// whose constraints hold where `op` runs, outermost first, in `ops` (an
-// affine.if only if `op` is in its then block; nothing beyond the affine
-// scope).
-void enclosingConstraints(mlir::Operation *op,
-                          llvm::SmallVectorImpl<mlir::Operation *> &ops) {
-  using namespace mlir;
-  Operation *child = op;
-  for (Operation *parent = op->getParentOp();
-       parent && !parent->hasTrait<OpTrait::AffineScope>();
-       child = parent, parent = parent->getParentOp()) {
-    auto ifOp = dyn_cast<affine::AffineIfOp>(parent);
-    if (isa<affine::AffineForOp, affine::AffineParallelOp>(parent) ||
-        (ifOp && child->getParentRegion() == &ifOp.getThenRegion()))
-      ops.push_back(parent);
-  }
-  std::reverse(ops.begin(), ops.end());
-}
-
 // Whether `forOp` provably never runs with its upper bound a step or more
 // below its lower bound (a negative trip count) under the loops and
 // conditions around it: for no lower bound result k and upper bound
@@ -78,7 +61,7 @@ bool tripCountNeverNegative(mlir::affine::AffineForOp forOp) {
   SmallVector<Operation *, 8> ops;
   affine::FlatAffineValueConstraints domain;
 
-  enclosingConstraints(forOp, ops);
+  pearl::enclosingConstraints(forOp, ops);
   if (failed(affine::getIndexSet(ops, &domain)))
     return false;
   for (unsigned k = 0; k < lb.getNumResults(); ++k)
@@ -97,60 +80,6 @@ bool tripCountNeverNegative(mlir::affine::AffineForOp forOp) {
         return false;
     }
   return true;
-}
-
-// The operands of a condition on both bounds of `forOp`: the dimensions of
-// its lower and upper bound maps, then their symbols (the upper bound's
-// results shifted by the lower bound's counts, as in the conditions below).
-llvm::SmallVector<mlir::Value> boundOperands(mlir::affine::AffineForOp forOp) {
-  unsigned ld = forOp.getLowerBoundMap().getNumDims();
-  unsigned ud = forOp.getUpperBoundMap().getNumDims();
-  llvm::SmallVector<mlir::Value> lbOps(forOp.getLowerBoundOperands());
-  llvm::SmallVector<mlir::Value> ubOps(forOp.getUpperBoundOperands());
-  llvm::SmallVector<mlir::Value> ops;
-  ops.append(lbOps.begin(), lbOps.begin() + ld);
-  ops.append(ubOps.begin(), ubOps.begin() + ud);
-  ops.append(lbOps.begin() + ld, lbOps.end());
-  ops.append(ubOps.begin() + ud, ubOps.end());
-  return ops;
-}
-
-// Puts `forOp` under an affine.if that holds when it runs at least once:
-// ub_l - lb_k >= 1 for every lower bound result k and upper bound result
-// l (its operands are laid out as versionBounds's). Inside, the loop's
-// trip count is positive.
-void guardNonEmpty(mlir::affine::AffineForOp forOp) {
-  using namespace mlir;
-  AffineMap lb = forOp.getLowerBoundMap(), ub = forOp.getUpperBoundMap();
-  unsigned ld = lb.getNumDims(), ls = lb.getNumSymbols();
-  unsigned ud = ub.getNumDims(), us = ub.getNumSymbols();
-  SmallVector<Value> ifOps = boundOperands(forOp);
-  SmallVector<AffineExpr> cons;
-  for (unsigned k = 0; k < lb.getNumResults(); ++k)
-    for (unsigned l = 0; l < ub.getNumResults(); ++l)
-      cons.push_back(ub.getResult(l).shiftDims(ud, ld).shiftSymbols(us, ls) -
-                     lb.getResult(k) - 1);
-  IntegerSet set = IntegerSet::get(ld + ud, ls + us, cons,
-                                   SmallVector<bool>(cons.size(), false));
-  // Once the operands the bounds share are merged, a pair whose distance
-  // is a constant (at least 1) needs no test.
-  affine::canonicalizeSetAndOperands(&set, &ifOps);
-  cons.clear();
-  for (AffineExpr e : set.getConstraints()) {
-    e = simplifyAffineExpr(e, set.getNumDims(), set.getNumSymbols());
-    auto c = dyn_cast<AffineConstantExpr>(e);
-    if (!c || c.getValue() < 0)
-      cons.push_back(e);
-  }
-  if (cons.empty())
-    return;
-  set = IntegerSet::get(set.getNumDims(), set.getNumSymbols(), cons,
-                        SmallVector<bool>(cons.size(), false));
-  affine::canonicalizeSetAndOperands(&set, &ifOps);
-  OpBuilder b(forOp);
-  auto ifOp = affine::AffineIfOp::create(b, forOp.getLoc(), set, ifOps,
-                                         /*withElseRegion=*/false);
-  forOp->moveBefore(ifOp.getThenBlock()->getTerminator());
 }
 
 // Replaces `forOp`, whose lower bound is a max of nl results and upper
@@ -172,7 +101,7 @@ versionBounds(mlir::affine::AffineForOp forOp,
   SmallVector<Value> ubOps(forOp.getUpperBoundOperands());
   // The condition's operands: the dimensions of both maps, then their
   // symbols; the upper bound's results are shifted accordingly.
-  SmallVector<Value> ifOps = boundOperands(forOp);
+  SmallVector<Value> ifOps = pearl::boundOperands(forOp);
   auto lower = [&](unsigned k) { return lb.getResult(k); };
   auto upper = [&](unsigned k) {
     return ub.getResult(k).shiftDims(ud, ld).shiftSymbols(us, ls);
@@ -296,7 +225,7 @@ extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
   // that it runs at least once.
   if (!mlir::affine::getConstantTripCount(forOp) &&
       !tripCountNeverNegative(forOp))
-    guardNonEmpty(forOp);
+    pearl::guardNonEmpty(forOp);
   if (takes)
     return unrollOne(forOp, f);
   // The versions (not mlir::affine::separateFullTiles: it assumes the
