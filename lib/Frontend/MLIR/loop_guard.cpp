@@ -49,7 +49,7 @@ llvm::SmallVector<mlir::Value> pearl::boundOperands(mlir::affine::AffineForOp fo
   return ops;
 }
 
-bool pearl::runsAtLeastOnce(mlir::affine::AffineForOp forOp) {
+bool pearl::boundsStayApart(mlir::affine::AffineForOp forOp, int64_t gap) {
   using namespace mlir;
   using presburger::BoundType;
   AffineMap lb = forOp.getLowerBoundMap(), ub = forOp.getUpperBoundMap();
@@ -61,13 +61,15 @@ bool pearl::runsAtLeastOnce(mlir::affine::AffineForOp forOp) {
     return false;
   for (unsigned k = 0; k < lb.getNumResults(); ++k)
     for (unsigned l = 0; l < ub.getNumResults(); ++l) {
-      // t = lb_k and t >= ub_l: empty if the pair never leaves the loop
-      // without an iteration.
+      // t = lb_k and t >= ub_l + gap: empty if the pair never comes
+      // that close.
       affine::FlatAffineValueConstraints cst(domain);
       unsigned t = cst.appendDimVar(1);
+      AffineMap above = AffineMap::get(ub.getNumDims(), ub.getNumSymbols(),
+                                       ub.getResult(l) + gap);
       if (failed(cst.addBound(BoundType::EQ, t, lb.getSubMap({k}),
                               forOp.getLowerBoundOperands())) ||
-          failed(cst.addBound(BoundType::LB, t, ub.getSubMap({l}),
+          failed(cst.addBound(BoundType::LB, t, above,
                               forOp.getUpperBoundOperands())) ||
           !cst.isIntegerEmpty())
         return false;
@@ -102,7 +104,7 @@ void pearl::guardNonEmpty(mlir::affine::AffineForOp forOp) {
     if (!c || c.getValue() < 0)
       cons.push_back(e);
   }
-  if (cons.empty() || runsAtLeastOnce(forOp))
+  if (cons.empty() || boundsStayApart(forOp, 0))
     return;
   set = IntegerSet::get(set.getNumDims(), set.getNumSymbols(), cons,
                         SmallVector<bool>(cons.size(), false));

@@ -26,16 +26,17 @@ llvm::SmallVector<mlir::Value> boundOperands(mlir::affine::AffineForOp forOp);
 void enclosingConstraints(mlir::Operation *op,
                           llvm::SmallVectorImpl<mlir::Operation *> &ops);
 
-// Whether `forOp` provably runs at least once wherever it runs, given the
-// loops and conditions around it (for no lower bound result k and upper
-// bound result l can ub_l <= lb_k hold). False when it cannot tell.
-bool runsAtLeastOnce(mlir::affine::AffineForOp forOp);
+// Whether, under the loops and conditions around `forOp`, no lower bound
+// result k and upper bound result l can have lb_k >= ub_l + gap: with gap
+// 0, the loop runs at least once wherever it runs; with gap = step, its
+// trip count is never negative. False when it cannot tell.
+bool boundsStayApart(mlir::affine::AffineForOp forOp, int64_t gap);
 
 // Puts `forOp` under an affine.if that holds when it runs at least once
 // (ub_l - lb_k >= 1 for every lower bound result k and upper bound result
 // l); no condition where the bounds' distance is a constant of at least 1,
 // or where the loops and conditions around it imply it
-// (runsAtLeastOnce). Inside, the loop's trip count is positive.
+// (boundsStayApart with gap 0). Inside, the loop's trip count is positive.
 void guardNonEmpty(mlir::affine::AffineForOp forOp);
 
 } // namespace pearl

@@ -48,40 +48,6 @@ bool unrollerTakes(mlir::affine::AffineForOp forOp, uint64_t f) {
   return trip && (*trip <= f || *trip % f == 0);
 }
 
-// Whether `forOp` provably never runs with its upper bound a step or more
-// below its lower bound (a negative trip count) under the loops and
-// conditions around it: for no lower bound result k and upper bound
-// result l can ub_l <= lb_k - step hold (exact for a max / min, whose
-// trip count is negative iff some pair is). False when it cannot tell.
-bool tripCountNeverNegative(mlir::affine::AffineForOp forOp) {
-  using namespace mlir;
-  using presburger::BoundType;
-  AffineMap lb = forOp.getLowerBoundMap(), ub = forOp.getUpperBoundMap();
-  int64_t step = forOp.getStepAsInt();
-  SmallVector<Operation *, 8> ops;
-  affine::FlatAffineValueConstraints domain;
-
-  pearl::enclosingConstraints(forOp, ops);
-  if (failed(affine::getIndexSet(ops, &domain)))
-    return false;
-  for (unsigned k = 0; k < lb.getNumResults(); ++k)
-    for (unsigned l = 0; l < ub.getNumResults(); ++l) {
-      // t = lb_k and t >= ub_l + step: empty if the pair never gives a
-      // negative trip count.
-      affine::FlatAffineValueConstraints cst(domain);
-      unsigned t = cst.appendDimVar(1);
-      AffineMap above = AffineMap::get(ub.getNumDims(), ub.getNumSymbols(),
-                                       ub.getResult(l) + step);
-      if (failed(cst.addBound(BoundType::EQ, t, lb.getSubMap({k}),
-                              forOp.getLowerBoundOperands())) ||
-          failed(cst.addBound(BoundType::LB, t, above,
-                              forOp.getUpperBoundOperands())) ||
-          !cst.isIntegerEmpty())
-        return false;
-    }
-  return true;
-}
-
 // Replaces `forOp`, whose lower bound is a max of nl results and upper
 // bound a min of nu, by nl * nu versions with single-result bounds, in a
 // chain of affine.if / else: version (k, l) runs when result k is the
@@ -224,7 +190,7 @@ extern "C" int pearl_mlir_unroll_loop(MlirOperation op, int factor) {
   // that may run with a negative trip count is unrolled under a condition
   // that it runs at least once.
   if (!mlir::affine::getConstantTripCount(forOp) &&
-      !tripCountNeverNegative(forOp))
+      !pearl::boundsStayApart(forOp, forOp.getStepAsInt()))
     pearl::guardNonEmpty(forOp);
   if (takes)
     return unrollOne(forOp, f);
