@@ -248,8 +248,10 @@ static enum fuzz_class failed_class(const char *message)
 					 "the child could not allocate" };
 	size_t i;
 
-	/* the pass keeps the code when isl runs past its time limit */
-	if (strstr(message, "time limit"))
+	/* the pass keeps the code when isl runs past its time limit, or
+	 * when the code would exceed the code generator's size limits */
+	if (strstr(message, "time limit") ||
+	    strstr(message, "code would exceed"))
 		return fuzz_time_limit;
 	/* or when isl's AST fails the check that it runs each instance
 	 * once */

@@ -49,6 +49,12 @@ struct value_map {
  * of generation and verification); past the limit the region is left
  * unchanged. */
 #define MAX_GENERATED_OPS 100000
+/* Operations of a region's new code after unrolling: the largest hand
+ * schedule of the benchmark kernels (3mm's v2-rt624) makes about 12,500;
+ * a fuzzer-found sequence of five unrolls (gen-700034) made 48,000,
+ * which LLVM's -O3 did not compile in 5 minutes. Past the limit the
+ * region is left unchanged. */
+#define MAX_UNROLLED_OPS 30000
 
 struct gen {
 	pearl_ctx *ctx;
@@ -93,6 +99,11 @@ struct gen {
 	struct pearl_mlir_private *privates;
 	MlirValue *private_value;
 	int n_privates;
+	/* The function's entry block and its first operation before the
+	 * copies (K): MLIR's copy generation puts the constants it needs at
+	 * the top of the function, where gen_discard finds them. */
+	MlirBlock entry;
+	MlirOperation entry_first;
 	int failed;
 };
 
@@ -1681,6 +1692,29 @@ static void gen_promote(struct gen *g)
 	}
 }
 
+static MlirWalkResult count_op(MlirOperation op, void *user)
+{
+	(void)op;
+	++*(long *)user;
+	return MlirWalkResultAdvance;
+}
+
+/* Fails if the new code (between the region and the anchor) holds more
+ * than MAX_UNROLLED_OPS operations. */
+static void gen_check_size(struct gen *g)
+{
+	MlirOperation op;
+	long n = 0;
+
+	for (op = mlirOperationGetNextInBlock(g->region->last);
+	     !g->failed && !mlirOperationEqual(op, g->anchor);
+	     op = mlirOperationGetNextInBlock(op))
+		mlirOperationWalk(op, count_op, &n, MlirWalkPreOrder);
+	if (!g->failed && n > MAX_UNROLLED_OPS)
+		fail(g, "the unrolled code would exceed %d operations (%ld)",
+		     MAX_UNROLLED_OPS, n);
+}
+
 /* Fails unless every new operation (between the region and the anchor)
  * verifies; the diagnostics of the verifier are swallowed. */
 static void gen_verify(struct gen *g)
@@ -1701,6 +1735,53 @@ static void gen_verify(struct gen *g)
 		fail(g, "the generated operations do not verify");
 }
 
+/* Whether no result of `op` has a use. */
+static int unused(MlirOperation op)
+{
+	intptr_t i, n = mlirOperationGetNumResults(op);
+
+	for (i = 0; i < n; ++i)
+		if (!mlirOpOperandIsNull(mlirValueGetFirstUse(
+			mlirOperationGetResult(op, i))))
+			return 0;
+	return 1;
+}
+
+/* After a failure: the operations the copies (K) put at the top of the
+ * function before its first one, now unused, go. */
+static void discard_entry_constants(struct gen *g)
+{
+	MlirOperation op;
+
+	if (mlirBlockIsNull(g->entry) || mlirOperationIsNull(g->entry_first))
+		return;
+	while (!mlirOperationEqual(op = mlirBlockGetFirstOperation(g->entry),
+				   g->entry_first) &&
+	       pearl_mlir_op_is(op, "arith.constant") && unused(op))
+		mlirOperationDestroy(op);
+}
+
+/* The func.func around `op` (kept), or a null operation. */
+static MlirOperation enclosing_function(MlirOperation op)
+{
+	for (op = mlirOperationGetParentOperation(op);
+	     !mlirOperationIsNull(op);
+	     op = mlirOperationGetParentOperation(op))
+		if (pearl_mlir_op_is(op, "func.func"))
+			return op;
+	return (MlirOperation){ NULL };
+}
+
+/* The entry block of the func.func around `op` (kept), or a null block. */
+static MlirBlock function_entry(MlirOperation op)
+{
+	MlirOperation func = enclosing_function(op);
+
+	if (mlirOperationIsNull(func))
+		return (MlirBlock){ NULL };
+	return mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+}
+
 /* After a failure: the new operations and expanded private buffers go,
  * the region stays as it was. */
 static void gen_discard(struct gen *g)
@@ -1717,6 +1798,7 @@ static void gen_discard(struct gen *g)
 		if (!mlirValueIsNull(g->private_value[i]))
 			mlirOperationDestroy(
 			    mlirOpResultGetOwner(g->private_value[i]));
+	discard_entry_constants(g);
 }
 
 /* After a success: the old loops, conditions and stores go (the values
@@ -1784,20 +1866,6 @@ static void gen_report_copies(struct gen *g, int copied, int not_copied)
 	pearl_mlir_emit_remark(g->loc, msg);
 }
 
-/* The rewritten code relies on the model's no-alias rule: marks the
- * func.func around `op` (kept) for the lowering's alias scopes
- * (pearl/mlir_alias_scopes.h). */
-static void mark_function(MlirOperation op)
-{
-	for (op = mlirOperationGetParentOperation(op);
-	     !mlirOperationIsNull(op);
-	     op = mlirOperationGetParentOperation(op))
-		if (pearl_mlir_op_is(op, "func.func")) {
-			pearl_mark_noalias_memref_args(op);
-			return;
-		}
-}
-
 pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			      pearl_program *prog,
 			      __isl_keep isl_ast_node *tree)
@@ -1809,16 +1877,23 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 
 	gen_start(&g, ctx, region, prog, space);
 	gen_node(&g, tree, 0);
+	g.entry = function_entry(g.anchor);
+	if (!mlirBlockIsNull(g.entry))
+		g.entry_first = mlirBlockGetFirstOperation(g.entry);
 	gen_copy(&g, &copied, &not_copied);
 	gen_unroll(&g, &vect, &kept);
+	gen_check_size(&g);
 	gen_promote(&g);
 	gen_verify(&g);
 	if (g.failed)
 		gen_discard(&g);
 	else
 		gen_replace(&g);
-	if (!g.failed)
-		mark_function(g.anchor);
+	/* The rewritten code relies on the model's no-alias rule: the
+	 * function says so, for the lowering's alias scopes
+	 * (pearl/mlir_alias_scopes.h). */
+	if (!g.failed && !mlirOperationIsNull(enclosing_function(g.anchor)))
+		pearl_mark_noalias_memref_args(enclosing_function(g.anchor));
 	free(g.privates);
 	free(g.private_value);
 	if (!g.failed) {
