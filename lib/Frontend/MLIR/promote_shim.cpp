@@ -165,6 +165,9 @@ bool promote(affine::AffineForOp loop, ArrayRef<Element> elements) {
         rewriter, loc, e.first.memref, map.getAffineMap(),
         map.getOperands()));
   }
+  // The loop's hints (loop_annotation) stay with it; the old loop is
+  // erased by the replacement.
+  DictionaryAttr hints = loop->getDiscardableAttrDictionary();
   // The new iter_args are yielded unchanged first; the body is rewritten
   // to carry the elements below.
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
@@ -178,8 +181,7 @@ bool promote(affine::AffineForOp loop, ArrayRef<Element> elements) {
     return false;
   }
   auto newLoop = cast<affine::AffineForOp>(replaced->getOperation());
-  // The loop's hints (loop_annotation) stay with it.
-  newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  newLoop->setDiscardableAttrs(hints);
   unsigned first = newLoop.getNumRegionIterArgs() - elements.size();
   auto yield = cast<affine::AffineYieldOp>(newLoop.getBody()->getTerminator());
   rewriter.setInsertionPointAfter(newLoop);
