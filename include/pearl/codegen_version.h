@@ -61,9 +61,12 @@
  *      a loop_annotation); other benchmark kernels unchanged.
  *  11  a function the pass rewrote is marked pearl.noalias_memref_args,
  *      and the lowering gives its memref-argument loads and stores alias
- *      scopes (pearl/mlir_alias_scopes.h): LLVM keeps written elements in
- *      registers across loops that read other arrays. Every rewritten
- *      kernel's machine code may change.
+ *      scopes (pearl/mlir_alias_scopes.h). Register promotion of the
+ *      elements innermost loops update in place (promote_shim.cpp).
+ *      Unroll marks carried by an attribute, so that the copies of a
+ *      jammed loop made by versioning an inner one are unrolled too. A
+ *      region whose unrolled code exceeds 30,000 operations is left
+ *      unchanged. Every rewritten kernel's machine code may change.
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
