@@ -14,8 +14,11 @@
 // RUN: diff %t/matmul.policy.mlir %t/matmul.replay.mlir
 // RUN: %python %S/replay.py %pearl_opt %t/jacobi.mlir %t/jacobi.remarks %t/jacobi.replay.mlir
 // RUN: diff %t/jacobi.policy.mlir %t/jacobi.replay.mlir
-// RUN: env OMP_NUM_THREADS=2 %pearl_exec %t/matmul.mlir %t/matmul.policy.mlir | FileCheck %s --check-prefix=SAME
-// RUN: env OMP_NUM_THREADS=2 %pearl_exec %t/jacobi.mlir %t/jacobi.policy.mlir | FileCheck %s --check-prefix=SAME
+// Under the sanitizers, LeakSanitizer's stop-the-world tracer crashed at
+// the exit of this run ("Tracer caught signal 11"; with 2 OpenMP threads,
+// depending only on the environment variables): no leak check here.
+// RUN: env OMP_NUM_THREADS=2 ASAN_OPTIONS=detect_leaks=0 %pearl_exec %t/matmul.mlir %t/matmul.policy.mlir | FileCheck %s --check-prefix=SAME
+// RUN: env OMP_NUM_THREADS=2 ASAN_OPTIONS=detect_leaks=0 %pearl_exec %t/jacobi.mlir %t/jacobi.policy.mlir | FileCheck %s --check-prefix=SAME
 // Sampling is reproducible for a seed, and legal.
 // RUN: %pearl_opt %t/jacobi.mlir --pearl-schedule="agent=sample seed=7" -o %t/s1.mlir 2>/dev/null
 // RUN: %pearl_opt %t/jacobi.mlir --pearl-schedule="agent=sample seed=7" -o %t/s2.mlir 2>/dev/null
