@@ -2,10 +2,11 @@
  * (pearl/mlir_alias_scopes.h). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <mlir-c/BuiltinAttributes.h>
 
+#include "mlir_util.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_alias_scopes.h"
 
 /* Steps followed back from an address before giving up. */
@@ -14,14 +15,6 @@
 static MlirStringRef str(const char *s)
 {
 	return mlirStringRefCreateFromCString(s);
-}
-
-static int is_op(MlirOperation op, const char *name)
-{
-	MlirStringRef ref = mlirIdentifierStr(mlirOperationGetName(op));
-
-	return ref.length == strlen(name) &&
-	       memcmp(ref.data, name, ref.length) == 0;
 }
 
 void pearl_mark_noalias_memref_args(MlirOperation func)
@@ -60,7 +53,7 @@ static MlirValue field_of(MlirValue v, long field, int *steps)
 		MlirOperation op = defining_op(v);
 
 		if (mlirOperationIsNull(op) ||
-		    !is_op(op, "llvm.insertvalue") ||
+		    !pearl_mlir_op_is(op, "llvm.insertvalue") ||
 		    mlirOperationGetNumOperands(op) != 2)
 			break;
 		if (single_position(op) == field)
@@ -88,10 +81,10 @@ static long traced_argument(MlirValue v, MlirBlock entry)
 				return -1;
 			return (long)mlirBlockArgumentGetArgNumber(v);
 		}
-		if (is_op(op, "llvm.getelementptr") &&
+		if (pearl_mlir_op_is(op, "llvm.getelementptr") &&
 		    mlirOperationGetNumOperands(op) >= 1) {
 			v = mlirOperationGetOperand(op, 0);
-		} else if (is_op(op, "llvm.extractvalue") &&
+		} else if (pearl_mlir_op_is(op, "llvm.extractvalue") &&
 			   mlirOperationGetNumOperands(op) == 1 &&
 			   single_position(op) == 1) {
 			v = field_of(mlirOperationGetOperand(op, 0), 1, &steps);
@@ -114,20 +107,19 @@ struct access {
 struct func_walk {
 	MlirBlock entry;
 	struct access *access; /* owned */
-	size_t n, cap;
+	int n, cap;
 	int failed; /* out of memory */
 };
 
 static MlirWalkResult collect_access(MlirOperation op, void *user)
 {
 	struct func_walk *w = user;
-	struct access *grown;
 	MlirValue addr;
 	long arg;
 
-	if (is_op(op, "llvm.load") && mlirOperationGetNumOperands(op) == 1)
+	if (pearl_mlir_op_is(op, "llvm.load") && mlirOperationGetNumOperands(op) == 1)
 		addr = mlirOperationGetOperand(op, 0);
-	else if (is_op(op, "llvm.store") &&
+	else if (pearl_mlir_op_is(op, "llvm.store") &&
 		 mlirOperationGetNumOperands(op) == 2)
 		addr = mlirOperationGetOperand(op, 1);
 	else
@@ -135,14 +127,10 @@ static MlirWalkResult collect_access(MlirOperation op, void *user)
 	arg = traced_argument(addr, w->entry);
 	if (arg < 0)
 		return MlirWalkResultAdvance;
-	if (w->n == w->cap) {
-		w->cap = w->cap ? 2 * w->cap : 64;
-		grown = realloc(w->access, w->cap * sizeof(*grown));
-		if (!grown) {
-			w->failed = 1;
-			return MlirWalkResultInterrupt;
-		}
-		w->access = grown;
+	if (pearl_grow(&w->access, &w->cap, w->n + 1, sizeof(*w->access)) <
+	    0) {
+		w->failed = 1;
+		return MlirWalkResultInterrupt;
 	}
 	w->access[w->n++] = (struct access){op, arg};
 	return MlirWalkResultAdvance;
@@ -187,7 +175,7 @@ static long annotate_function(MlirOperation func, const struct func_walk *w)
 	intptr_t n_args = mlirBlockGetNumArguments(w->entry);
 	MlirAttribute scopes, *others;
 	char *used;
-	size_t k;
+	int k;
 	long n_used = 0;
 	intptr_t i;
 
@@ -247,7 +235,7 @@ static MlirWalkResult visit_function(MlirOperation op, void *user)
 	MlirRegion body;
 	long n;
 
-	if (!is_op(op, "llvm.func") ||
+	if (!pearl_mlir_op_is(op, "llvm.func") ||
 	    mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
 		op, str(PEARL_NOALIAS_ATTR))))
 		return MlirWalkResultAdvance;

@@ -1,45 +1,32 @@
 /* Loop hints carried over lower-affine (pearl/mlir_loop_hints.h). */
 #include <stdlib.h>
-#include <string.h>
 
+#include "mlir_util.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_loop_hints.h"
 
 #define HINT_NAME "loop_annotation"
 
 struct pearl_loop_hints {
 	MlirAttribute *hint; /* owned array; null attributes for no hint */
-	size_t n, cap;
+	int n, cap;
 	int failed;          /* out of memory */
 };
 
-static int is_op(MlirOperation op, const char *name)
-{
-	MlirStringRef ref = mlirIdentifierStr(mlirOperationGetName(op));
-
-	return ref.length == strlen(name) &&
-	       memcmp(ref.data, name, ref.length) == 0;
-}
-
 static int is_loop(MlirOperation op)
 {
-	return is_op(op, "affine.for") || is_op(op, "scf.for");
+	return pearl_mlir_op_is(op, "affine.for") || pearl_mlir_op_is(op, "scf.for");
 }
 
 static MlirWalkResult collect(MlirOperation op, void *user)
 {
 	pearl_loop_hints *h = user;
-	MlirAttribute *grown;
 
 	if (!is_loop(op))
 		return MlirWalkResultAdvance;
-	if (h->n == h->cap) {
-		h->cap = h->cap ? 2 * h->cap : 64;
-		grown = realloc(h->hint, h->cap * sizeof(*grown));
-		if (!grown) {
-			h->failed = 1;
-			return MlirWalkResultInterrupt;
-		}
-		h->hint = grown;
+	if (pearl_grow(&h->hint, &h->cap, h->n + 1, sizeof(*h->hint)) < 0) {
+		h->failed = 1;
+		return MlirWalkResultInterrupt;
 	}
 	h->hint[h->n++] = mlirOperationGetDiscardableAttributeByName(
 	    op, mlirStringRefCreateFromCString(HINT_NAME));
@@ -61,21 +48,21 @@ pearl_loop_hints *pearl_loop_hints_collect(MlirOperation top)
 static MlirWalkResult count(MlirOperation op, void *user)
 {
 	if (is_loop(op))
-		++*(size_t *)user;
+		++*(int *)user;
 	return MlirWalkResultAdvance;
 }
 
 /* Where the walk of pearl_loop_hints_apply stands. */
 struct cursor {
 	const pearl_loop_hints *h;
-	size_t i; /* scf.for loops seen */
+	int i; /* scf.for loops seen */
 };
 
 static MlirWalkResult apply(MlirOperation op, void *user)
 {
 	struct cursor *c = user;
 
-	if (!is_op(op, "scf.for"))
+	if (!pearl_mlir_op_is(op, "scf.for"))
 		return MlirWalkResultAdvance;
 	if (c->i < c->h->n && !mlirAttributeIsNull(c->h->hint[c->i]))
 		mlirOperationSetDiscardableAttributeByName(
@@ -88,7 +75,7 @@ static MlirWalkResult apply(MlirOperation op, void *user)
 int pearl_loop_hints_apply(MlirOperation top, const pearl_loop_hints *h)
 {
 	struct cursor c = {h, 0};
-	size_t loops = 0;
+	int loops = 0;
 
 	mlirOperationWalk(top, count, &loops, MlirWalkPreOrder);
 	if (!h || loops != h->n)
