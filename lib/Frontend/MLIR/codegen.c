@@ -1606,17 +1606,24 @@ static MlirWalkResult collect_marked(MlirOperation op, void *user)
 	return MlirWalkResultAdvance;
 }
 
-/* Collects the marked loops of the new code (between the region and the
- * anchor) in *m. */
-static void find_marked(struct gen *g, struct marked *m)
+/* Walks every operation of the new code (between the region and the
+ * anchor, nested ones included) with `fn`, in `order`. */
+static void walk_new_code(struct gen *g, MlirOperationWalkCallback fn,
+			  void *user, MlirWalkOrder order)
 {
 	MlirOperation op;
 
-	m->n = 0;
 	for (op = mlirOperationGetNextInBlock(g->region->last);
 	     !mlirOperationEqual(op, g->anchor);
 	     op = mlirOperationGetNextInBlock(op))
-		mlirOperationWalk(op, collect_marked, m, MlirWalkPostOrder);
+		mlirOperationWalk(op, fn, user, order);
+}
+
+/* Collects the marked loops of the new code in *m. */
+static void find_marked(struct gen *g, struct marked *m)
+{
+	m->n = 0;
+	walk_new_code(g, collect_marked, m, MlirWalkPostOrder);
 }
 
 /* Unrolls the loops recorded under unroll marks, before the new code is
@@ -1703,14 +1710,12 @@ static MlirWalkResult count_op(MlirOperation op, void *user)
  * than MAX_UNROLLED_OPS operations. */
 static void gen_check_size(struct gen *g)
 {
-	MlirOperation op;
 	long n = 0;
 
-	for (op = mlirOperationGetNextInBlock(g->region->last);
-	     !g->failed && !mlirOperationEqual(op, g->anchor);
-	     op = mlirOperationGetNextInBlock(op))
-		mlirOperationWalk(op, count_op, &n, MlirWalkPreOrder);
-	if (!g->failed && n > MAX_UNROLLED_OPS)
+	if (g->failed)
+		return;
+	walk_new_code(g, count_op, &n, MlirWalkPreOrder);
+	if (n > MAX_UNROLLED_OPS)
 		fail(g, "the unrolled code would exceed %d operations (%ld)",
 		     MAX_UNROLLED_OPS, n);
 }
@@ -1770,16 +1775,6 @@ static MlirOperation enclosing_function(MlirOperation op)
 		if (pearl_mlir_op_is(op, "func.func"))
 			return op;
 	return (MlirOperation){ NULL };
-}
-
-/* The entry block of the func.func around `op` (kept), or a null block. */
-static MlirBlock function_entry(MlirOperation op)
-{
-	MlirOperation func = enclosing_function(op);
-
-	if (mlirOperationIsNull(func))
-		return (MlirBlock){ NULL };
-	return mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
 }
 
 /* After a failure: the new operations and expanded private buffers go,
@@ -1874,12 +1869,16 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	isl_space *space = isl_union_set_get_space(dom);
 	struct gen g = { 0 };
 	int kept = 0, vect = 0, copied = 0, not_copied = 0;
+	MlirOperation func;
 
 	gen_start(&g, ctx, region, prog, space);
 	gen_node(&g, tree, 0);
-	g.entry = function_entry(g.anchor);
-	if (!mlirBlockIsNull(g.entry))
+	func = enclosing_function(g.anchor);
+	if (!mlirOperationIsNull(func)) {
+		g.entry = mlirRegionGetFirstBlock(
+		    mlirOperationGetRegion(func, 0));
 		g.entry_first = mlirBlockGetFirstOperation(g.entry);
+	}
 	gen_copy(&g, &copied, &not_copied);
 	gen_unroll(&g, &vect, &kept);
 	gen_check_size(&g);
@@ -1892,8 +1891,8 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	/* The rewritten code relies on the model's no-alias rule: the
 	 * function says so, for the lowering's alias scopes
 	 * (pearl/mlir_alias_scopes.h). */
-	if (!g.failed && !mlirOperationIsNull(enclosing_function(g.anchor)))
-		pearl_mark_noalias_memref_args(enclosing_function(g.anchor));
+	if (!g.failed && !mlirOperationIsNull(func))
+		pearl_mark_noalias_memref_args(func);
 	free(g.privates);
 	free(g.private_value);
 	if (!g.failed) {
