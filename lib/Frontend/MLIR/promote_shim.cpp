@@ -31,35 +31,78 @@
 namespace {
 using namespace mlir;
 
+// An affine load or store of a loop body with its fully composed access
+// map, computed once (composing walks the chains of affine.apply, and an
+// unrolled body compares every access with every element).
+struct Access {
+  Operation *op;
+  Value memref;
+  AffineMap map;
+  SmallVector<Value, 8> operands;
+
+  explicit Access(Operation *memOp) : op(memOp) {
+    affine::MemRefAccess access(memOp);
+    affine::AffineValueMap composed;
+    access.getAccessMap(&composed);
+    memref = access.memref;
+    map = composed.getAffineMap();
+    operands.assign(composed.getOperands().begin(),
+                    composed.getOperands().end());
+  }
+  bool isStore() const { return isa<affine::AffineStoreOp>(op); }
+};
+
 // The accesses of one element: one or more loads and stores of a loop body
 // whose fully composed access maps are equal and loop-invariant.
 struct Element {
-  affine::MemRefAccess first;       // the first access, in body order
+  Access first;                     // the first access, in body order
   SmallVector<Operation *, 4> ops;  // every access, in body order
   bool written = false;
 };
 
-// Whether the fully composed access map of `access` uses only values
-// defined outside `loop`.
-bool isInvariant(const affine::MemRefAccess &access,
-                 affine::AffineForOp loop) {
-  affine::AffineValueMap map;
-  access.getAccessMap(&map);
-  for (Value v : map.getOperands())
+// Whether the access uses only values defined outside `loop`.
+bool isInvariant(const Access &access, affine::AffineForOp loop) {
+  for (Value v : access.operands)
     if (!loop.isDefinedOutsideOfLoop(v))
+      return false;
+  return true;
+}
+
+// The difference of two accesses' composed maps, result by result,
+// simplified. Accesses over the same operands (the elements of an unrolled
+// body) are subtracted directly; others through
+// AffineValueMap::difference, which first merges their operands.
+SmallVector<AffineExpr, 4> distance(const Access &a, const Access &b) {
+  SmallVector<AffineExpr, 4> diff;
+  AffineMap d;
+  if (a.operands == b.operands && a.map.getNumDims() == b.map.getNumDims()) {
+    d = a.map;
+    for (unsigned i = 0; i < a.map.getNumResults(); ++i)
+      diff.push_back(a.map.getResult(i) - b.map.getResult(i));
+  } else {
+    affine::AffineValueMap ma(a.map, a.operands), mb(b.map, b.operands), vd;
+    affine::AffineValueMap::difference(ma, mb, &vd);
+    d = vd.getAffineMap();
+    diff.assign(d.getResults().begin(), d.getResults().end());
+  }
+  for (AffineExpr &e : diff)
+    e = simplifyAffineExpr(e, d.getNumDims(), d.getNumSymbols());
+  return diff;
+}
+
+// Whether two accesses of one memref touch the same element: their
+// composed maps are equal.
+bool sameElement(const Access &a, const Access &b) {
+  for (AffineExpr e : distance(a, b))
+    if (auto c = dyn_cast<AffineConstantExpr>(e); !c || c.getValue() != 0)
       return false;
   return true;
 }
 
 // Whether two accesses of one memref never touch the same element: their
 // composed maps differ by a nonzero constant in some dimension.
-bool provablyDisjoint(const affine::MemRefAccess &a,
-                      const affine::MemRefAccess &b) {
-  affine::AffineValueMap ma, mb, diff;
-  a.getAccessMap(&ma);
-  b.getAccessMap(&mb);
-  affine::AffineValueMap::difference(ma, mb, &diff);
-  for (AffineExpr e : diff.getAffineMap().getResults())
+bool provablyDisjoint(const Access &a, const Access &b) {
+  for (AffineExpr e : distance(a, b))
     if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() != 0)
       return true;
   return false;
@@ -101,18 +144,18 @@ bool neverMeetInLoop(const affine::MemRefAccess &a,
 // effects.
 SmallVector<Element> promotable(affine::AffineForOp loop) {
   llvm::MapVector<Value, SmallVector<Element>> byMemref;
-  llvm::DenseMap<Value, SmallVector<affine::MemRefAccess>> moving;
+  llvm::DenseMap<Value, SmallVector<Operation *>> moving;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (isa<affine::AffineLoadOp, affine::AffineStoreOp>(op)) {
-      affine::MemRefAccess access(&op);
+      Access access(&op);
       if (!isInvariant(access, loop)) {
-        moving[access.memref].push_back(access);
+        moving[access.memref].push_back(&op);
         continue;
       }
       SmallVector<Element> &elements = byMemref[access.memref];
       Element *found = nullptr;
       for (Element &e : elements)
-        if (e.first == access)
+        if (sameElement(e.first, access))
           found = &e;
       if (!found) {
         elements.push_back(Element{access, {}, false});
@@ -126,22 +169,23 @@ SmallVector<Element> promotable(affine::AffineForOp loop) {
       return {};
   }
   unsigned depth = affine::getNestingDepth(loop) + 1, checks = 0;
+  auto apartInLoop = [&](Operation *x, Operation *y) {
+    return neverMeetInLoop(affine::MemRefAccess(x), affine::MemRefAccess(y),
+                           depth, checks);
+  };
   SmallVector<Element> result;
   for (auto &[memref, elements] : byMemref) {
-    const SmallVector<affine::MemRefAccess> &others = moving.lookup(memref);
+    const SmallVector<Operation *> &others = moving.lookup(memref);
     bool apart = true;
     for (size_t i = 0; i < elements.size() && apart; ++i) {
       for (size_t j = i + 1; j < elements.size() && apart; ++j)
         if (!provablyDisjoint(elements[i].first, elements[j].first))
           for (Operation *x : elements[i].ops)
             for (Operation *y : elements[j].ops)
-              apart = apart && neverMeetInLoop(affine::MemRefAccess(x),
-                                               affine::MemRefAccess(y),
-                                               depth, checks);
-      for (const affine::MemRefAccess &o : others)
+              apart = apart && apartInLoop(x, y);
+      for (Operation *o : others)
         for (Operation *x : elements[i].ops)
-          apart = apart && neverMeetInLoop(affine::MemRefAccess(x), o,
-                                           depth, checks);
+          apart = apart && apartInLoop(x, o);
     }
     if (!apart)
       continue;
@@ -158,13 +202,9 @@ bool promote(affine::AffineForOp loop, ArrayRef<Element> elements) {
   Location loc = loop.getLoc();
   SmallVector<Value> inits;
   rewriter.setInsertionPoint(loop);
-  for (const Element &e : elements) {
-    affine::AffineValueMap map;
-    e.first.getAccessMap(&map);
+  for (const Element &e : elements)
     inits.push_back(affine::AffineLoadOp::create(
-        rewriter, loc, e.first.memref, map.getAffineMap(),
-        map.getOperands()));
-  }
+        rewriter, loc, e.first.memref, e.first.map, e.first.operands));
   // The loop's hints (loop_annotation) stay with it; the old loop is
   // erased by the replacement.
   DictionaryAttr hints = loop->getDiscardableAttrDictionary();
@@ -195,11 +235,9 @@ bool promote(affine::AffineForOp loop, ArrayRef<Element> elements) {
       }
     }
     yield->setOperand(first + k, current);
-    affine::AffineValueMap map;
-    elements[k].first.getAccessMap(&map);
+    const Access &at = elements[k].first;
     affine::AffineStoreOp::create(rewriter, loc, newLoop.getResult(first + k),
-                                  elements[k].first.memref, map.getAffineMap(),
-                                  map.getOperands());
+                                  at.memref, at.map, at.operands);
   }
   for (const Element &e : elements)
     for (Operation *op : e.ops)
