@@ -114,6 +114,22 @@ static __isl_give isl_schedule *schedule_of(__isl_take isl_schedule_node *node)
 	return s;
 }
 
+/* Whether the body of loop `l` of branch `b` is a sequence (or set) of
+ * parts: 1, 0, or -1 with an error in the context. */
+static int loop_body_is_sequence(pearl_sched *sched, int b, int l)
+{
+	isl_schedule_node *node = pearl_sched_branch_loop(sched, b, l, NULL);
+	enum isl_schedule_node_type type;
+
+	if (!node)
+		return -1;
+	node = isl_schedule_node_child(node, 0);
+	type = isl_schedule_node_get_type(node);
+	isl_schedule_node_free(node);
+	return type == isl_schedule_node_sequence ||
+	       type == isl_schedule_node_set;
+}
+
 static pearl_stat interchange(pearl_sched *sched, int b, int l1, int l2)
 {
 	struct loop_desc d[PEARL_MAX_DEPTH] = { { 0 } };
@@ -130,6 +146,14 @@ static pearl_stat interchange(pearl_sched *sched, int b, int l1, int l2)
 	if (l1 == l2)
 		return pearl_ctx_error(pearl_sched_ctx(sched),
 				       "interchange needs two distinct loops");
+	if (n == 2 && l2 < pearl_sched_branch_depth(sched, b)) {
+		int across = loop_body_is_sequence(sched, b, l1);
+
+		if (across < 0)
+			return pearl_stat_error;
+		if (across)
+			return pearl_sched_interchange_across(sched, b, l1);
+	}
 	node = get_chain(sched, b, l1, n);
 	if (!node)
 		return pearl_stat_error;

@@ -9,6 +9,7 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sched_internal.h"
@@ -300,6 +301,187 @@ static pearl_stat fuse(pearl_sched *sched, int b, int l, int has_shift,
 	st = pearl_sched_commit(sched, fused(sched, &f, *shift));
 	fusion_free(&f);
 	return st;
+}
+
+/* What an interchange across a sequence works on: loop `outer` (loop l of
+ * the branch), whose body is the sequence (or set) `seq` of `n` parts, and
+ * loop `inner` (loop l+1), the part at position `pos`. */
+struct crossing {
+	isl_schedule_node *outer, *seq, *inner;
+	int pos, n;
+};
+
+static void crossing_free(struct crossing *c)
+{
+	isl_schedule_node_free(c->outer);
+	isl_schedule_node_free(c->seq);
+	isl_schedule_node_free(c->inner);
+}
+
+/* Whether band `band` (kept) has AST build options (a mark of U, J, V or
+ * K): 1, 0, or -1. */
+static int has_options(__isl_keep isl_schedule_node *band)
+{
+	isl_union_set *options =
+	    isl_schedule_node_band_get_ast_build_options(band);
+	isl_bool empty = isl_union_set_is_empty(options);
+
+	isl_union_set_free(options);
+	return empty < 0 ? -1 : !empty;
+}
+
+/* Finds loops `l` and `l`+1 of branch `b` for interchange_across, or says
+ * why they are not such a pair. */
+static pearl_stat find_crossing(pearl_sched *sched, int b, int l,
+				struct crossing *c)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	isl_schedule_node *filter, *up;
+	int marked;
+
+	memset(c, 0, sizeof(*c));
+	c->outer = pearl_sched_branch_loop(sched, b, l, NULL);
+	c->inner = pearl_sched_branch_loop(sched, b, l + 1, NULL);
+	if (!c->outer || !c->inner)
+		return pearl_stat_error;
+	filter = isl_schedule_node_parent(isl_schedule_node_copy(c->inner));
+	c->seq = isl_schedule_node_parent(isl_schedule_node_copy(filter));
+	c->pos = isl_schedule_node_get_child_position(filter);
+	isl_schedule_node_free(filter);
+	c->n = isl_schedule_node_n_children(c->seq);
+	up = isl_schedule_node_parent(isl_schedule_node_copy(c->seq));
+	if (c->pos < 0 || c->n < 0 || !up) {
+		isl_schedule_node_free(up);
+		return pearl_ctx_isl_error(ctx, "interchange");
+	}
+	if (isl_schedule_node_is_equal(up, c->outer) != isl_bool_true) {
+		isl_schedule_node_free(up);
+		return pearl_ctx_error(ctx, "loops %d..%d of branch %d are not "
+				       "perfectly nested, and loop %d is not a "
+				       "part of loop %d's body", l, l + 1, b,
+				       l + 1, l);
+	}
+	isl_schedule_node_free(up);
+	marked = has_options(c->outer);
+	if (marked >= 0 && !marked)
+		marked = has_options(c->inner);
+	if (marked < 0)
+		return pearl_ctx_isl_error(ctx, "interchange");
+	if (marked)
+		return pearl_ctx_error(ctx, "loops %d..%d of branch %d are not "
+				       "perfectly nested, and one of them is "
+				       "marked to unroll, jam, vectorize or "
+				       "copy: only unmarked loops are "
+				       "interchanged across a sequence", l, l + 1,
+				       b);
+	return pearl_stat_ok;
+}
+
+/* The schedule of interchange_across with the other parts of the sequence
+ * placed by `where`: 0 in their place, 1 all before the inner loop, 2 all
+ * after it (each keeping their order). */
+static __isl_give isl_schedule *crossed(pearl_sched *sched,
+					const struct crossing *c, int where)
+{
+	isl_schedule_node *body, *node;
+	isl_schedule *inner, *before = NULL, *after = NULL, *s;
+	isl_union_set *others;
+	isl_union_pw_aff *upa;
+	isl_multi_union_pw_aff *mupa;
+
+	/* the old outer loop around the inner loop's body */
+	body = isl_schedule_node_get_child(c->inner, 0);
+	inner = pearl_subtree_loop_around(c->outer,
+					  pearl_subtree_schedule(body, NULL));
+	isl_schedule_node_free(body);
+	if (c->pos > 0)
+		before = pearl_subtree_children(c->seq, 0, c->pos - 1);
+	if (c->pos + 1 < c->n)
+		after = pearl_subtree_children(c->seq, c->pos + 1, c->n - 1);
+	if ((c->pos > 0 && !before) || (c->pos + 1 < c->n && !after) ||
+	    !inner) {
+		isl_schedule_free(before);
+		isl_schedule_free(after);
+		return isl_schedule_free(inner);
+	}
+	others = before ? isl_schedule_get_domain(before)
+			: isl_schedule_get_domain(after);
+	if (before && after)
+		others = isl_union_set_union(others,
+					     isl_schedule_get_domain(after));
+
+	if (where == 0) {
+		s = pearl_subtree_append(before, inner);
+		s = after ? pearl_subtree_append(s, after) : s;
+	} else {
+		s = before;
+		if (after)
+			s = s ? pearl_subtree_append(s, after) : after;
+		s = where == 1 ? pearl_subtree_append(s, inner)
+			       : pearl_subtree_append(inner, s);
+	}
+
+	/* the new outer loop: the inner loop for its statements, the old
+	 * outer loop for the others */
+	mupa = isl_schedule_node_band_get_partial_schedule(c->outer);
+	upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, 0);
+	isl_multi_union_pw_aff_free(mupa);
+	upa = isl_union_pw_aff_intersect_domain_union_set(
+	    upa, isl_union_set_universe(others));
+	mupa = isl_schedule_node_band_get_partial_schedule(c->inner);
+	upa = isl_union_pw_aff_union_add(
+	    isl_multi_union_pw_aff_get_union_pw_aff(mupa, 0), upa);
+	isl_multi_union_pw_aff_free(mupa);
+	s = pearl_schedule_insert_loop(
+	    s, isl_multi_union_pw_aff_from_union_pw_aff(upa));
+	if (!s)
+		return NULL;
+	node = isl_schedule_node_child(isl_schedule_get_root(s), 0);
+	isl_schedule_free(s);
+	node = pearl_band_copy_properties(node, c->inner);
+	s = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	return replaced(sched, c->outer, s);
+}
+
+/* Interchange across a sequence: loop l+1 of branch b is one part of the
+ * sequence that is loop l's body. Loop l+1 becomes the outer loop, over
+ * loop l+1's values for its statements and over loop l's for the
+ * statements of the other parts; inside it, loop l runs the body of loop
+ * l+1, and the other parts run beside it, at the iteration of the outer
+ * loop equal to their loop l value: in their place, before loop l, or
+ * after it, the first of these that keeps every dependence. */
+static pearl_stat interchange_across(pearl_sched *sched, int b, int l)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	struct crossing c;
+	pearl_stat st = pearl_stat_error;
+	char *first_reason = NULL;
+	int where;
+
+	if (find_crossing(sched, b, l, &c) < 0) {
+		crossing_free(&c);
+		return pearl_stat_error;
+	}
+	for (where = 0; where < 3 && st != pearl_stat_ok; ++where) {
+		/* the same order as in their place */
+		if ((where == 1 && c.pos == c.n - 1) || (where == 2 && c.pos == 0))
+			continue;
+		st = pearl_sched_commit(sched, crossed(sched, &c, where));
+		if (st != pearl_stat_ok && !first_reason &&
+		    pearl_ctx_last_error(ctx))
+			first_reason = strdup(pearl_ctx_last_error(ctx));
+	}
+	crossing_free(&c);
+	if (st != pearl_stat_ok && first_reason)
+		pearl_ctx_error(ctx, "%s", first_reason);
+	free(first_reason);
+	return st;
+}
+
+pearl_stat pearl_sched_interchange_across(pearl_sched *sched, int b, int l)
+{
+	return interchange_across(sched, b, l);
 }
 
 pearl_stat pearl_sched_distribute(pearl_sched *sched, int b, int l,

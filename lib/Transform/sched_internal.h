@@ -178,6 +178,10 @@ __isl_give isl_schedule_node *pearl_band_copy_properties(
 
 /* ---- restructuring actions (restructure.c) ---- */
 
+/* I(l,l+1) where loop l+1 of branch b is one part of the sequence that is
+ * loop l's body (interchange across a sequence, pearl_sched_apply's
+ * contract): refused if the loops are not so nested. */
+pearl_stat pearl_sched_interchange_across(pearl_sched *sched, int b, int l);
 /* D(l[,k]): loop l of branch b distributed over the parts of its body,
  * one loop per part (`split` 0) or two loops, parts 0..split-1 and
  * split.. (pearl_sched_apply's contract). */
