@@ -67,10 +67,15 @@
  *      jammed loop made by versioning an inner one are unrolled too. A
  *      region whose unrolled code exceeds 30,000 operations is left
  *      unchanged. Every rewritten kernel's machine code may change.
+ *  12  I(l,l+1) interchanges across a sequence: where loop l's body is a
+ *      sequence with loop l+1 as one part, it is no longer refused as not
+ *      perfectly nested (lib/Transform/restructure.c). Schedules recorded
+ *      as illegal under 11 may be legal now; the code of every schedule
+ *      legal under 11 is unchanged.
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
 
-#define PEARL_CODEGEN_VERSION 11
+#define PEARL_CODEGEN_VERSION 12
 
 #endif

@@ -19,6 +19,18 @@
  *    negative), tiling them is illegal",
  *   "tile size 64 is larger than loop 1 (32 iterations)".
  *
+ * Interchange I(l1,l2) swaps loops l1 and l2, perfectly nested from l1
+ * to l2. I(l,l+1) where loop l's body is a sequence (or set) of parts and
+ * loop l+1 is one of them interchanges across the sequence: loop l+1
+ * becomes the outer loop (loop l+1's values for its statements, loop l's
+ * for the others), loop l runs inside it around loop l+1's body, and the
+ * other parts run beside it in the iteration of the outer loop equal to
+ * their loop l value: in their place, all before it or all after it, the
+ * first order that keeps every dependence. Refused, naming the dependence
+ * the first order violates, when none does; refused also when either loop
+ * is marked (U, J, V, K). LU's lower triangle: the division of A[i][k]
+ * goes before the column loop that reads it.
+ *
  * Two actions restructure the tree. Distribution D(l) makes loop l of the
  * branch, whose body is a sequence of parts (loops or statements), one
  * loop per part, in their order; D(l,k) makes two loops, one over parts
