@@ -41,13 +41,15 @@
 extern "C" {
 #endif
 
-#define PEARL_N_ACTIONS 70
+#define PEARL_N_ACTIONS 86
 /* Blobs of policies trained before the action space v2 have the first
- * PEARL_N_ACTIONS_V1 actions. They load (pearl_policy_from_blob) with the
- * rows of the new actions' logits zero and their bias at
- * PEARL_NEW_ACTION_BIAS: softmax gives them about e^-30 of the mass, so
- * the policy chooses as before until it is trained on them. */
+ * PEARL_N_ACTIONS_V1 actions, before the v3 the first PEARL_N_ACTIONS_V2.
+ * They load (pearl_policy_from_blob) with the rows of the new actions'
+ * logits zero and their bias at PEARL_NEW_ACTION_BIAS: softmax gives them
+ * about e^-30 of the mass, so the policy chooses as before until it is
+ * trained on them. */
 #define PEARL_N_ACTIONS_V1 56
+#define PEARL_N_ACTIONS_V2 70
 #define PEARL_NEW_ACTION_BIAS -30.0f
 /* Blobs of policies trained before the memory features (pearl/graph.h,
  * [MEM]) read the first PEARL_GRAPH_N_FEATURES_V1 features; they load with
@@ -65,7 +67,7 @@ struct pearl_policy_config {
 typedef struct pearl_policy pearl_policy;
 
 /* The default configuration (PEARL_GRAPH_N_FEATURES = 537, 128, 4, 2,
- * 70). */
+ * 86). */
 struct pearl_policy_config pearl_policy_default_config(void);
 
 /* What a blob's header records, as stored (a blob of an older action

@@ -1,4 +1,4 @@
-/* The numbering of the policy's 70 actions (pearl/action_space.h). */
+/* The numbering of the policy's 86 actions (pearl/action_space.h). */
 #include <string.h>
 
 #include "pearl/action_space.h"
@@ -21,14 +21,34 @@ enum {
 	first_fuse = first_distribute + 4,       /* D(L), L < 4 */
 	first_unroll_jam = first_fuse + 4,       /* F(L), L < 4 */
 	first_vectorize = first_unroll_jam + 4,  /* J(L,4), L < 4 */
+	first_jam_large = first_vectorize + 2,   /* V(8), V(16) */
+	first_copy = first_jam_large + 3 * 4,    /* J(L,f), 3 factors, L < 4 */
+	end_of_space = first_copy + 4,           /* K(L), L < 4 */
 };
 _Static_assert(first_unroll + 5 == PEARL_ACTION_NEXT, "N follows U");
-_Static_assert(first_vectorize + 2 == PEARL_ACTION_SPACE_SIZE,
-	       "V(8) and V(16) are the last ids");
+_Static_assert(first_jam_large == 70, "the action space v2 ends at 69");
+_Static_assert(end_of_space == PEARL_ACTION_SPACE_SIZE,
+	       "K(0..3) are the last ids");
 
-/* The jam factor of J's ids, and the widths of V's. */
+/* The jam factor of J's v2 ids, the factors of its v3 ids, and the widths
+ * of V's. */
 #define JAM_FACTOR 4
+static const int large_jam_factors[3] = { 6, 8, 16 };
 static const int vector_widths[2] = { 8, 16 };
+
+/* Decodes the ids of the action space v3 (70 and up). */
+static void decode_v3(int id, struct pearl_action *a)
+{
+	a->n_level = 1;
+	if (id >= first_copy) {
+		a->kind = pearl_action_copy;
+		a->level[0] = id - first_copy;
+		return;
+	}
+	a->kind = pearl_action_unroll_jam;
+	a->level[0] = (id - first_jam_large) % 4;
+	a->factor[0] = large_jam_factors[(id - first_jam_large) / 4];
+}
 
 /* Decodes the ids of the action space v2 (56 and up). */
 static void decode_v2(int id, struct pearl_action *a)
@@ -57,7 +77,9 @@ int pearl_action_space_decode(int id, struct pearl_action *a)
 	memset(a, 0, sizeof(*a));
 	if (id < 0 || id >= PEARL_ACTION_SPACE_SIZE)
 		return -1;
-	if (id >= first_distribute) {
+	if (id >= first_jam_large) {
+		decode_v3(id, a);
+	} else if (id >= first_distribute) {
 		decode_v2(id, a);
 	} else if (id == PEARL_ACTION_NEXT) {
 		a->kind = pearl_action_next;
@@ -136,16 +158,21 @@ int pearl_action_space_encode(const struct pearl_action *a)
 			return -1;
 		return l >= 0 && l <= 3 ? first_fuse + l : -1;
 	case pearl_action_unroll_jam:
-		if (a->factor[0] != JAM_FACTOR)
+		if (l < 0 || l > 3)
 			return -1;
-		return l >= 0 && l <= 3 ? first_unroll_jam + l : -1;
+		if (a->factor[0] == JAM_FACTOR)
+			return first_unroll_jam + l;
+		for (p = 0; p < 3; ++p)
+			if (a->factor[0] == large_jam_factors[p])
+				return first_jam_large + 4 * p + l;
+		return -1;
 	case pearl_action_vectorize:
 		for (p = 0; p < 2; ++p)
 			if (a->factor[0] == vector_widths[p])
 				return first_vectorize + p;
 		return -1;
 	case pearl_action_copy:
-		return -1; /* not in the agent's space (yet) */
+		return l >= 0 && l <= 3 ? first_copy + l : -1;
 	}
 	return -1;
 }

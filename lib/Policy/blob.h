@@ -12,8 +12,8 @@
  *       12    4  int32 hidden      (128)
  *       16    4  int32 heads       (4)
  *       20    4  int32 n_layers    (2)
- *       24    4  int32 n_actions   (PEARL_N_ACTIONS = 70; blobs of
- *                56, PEARL_N_ACTIONS_V1, load widened)
+ *       24    4  int32 n_actions   (PEARL_N_ACTIONS = 86; blobs of
+ *                56 or 70, PEARL_N_ACTIONS_V1 or _V2, load widened)
  *       28    4  uint32 n_floats: the number of fp32 values that follow
  *       32    8  uint64 checksum: 64-bit FNV-1a of the n_floats * 4
  *                payload bytes (offset basis 0xcbf29ce484222325, prime
@@ -45,8 +45,9 @@
  *   v.w2    [d, d]               v.b2    [d]
  *   v.w3    [d, 1]               v.b3    [1]
  *
- * With the default dimensions that is 965,817 floats: a blob of 3,863,308
- * bytes. The walk over this order is pearl_policy_walk (weights.h).
+ * With the default dimensions that is 975,831 floats: a blob of 3,903,364
+ * bytes (the committed blob, of 56 actions and 531 features, has 965,817:
+ * 3,863,308 bytes). The walk over this order is pearl_policy_walk (weights.h).
  */
 #ifndef PEARL_POLICY_BLOB_H
 #define PEARL_POLICY_BLOB_H

@@ -14,7 +14,8 @@ extern const unsigned char pearl_policy_builtin_blob_end[]
     __attribute__((visibility("hidden")));
 
 /* Reports the first dimension of hdr that differs from the default; a
- * blob of the first PEARL_N_ACTIONS_V1 actions or of the first
+ * blob of the first PEARL_N_ACTIONS_V1 or PEARL_N_ACTIONS_V2 actions or of
+ * the first
  * PEARL_GRAPH_N_FEATURES_V1 features is accepted (it is widened on
  * loading). */
 static int check_dims(const struct pearl_blob_header *hdr, char *err,
@@ -35,7 +36,8 @@ static int check_dims(const struct pearl_blob_header *hdr, char *err,
 
 	for (i = 0; i < sizeof(dims) / sizeof(dims[0]); ++i)
 		if (dims[i].got != dims[i].want &&
-		    !(dims[i].got == PEARL_N_ACTIONS_V1 &&
+		    !((dims[i].got == PEARL_N_ACTIONS_V1 ||
+		       dims[i].got == PEARL_N_ACTIONS_V2) &&
 		      !strcmp(dims[i].name, "n_actions")) &&
 		    !(dims[i].got == PEARL_GRAPH_N_FEATURES_V1 &&
 		      !strcmp(dims[i].name, "n_features")))
@@ -131,7 +133,7 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 	return 0;
 }
 
-/* `old` (taken), a policy of the first PEARL_N_ACTIONS_V1 actions or of
+/* `old` (taken), a policy of the first PEARL_N_ACTIONS_V1 or _V2 actions or of
  * the first PEARL_GRAPH_N_FEATURES_V1 features, as a policy of the default
  * configuration: the same weights; for each new action a zero column of
  * pi.w3 and the bias PEARL_NEW_ACTION_BIAS; for each new feature a zero

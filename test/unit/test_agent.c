@@ -152,7 +152,7 @@ static void test_action_space(void)
 		ok &= pearl_action_space_decode(id, &a) == 0 &&
 		      pearl_action_space_encode(&a) == id;
 	CHECK(ok);
-	CHECK(pearl_action_space_decode(70, &a) == -1);
+	CHECK(pearl_action_space_decode(86, &a) == -1);
 	CHECK(pearl_action_space_decode(-1, &a) == -1);
 	pearl_action_space_decode(14 + 4 * 3 + 2, &a);
 	pearl_action_format(&a, buf, sizeof(buf));
@@ -184,12 +184,30 @@ static void test_action_space(void)
 	CHECK(pearl_action_space_phase(68) == pearl_phase_unroll);
 	CHECK(pearl_action_space_max_level(67) == 3);
 	CHECK(pearl_action_space_max_level(68) == -1);
+	/* the action space v3: J(0..3,f) for f = 6, 8, 16, then K(0..3) */
+	pearl_action_space_decode(70, &a);
+	pearl_action_format(&a, buf, sizeof(buf));
+	CHECK_STR(buf, "J(0,6)");
+	pearl_action_space_decode(81, &a);
+	pearl_action_format(&a, buf, sizeof(buf));
+	CHECK_STR(buf, "J(3,16)");
+	pearl_action_space_decode(83, &a);
+	pearl_action_format(&a, buf, sizeof(buf));
+	CHECK_STR(buf, "K(1)");
+	CHECK(pearl_action_space_phase(75) == pearl_phase_tile);
+	CHECK(pearl_action_space_phase(84) == pearl_phase_unroll);
+	CHECK(pearl_action_space_max_level(79) == 1);
+	CHECK(pearl_action_space_max_level(85) == 3);
+	CHECK(encoded("J(1,16)") == 79);
+	CHECK(encoded("J(2,8)") == 76);
+	CHECK(encoded("K(0)") == 82);
 	/* forms outside the space */
 	CHECK(encoded("D(0,1)") == -1);
 	CHECK(encoded("F(0,1)") == -1);
 	CHECK(encoded("J(0,2)") == -1);
+	CHECK(encoded("J(4,8)") == -1);
+	CHECK(encoded("K(4)") == -1);
 	CHECK(encoded("V(4)") == -1);
-	CHECK(encoded("K(0)") == -1); /* not in the agent's space yet */
 	CHECK(encoded("J(1,4)") == 65);
 }
 

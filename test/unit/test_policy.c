@@ -70,7 +70,7 @@ static void test_config(void)
 
 	CHECK(cfg.n_features == PEARL_GRAPH_N_FEATURES);
 	CHECK(cfg.hidden == 128 && cfg.heads == 4 && cfg.n_layers == 2);
-	CHECK(cfg.n_actions == 70);
+	CHECK(cfg.n_actions == 86);
 	bad = cfg;
 	bad.heads = 0;
 	p = pearl_policy_init_random(&bad, 1, err, sizeof(err));
@@ -173,8 +173,17 @@ static void test_widened_blob(void)
 	old = pearl_policy_init_random(&cfg, 7, err, sizeof(err));
 	wide = reloaded(old, &n);
 	CHECK(n == 40 + 4 * (size_t)971961);
-	CHECK(wide && pearl_policy_get_config(wide)->n_actions == 70);
+	CHECK(wide && pearl_policy_get_config(wide)->n_actions == 86);
 	check_same_choices(old, g, wide, g, PEARL_N_ACTIONS_V1);
+	pearl_policy_free(old);
+	pearl_policy_free(wide);
+	/* the same for a policy of the action space v2 (70 actions) */
+	cfg.n_actions = PEARL_N_ACTIONS_V2;
+	old = pearl_policy_init_random(&cfg, 8, err, sizeof(err));
+	wide = reloaded(old, &n);
+	CHECK(n == 40 + 4 * ((size_t)971961 + 14 * 129));
+	CHECK(wide && pearl_policy_get_config(wide)->n_actions == 86);
+	check_same_choices(old, g, wide, g, PEARL_N_ACTIONS_V2);
 	pearl_policy_free(old);
 	pearl_policy_free(wide);
 	pearl_graph_free(g);
@@ -223,7 +232,7 @@ static void test_widened_features(void)
 	pearl_graph_free(narrow);
 }
 
-/* The compiled-in policy (56 actions, widened) opens its 14 new actions to
+/* The compiled-in policy (56 actions, widened) opens its 30 new actions to
  * training: their logits become one finite value near the others' instead
  * of PEARL_NEW_ACTION_BIAS, the old logits stay; a second call and a
  * policy trained on every action open nothing. */
@@ -274,7 +283,7 @@ static void test_round_trip(void)
 	if (!a || !other || !g)
 		goto out;
 	ba = pearl_policy_to_blob(a, &na);
-	CHECK(ba && na == 40 + 4 * (size_t)973767);
+	CHECK(ba && na == 40 + 4 * (size_t)975831);
 	b = pearl_policy_from_blob(ba, na, err, sizeof(err));
 	CHECK(b);
 	bb = b ? pearl_policy_to_blob(b, &nb) : NULL;
@@ -689,7 +698,7 @@ static void test_bad_blobs(void)
 	CHECK_STR(err, "truncated blob: expected at least 40 bytes (the "
 		       "header), got 0");
 	CHECK(!pearl_policy_from_blob(blob, n - 4, err, sizeof(err)));
-	CHECK_STR(err, "truncated blob: expected 3895108 bytes, got 3895104");
+	CHECK_STR(err, "truncated blob: expected 3903364 bytes, got 3903360");
 	blob[0] = 'X';
 	CHECK(!pearl_policy_from_blob(blob, n, err, sizeof(err)));
 	CHECK_STR(err, "bad magic: not a Pearl weight blob (expected \"PRLW\")");
