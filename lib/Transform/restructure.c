@@ -362,6 +362,9 @@ static pearl_stat find_crossing(pearl_sched *sched, int b, int l,
 				       l + 1, l);
 	}
 	isl_schedule_node_free(up);
+	if (c->n < 2)
+		return pearl_ctx_error(ctx, "loop %d of branch %d holds one part: "
+				       "nothing to interchange across", l, b);
 	marked = has_options(c->outer);
 	if (marked >= 0 && !marked)
 		marked = has_options(c->inner);
