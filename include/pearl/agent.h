@@ -17,8 +17,9 @@
  *     extents from l inward; not masked when an extent is symbolic), and
  *     P(l) of a loop of one iteration (nothing to run in parallel);
  *   - the order rules: loop reordering and restructuring (I, R, S, D, F)
- *     before tiling (T, J), before parallelization, before unrolling and
- *     vectorization (U, V; one width per branch) (no reordering either
+ *     before tiling (T, J), before parallelization, before unrolling,
+ *     vectorization and copies (U, V, K; one width per branch) (no
+ *     reordering either
  *     once a loop
  *     of the branch is tiled through a loop it shares with another); one tiling, one parallel loop and
  *     one unrolling per branch; no skewing once a loop of the branch runs

@@ -386,7 +386,7 @@ static pearl_stat find_crossing(pearl_sched *sched, int b, int l,
 static __isl_give isl_schedule *crossed(pearl_sched *sched,
 					const struct crossing *c, int where)
 {
-	isl_schedule_node *body, *node;
+	isl_schedule_node *body;
 	isl_schedule *inner, *before = NULL, *after = NULL, *s;
 	isl_union_set *others;
 	isl_union_pw_aff *upa;
@@ -435,15 +435,8 @@ static __isl_give isl_schedule *crossed(pearl_sched *sched,
 	upa = isl_union_pw_aff_union_add(
 	    isl_multi_union_pw_aff_get_union_pw_aff(mupa, 0), upa);
 	isl_multi_union_pw_aff_free(mupa);
-	s = pearl_schedule_insert_loop(
-	    s, isl_multi_union_pw_aff_from_union_pw_aff(upa));
-	if (!s)
-		return NULL;
-	node = isl_schedule_node_child(isl_schedule_get_root(s), 0);
-	isl_schedule_free(s);
-	node = pearl_band_copy_properties(node, c->inner);
-	s = isl_schedule_node_get_schedule(node);
-	isl_schedule_node_free(node);
+	s = pearl_schedule_insert_loop_like(
+	    s, isl_multi_union_pw_aff_from_union_pw_aff(upa), c->inner);
 	return replaced(sched, c->outer, s);
 }
 

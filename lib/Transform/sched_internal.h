@@ -167,6 +167,12 @@ __isl_give isl_schedule *pearl_subtree_append(__isl_take isl_schedule *acc,
  * its instances. */
 __isl_give isl_schedule *pearl_schedule_insert_loop(
     __isl_take isl_schedule *s, __isl_take isl_multi_union_pw_aff *mupa);
+/* `s` (taken) under a new one-member band, the loop `mupa` (taken), with
+ * the properties of band `band` (kept, one member;
+ * pearl_band_copy_properties). */
+__isl_give isl_schedule *pearl_schedule_insert_loop_like(
+    __isl_take isl_schedule *s, __isl_take isl_multi_union_pw_aff *mupa,
+    __isl_keep isl_schedule_node *band);
 /* `s` (taken) under the loop of band `band` (kept, one member), with its
  * properties (pearl_band_copy_properties). */
 __isl_give isl_schedule *pearl_subtree_loop_around(

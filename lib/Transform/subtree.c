@@ -45,13 +45,13 @@ __isl_give isl_schedule *pearl_subtree_append(__isl_take isl_schedule *acc,
 	return isl_schedule_sequence(acc, s);
 }
 
-__isl_give isl_schedule *pearl_subtree_loop_around(
-    __isl_keep isl_schedule_node *band, __isl_take isl_schedule *s)
+__isl_give isl_schedule *pearl_schedule_insert_loop_like(
+    __isl_take isl_schedule *s, __isl_take isl_multi_union_pw_aff *mupa,
+    __isl_keep isl_schedule_node *band)
 {
 	isl_schedule_node *node;
 
-	s = pearl_schedule_insert_loop(
-	    s, isl_schedule_node_band_get_partial_schedule(band));
+	s = pearl_schedule_insert_loop(s, mupa);
 	if (!s)
 		return NULL;
 	node = isl_schedule_node_child(isl_schedule_get_root(s), 0);
@@ -60,6 +60,13 @@ __isl_give isl_schedule *pearl_subtree_loop_around(
 	s = isl_schedule_node_get_schedule(node);
 	isl_schedule_node_free(node);
 	return s;
+}
+
+__isl_give isl_schedule *pearl_subtree_loop_around(
+    __isl_keep isl_schedule_node *band, __isl_take isl_schedule *s)
+{
+	return pearl_schedule_insert_loop_like(
+	    s, isl_schedule_node_band_get_partial_schedule(band), band);
 }
 
 __isl_give isl_schedule_node *pearl_band_copy_properties(

@@ -142,10 +142,21 @@ static int encoded(const char *text)
 	return id;
 }
 
+/* The text of action `id` (a static buffer, "?" if it has none). */
+static const char *decoded(int id)
+{
+	static char buf[64];
+	struct pearl_action a;
+
+	if (pearl_action_space_decode(id, &a) < 0)
+		return "?";
+	pearl_action_format(&a, buf, sizeof(buf));
+	return buf;
+}
+
 static void test_action_space(void)
 {
 	struct pearl_action a;
-	char buf[64];
 	int id, ok = 1;
 
 	for (id = 0; id < PEARL_ACTION_SPACE_SIZE; ++id)
@@ -154,30 +165,16 @@ static void test_action_space(void)
 	CHECK(ok);
 	CHECK(pearl_action_space_decode(86, &a) == -1);
 	CHECK(pearl_action_space_decode(-1, &a) == -1);
-	pearl_action_space_decode(14 + 4 * 3 + 2, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "T(2,3,32,64)");
-	pearl_action_space_decode(54, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "U(32)");
-	pearl_action_space_decode(11, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "S(2,3)");
+	CHECK_STR(decoded(14 + 4 * 3 + 2), "T(2,3,32,64)");
+	CHECK_STR(decoded(54), "U(32)");
+	CHECK_STR(decoded(11), "S(2,3)");
 	CHECK(pearl_action_space_phase(13) == pearl_phase_parallel);
 	CHECK(pearl_action_space_max_level(49) == 4);
 	/* the action space v2: D(0..3) F(0..3) J(0..3,4) V(8) V(16) */
-	pearl_action_space_decode(57, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "D(1)");
-	pearl_action_space_decode(63, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "F(3)");
-	pearl_action_space_decode(66, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "J(2,4)");
-	pearl_action_space_decode(69, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "V(16)");
+	CHECK_STR(decoded(57), "D(1)");
+	CHECK_STR(decoded(63), "F(3)");
+	CHECK_STR(decoded(66), "J(2,4)");
+	CHECK_STR(decoded(69), "V(16)");
 	CHECK(pearl_action_space_phase(56) == pearl_phase_reorder);
 	CHECK(pearl_action_space_phase(61) == pearl_phase_reorder);
 	CHECK(pearl_action_space_phase(64) == pearl_phase_tile);
@@ -185,15 +182,9 @@ static void test_action_space(void)
 	CHECK(pearl_action_space_max_level(67) == 3);
 	CHECK(pearl_action_space_max_level(68) == -1);
 	/* the action space v3: J(0..3,f) for f = 6, 8, 16, then K(0..3) */
-	pearl_action_space_decode(70, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "J(0,6)");
-	pearl_action_space_decode(81, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "J(3,16)");
-	pearl_action_space_decode(83, &a);
-	pearl_action_format(&a, buf, sizeof(buf));
-	CHECK_STR(buf, "K(1)");
+	CHECK_STR(decoded(70), "J(0,6)");
+	CHECK_STR(decoded(81), "J(3,16)");
+	CHECK_STR(decoded(83), "K(1)");
 	CHECK(pearl_action_space_phase(75) == pearl_phase_tile);
 	CHECK(pearl_action_space_phase(84) == pearl_phase_unroll);
 	CHECK(pearl_action_space_max_level(79) == 1);

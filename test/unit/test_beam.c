@@ -9,6 +9,9 @@
 #include "helpers.h"
 #include "Search/search_internal.h"
 #include "pearl/action_space.h"
+#include "pearl/features.h"
+#include "pearl/graph.h"
+#include "pearl/policy.h"
 
 /* A measured child: schedule text, speedup (0: failed), kind of its
  * last action, and whether it was measured at all. */
@@ -369,6 +372,53 @@ static void test_completion(void)
 	pearl_ctx_free(ctx);
 }
 
+/* Adaptive sampling clusters a level's children by their graph embedding
+ * (sampling.c). A child whose graph cannot be built (isl past the
+ * context's quota, which a loaded machine makes likelier for the time
+ * limit) gets the zero embedding: every child still gets a cluster, and
+ * the search goes on instead of failing ("search: no graph of a
+ * candidate" stopped a training run). Here the quota fails every graph. */
+static void test_cluster_without_graph(void)
+{
+	pearl_ctx *ctx = pearl_ctx_alloc();
+	pearl_program *prog = example_matmul(ctx, 64, 64, 64);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	const char *texts[3] = { "I(1,2)", "T(0,1,32,32)", "I(0,1) I(1,2)" };
+	struct search_states children = { 0 };
+	struct search_state s;
+	struct pearl_graph *g;
+	pearl_policy *policy;
+	char err[256] = "";
+	int i, k;
+
+	policy = pearl_policy_init_random(&cfg, 3, err, sizeof(err));
+	CHECK(deps && policy);
+	if (!deps || !policy)
+		goto out;
+	for (i = 0; i < 3; ++i) {
+		matmul_state(prog, deps, texts[i], &s);
+		CHECK(search_states_push(&children, &s) == 0);
+	}
+	pearl_ctx_set_max_operations(ctx, 1);
+	g = pearl_graph_build(children.s[0].sched, 0);
+	CHECK(g == NULL); /* the case under test */
+	pearl_graph_free(g);
+	pearl_ctx_clear_error(ctx);
+	pearl_ctx_reset_operations(ctx);
+	k = search_cluster_children(policy, &children, 2, err, sizeof(err));
+	CHECK(k >= 1);
+	for (i = 0; i < children.n; ++i)
+		CHECK(children.s[i].cluster >= 0 && children.s[i].cluster < k);
+	CHECK_STR(pearl_ctx_last_error(ctx), ""); /* cleared */
+out:
+	search_states_clear(&children);
+	pearl_policy_free(policy);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	pearl_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_fastest_only();
@@ -381,5 +431,6 @@ int main(void)
 	test_diversity_floor();
 	test_ranked_by_completion();
 	test_completion();
+	test_cluster_without_graph();
 	return check_done("test_beam");
 }
