@@ -1577,7 +1577,13 @@ static void gen_copy(struct gen *g, int *copied, int *not_copied)
 	int i, failed;
 
 	for (i = 0; i < g->n_copy && !g->failed; ++i) {
-		*copied += pearl_mlir_copy_read_only(g->copy_op[i], &failed);
+		int n = pearl_mlir_copy_read_only(g->copy_op[i], &failed);
+
+		if (n < 0)
+			fail(g, "a copy of K would read outside its array "
+			     "(MLIR's copy generation)");
+		else
+			*copied += n;
 		*not_copied += failed;
 	}
 }

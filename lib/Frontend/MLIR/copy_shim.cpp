@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace {
 using namespace mlir;
@@ -138,6 +139,42 @@ std::unique_ptr<affine::MemRefRegion> loadedBox(Operation *loop,
     return nullptr;
   return box;
 }
+// Whether `load` reads inside its memref (of static shape) at every
+// iteration of all the loops around it: the elements it reads, over those
+// iterations, have constant bounds within the shape. False when a bound
+// is not constant or the region cannot be computed.
+bool readsInside(affine::AffineReadOpInterface load) {
+  auto type = dyn_cast<MemRefType>(load.getMemRef().getType());
+  affine::MemRefRegion region(load->getLoc());
+  if (!type || !type.hasStaticShape() ||
+      failed(region.compute(load, /*loopDepth=*/0, /*sliceState=*/nullptr,
+                            /*addMemRefDimBounds=*/false)))
+    return false;
+  for (unsigned d = 0; d < type.getRank(); ++d) {
+    std::optional<int64_t> lb = region.getConstraints()->getConstantBound64(
+        presburger::BoundType::LB, d);
+    std::optional<int64_t> ub = region.getConstraints()->getConstantBound64(
+        presburger::BoundType::UB, d);
+    if (!lb || !ub || *lb < 0 || *ub >= type.getDimSize(d))
+      return false;
+  }
+  return true;
+}
+
+// Whether every load of `memref` in the copy nest `nest` reads inside it
+// (readsInside). MLIR's copy generation can make copy loops that read past
+// the array: on a 51 x 51 array whose loads are all inside it under an
+// affine.if, the loop copying its rows ran to 82 (pearl-gen --seed 38
+// --size-scale cache, "N T(0,1,32,32) K(1)", found by training; MLIR's
+// boundCheckLoadOrStoreOp passed that load).
+bool copyStaysInside(Operation *nest, Value memref) {
+  bool inside = true;
+  nest->walk([&](affine::AffineReadOpInterface load) {
+    if (inside && load.getMemRef() == memref && !readsInside(load))
+      inside = false;
+  });
+  return inside;
+}
 } // namespace
 
 int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed) {
@@ -178,6 +215,10 @@ int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed) {
       ++*n_failed;
       continue;
     }
+    // The loop's loads already read the buffer: a copy that reads outside
+    // the array cannot be taken back here, the caller discards the code.
+    if (!result.copyNest || !copyStaysInside(result.copyNest, memref))
+      return -1;
     ++copied;
   }
   return copied;
