@@ -72,10 +72,16 @@
  *      perfectly nested (lib/Transform/restructure.c). Schedules recorded
  *      as illegal under 11 may be legal now; the code of every schedule
  *      legal under 11 is unchanged.
+ *  13  K: a region whose copy loops (MLIR's copy generation) would read
+ *      outside an array is left unchanged (such copies read 82 rows of a
+ *      51-row array; the runs crashed or read garbage). After any code
+ *      generation failure the new operations are destroyed last first
+ *      (the old order corrupted the heap when K had allocated a buffer in
+ *      the region's block). Found by expert iteration's first use of K.
  */
 #ifndef PEARL_CODEGEN_VERSION_H
 #define PEARL_CODEGEN_VERSION_H
 
-#define PEARL_CODEGEN_VERSION 12
+#define PEARL_CODEGEN_VERSION 13
 
 #endif
