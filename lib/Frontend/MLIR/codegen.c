@@ -1787,30 +1787,21 @@ static MlirOperation enclosing_function(MlirOperation op)
  * the region stays as it was. */
 static void gen_discard(struct gen *g)
 {
-	MlirOperation op, next, first, *ops;
-	int i, n = 0;
+	MlirOperation op, next;
+	int i;
 
 	/* Last first: an operation goes after every operation that uses its
 	 * results (K's buffer is allocated in the block, before the loop
 	 * that reads it; destroying the allocation first left that loop's
-	 * loads with a freed operand, and the heap corrupt). */
-	first = mlirOperationGetNextInBlock(g->region->last);
-	for (op = first; !mlirOperationEqual(op, g->anchor);
-	     op = mlirOperationGetNextInBlock(op))
-		++n;
-	ops = malloc((n > 0 ? n : 1) * sizeof(*ops));
-	if (ops) {
-		for (i = 0, op = first; i < n;
-		     ++i, op = mlirOperationGetNextInBlock(op))
-			ops[i] = op;
-		for (i = n - 1; i >= 0; --i)
-			mlirOperationDestroy(ops[i]);
-		free(ops);
-	} else {
-		for (op = first; !mlirOperationEqual(op, g->anchor); op = next) {
-			next = mlirOperationGetNextInBlock(op);
-			mlirOperationDestroy(op);
-		}
+	 * loads with a freed operand, and the heap corrupt). The C API has no
+	 * previous operation: the last is found from the first each time
+	 * (a failure path, over the few operations of the region's block). */
+	while (!mlirOperationEqual(
+	    op = mlirOperationGetNextInBlock(g->region->last), g->anchor)) {
+		while (!mlirOperationEqual(
+		    next = mlirOperationGetNextInBlock(op), g->anchor))
+			op = next;
+		mlirOperationDestroy(op);
 	}
 	for (i = 0; i < g->n_privates && g->private_value; ++i)
 		if (!mlirValueIsNull(g->private_value[i]))
