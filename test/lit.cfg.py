@@ -49,6 +49,7 @@ config.substitutions.append(("%pearl_model", os.path.join(config.pearl_bin_dir, 
 config.substitutions.append(("%pearl_gen", os.path.join(config.pearl_bin_dir, "pearl-gen")))
 config.substitutions.append(("%pearl_env", os.path.join(config.pearl_bin_dir, "pearl-env")))
 config.substitutions.append(("%pearl_train", os.path.join(config.pearl_bin_dir, "pearl-train")))
+config.substitutions.append(("%pearl_critic", os.path.join(config.pearl_bin_dir, "pearl-critic")))
 config.substitutions.append(("%pearl_eval", os.path.join(config.pearl_bin_dir, "pearl-eval")))
 config.substitutions.append(("%pearl_fuzz", os.path.join(config.pearl_bin_dir, "pearl-fuzz")))
 config.substitutions.append(("%pearl_tune", os.path.join(config.pearl_bin_dir, "pearl-tune")))

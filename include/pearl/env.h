@@ -314,6 +314,26 @@ int pearl_env_memo_summary(const char *memo_path,
 			   struct pearl_env_memo_summary *s, char *err,
 			   size_t err_size);
 
+/* One answer of a memo database (extension, for training a critic on
+ * every measured schedule). */
+struct pearl_env_memo_result {
+	char *schedule;           /* normalized; "" the unscheduled program */
+	enum pearl_env_status status; /* OK or TIMEOUT */
+	double seconds;           /* the fastest timed run; for TIMEOUT the
+				   * limit the run passed */
+};
+/* The OK and TIMEOUT answers for program `hash` on `machine` made by code
+ * generator version `codegen` in the database at memo_path (all kept; an
+ * error if the file is missing), in *results (malloc'd, *n of them;
+ * pearl_env_memo_results_free frees them), in the order of their
+ * schedules. 0, or -1 with the reason in err. */
+int pearl_env_memo_results(const char *memo_path, const char *hash,
+			   const char *machine, int codegen,
+			   struct pearl_env_memo_result **results, int *n,
+			   char *err, size_t err_size);
+void pearl_env_memo_results_free(struct pearl_env_memo_result *results,
+				 int n);
+
 /* The machine fingerprint in use (__isl_keep). */
 const char *pearl_env_machine(const pearl_env *env);
 

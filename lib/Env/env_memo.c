@@ -337,3 +337,93 @@ int pearl_env_memo_summary(const char *memo_path,
 	env_memo_close(m);
 	return ret;
 }
+
+void pearl_env_memo_results_free(struct pearl_env_memo_result *results,
+				 int n)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		free(results[i].schedule);
+	free(results);
+}
+
+/* Appends the current row of `st` (schedule, status, seconds) to *r;
+ * 0, or -1 if memory is exhausted. */
+static int add_result(sqlite3_stmt *st, struct pearl_env_memo_result **r,
+		      int *n, int *cap)
+{
+	const unsigned char *text = sqlite3_column_text(st, 0);
+	struct pearl_env_memo_result *row;
+
+	if (*n == *cap) {
+		int c = *cap ? 2 * *cap : 64;
+		struct pearl_env_memo_result *t = realloc(*r, c * sizeof(*t));
+
+		if (!t)
+			return -1;
+		*r = t;
+		*cap = c;
+	}
+	row = &(*r)[*n];
+	row->schedule = strdup(text ? (const char *)text : "");
+	if (!row->schedule)
+		return -1;
+	row->status = sqlite3_column_int(st, 1);
+	row->seconds = sqlite3_column_double(st, 2);
+	++*n;
+	return 0;
+}
+
+int pearl_env_memo_results(const char *memo_path, const char *hash,
+			   const char *machine, int codegen,
+			   struct pearl_env_memo_result **results, int *n,
+			   char *err, size_t err_size)
+{
+	struct pearl_env_memo_result *r = NULL;
+	sqlite3_stmt *st = NULL;
+	struct env_memo *m;
+	int cap = 0, rc, ret = -1;
+	FILE *f = fopen(memo_path, "rb");
+
+	*results = NULL;
+	*n = 0;
+	if (!f) { /* opening would create it */
+		pearl_error_printf(err, err_size,
+				   "memo database '%s': cannot read",
+				   memo_path);
+		return -1;
+	}
+	fclose(f);
+	m = env_memo_open(memo_path, err, err_size);
+	if (!m)
+		return -1;
+	if (prepare(m, "SELECT schedule, status, seconds FROM results WHERE "
+		       "program=?1 AND machine=?2 AND codegen=?3 AND status IN "
+		       "(0, 2) ORDER BY schedule", &st, err, err_size) < 0)
+		goto out;
+	_Static_assert(PEARL_ENV_OK == 0 && PEARL_ENV_TIMEOUT == 2, "status");
+	bind_text(st, 1, hash);
+	bind_text(st, 2, machine);
+	sqlite3_bind_int(st, 3, codegen);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (add_result(st, &r, n, &cap) < 0) {
+			pearl_error_printf(err, err_size, "out of memory");
+			goto out;
+		}
+	if (rc != SQLITE_DONE) {
+		fail(m, "cannot read", err, err_size);
+		goto out;
+	}
+	*results = r;
+	r = NULL;
+	ret = 0;
+out:
+	if (ret < 0) {
+		pearl_env_memo_results_free(r, *n);
+		*n = 0;
+	}
+	sqlite3_finalize(st);
+	env_memo_close(m);
+	return ret;
+}
