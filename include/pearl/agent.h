@@ -69,6 +69,21 @@ struct pearl_agent_options {
 				 * iterations per execution; 0: no limit */
 	pearl_agent_observe_fn observe; /* NULL: no observer */
 	void *observe_user;             /* passed to observe */
+	/* The critic's beam: with a critic (kept; NULL: none), the episode
+	 * is not one rollout but a beam search. The greedy episode runs
+	 * first. Then, from the initial state, every state of the beam is
+	 * expanded by the policy's beam_top_k best legal decisions under
+	 * the masks above (N included), each child is valued by the
+	 * critic's value head on the graph of its schedule (no branch in
+	 * focus; pearl-critic trains it to predict log2 of the speedup),
+	 * and the beam_width highest stay. A child that takes N on the last
+	 * branch is a complete episode. The complete episode the critic
+	 * values highest is applied, but only if it values it above the
+	 * greedy episode's; otherwise the greedy episode is. `sample` and
+	 * `observe` are not used. */
+	const pearl_policy *critic;
+	int beam_width; /* states kept per step (default 4) */
+	int beam_top_k; /* decisions tried per state (default 3) */
 };
 
 /* The default smallest parallel loop: fork and join cost a few
@@ -79,7 +94,7 @@ struct pearl_agent_options {
 #define PEARL_AGENT_MIN_PARALLEL_WORK 16384L
 
 /* Greedy, seed 0, 8 actions per branch, 64 per episode,
- * PEARL_AGENT_MIN_PARALLEL_WORK, no observer. */
+ * PEARL_AGENT_MIN_PARALLEL_WORK, no observer, no critic (beam 4 x 3). */
 void pearl_agent_options_init(struct pearl_agent_options *opts);
 
 /* One decision of an episode. */
@@ -105,10 +120,16 @@ struct pearl_agent_trace {
 	/* The episode stopped because the policy could not be evaluated
 	 * (e.g. non-finite outputs), not because of the program. */
 	int policy_failed;
+	/* The critic's beam only (beam_width 0 otherwise): */
+	int beam_width;
+	int beam_scored;         /* schedules the critic valued */
+	float critic_value;      /* of the applied episode's schedule */
+	float greedy_value;      /* of the greedy episode's schedule */
+	int beam_chose_greedy;   /* no episode was valued above greedy's */
 };
 
 /* Runs an episode of `policy` (kept) on `sched` (kept), which it
- * transforms; fills *trace (the caller clears it with
+ * transforms (the critic's beam if opts->critic is set); fills *trace (the caller clears it with
  * pearl_agent_trace_clear, also on error). pearl_stat_error with a message
  * in the program's context if a graph cannot be built or the policy fails;
  * the schedule then holds the legal actions applied so far. */

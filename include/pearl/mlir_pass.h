@@ -46,6 +46,10 @@ struct pearl_mlir_options {
 	 * would need it are left unchanged with a warning. */
 	const pearl_policy *policy;
 	const char *policy_error;
+	/* The critic of the critic's beam (kept; NULL: the agent alone; see
+	 * pearl/agent.h), its width and decisions per state. */
+	const pearl_policy *critic;
+	int beam_width, beam_top_k;
 	/* The schedule file (schedule-file=; NULL path without the option).
 	 * A region with an entry whose fingerprint fits is scheduled by it
 	 * (never by the policy); others as without the file. `schedule_file`

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "beam.h"
 #include "pearl/agent.h"
 #include "pearl/clock.h"
 #include "pearl/features.h"
@@ -18,6 +19,8 @@ void pearl_agent_options_init(struct pearl_agent_options *opts)
 	opts->max_branch_steps = 8;
 	opts->max_steps = 64;
 	opts->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
+	opts->beam_width = 4;
+	opts->beam_top_k = 3;
 }
 
 void pearl_branch_state_init(struct pearl_branch_state *state)
@@ -339,6 +342,8 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	pearl_stat stat = pearl_stat_ok;
 	int explain = pearl_sched_get_explain(sched);
 
+	if (opts->critic)
+		return agent_run_beam(sched, policy, opts, trace);
 	memset(trace, 0, sizeof(*trace));
 	n_branch = pearl_sched_n_branch(sched);
 	if (n_branch < 0)

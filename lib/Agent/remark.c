@@ -7,8 +7,12 @@ void pearl_agent_format_remark(pearl_str *out,
 			       const struct pearl_action *actions, int n,
 			       int sample)
 {
-	pearl_str_printf(out, "pearl-schedule: agent (%s) ",
-			 sample ? "sample" : "greedy");
+	if (trace->beam_width)
+		pearl_str_printf(out, "pearl-schedule: agent (beam %d, critic) ",
+				 trace->beam_width);
+	else
+		pearl_str_printf(out, "pearl-schedule: agent (%s) ",
+				 sample ? "sample" : "greedy");
 	if (n == 0) {
 		pearl_str_append(out, "kept the original schedule");
 	} else {
@@ -25,4 +29,11 @@ void pearl_agent_format_remark(pearl_str *out,
 			 trace->seconds * 1e3, trace->seconds_graph * 1e3,
 			 trace->seconds_policy * 1e3,
 			 trace->seconds_legality * 1e3);
+	if (trace->beam_width)
+		pearl_str_printf(out, "; the critic valued %d schedules, this "
+				 "one %.3f, the greedy episode's %.3f%s",
+				 trace->beam_scored, trace->critic_value,
+				 trace->greedy_value,
+				 trace->beam_chose_greedy
+				     ? ", which is kept" : "");
 }

@@ -157,6 +157,22 @@ struct PearlSchedulePass
       llvm::cl::desc("Policy weights to use instead of the compiled-in "
                      "model (a blob written by pearl-model or pearl-train)"),
       llvm::cl::init("")};
+  Option<std::string> critic{
+      *this, "critic",
+      llvm::cl::desc("Critic weights (pearl-critic's critic.bin): agent=greedy "
+                     "then runs the critic's beam, which applies the "
+                     "episode the critic values highest if it values it "
+                     "above the greedy one"),
+      llvm::cl::init("")};
+  Option<unsigned> beamWidth{
+      *this, "beam-width",
+      llvm::cl::desc("Episodes the critic's beam keeps per step"),
+      llvm::cl::init(4U)};
+  Option<unsigned> beamTopK{
+      *this, "beam-top-k",
+      llvm::cl::desc("The policy's best legal decisions the critic's beam "
+                     "tries per episode and step"),
+      llvm::cl::init(3U)};
   Option<unsigned long> seed{
       *this, "seed", llvm::cl::desc("Seed of agent=sample"),
       llvm::cl::init(0UL)};
@@ -221,6 +237,9 @@ struct PearlSchedulePass
       return errorHandler(
           "pearl-schedule: schedule-file= is empty: give the path of a "
           "schedule file");
+    if (beamWidth < 1 || beamWidth > 64 || beamTopK < 1 || beamTopK > 16)
+      return errorHandler("pearl-schedule: beam-width= must be from 1 to 64 "
+                          "and beam-top-k= from 1 to 16");
     if (!(timeLimit >= 0) || timeLimit > 1e6)
       return errorHandler(
           "pearl-schedule: time-limit= must be a number of seconds from 0 "
@@ -242,7 +261,7 @@ struct PearlSchedulePass
 
   void runOnOperation() override {
     pearl_mlir_options opts;
-    std::shared_ptr<const LoadedPolicy> policy;
+    std::shared_ptr<const LoadedPolicy> policy, criticPolicy;
     opts.print_model = printModel;
     opts.print_schedule = printSchedule;
     opts.print_graph = printGraph;
@@ -257,6 +276,9 @@ struct PearlSchedulePass
     opts.min_parallel_work = static_cast<long>(minParallelWork);
     opts.policy = nullptr;
     opts.policy_error = nullptr;
+    opts.critic = nullptr;
+    opts.beam_width = static_cast<int>(beamWidth);
+    opts.beam_top_k = static_cast<int>(beamTopK);
     opts.schedule_file_path = nullptr;
     opts.schedule_file = nullptr;
     opts.schedule_file_error = nullptr;
@@ -269,6 +291,16 @@ struct PearlSchedulePass
       policy = loadPolicy(model.getValue());
       opts.policy = policy->policy;
       opts.policy_error = policy->error.c_str();
+      if (!critic.getValue().empty() && opts.policy) {
+        // A critic that does not load stops scheduling as a model that
+        // does not load does: every region gets the remark.
+        criticPolicy = loadPolicy(critic.getValue());
+        opts.critic = criticPolicy->policy;
+        if (!opts.critic) {
+          opts.policy = nullptr;
+          opts.policy_error = criticPolicy->error.c_str();
+        }
+      }
     }
     if (pearl_mlir_run_on_function(wrap(getOperation().getOperation()),
                                    &opts) != 0)

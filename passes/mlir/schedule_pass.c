@@ -140,6 +140,11 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 	agent_opts.seed = opts->seed;
 	agent_opts.max_branch_steps = opts->max_branch_steps;
 	agent_opts.min_parallel_work = opts->min_parallel_work;
+	if (!agent_opts.sample && opts->critic) {
+		agent_opts.critic = opts->critic;
+		agent_opts.beam_width = opts->beam_width;
+		agent_opts.beam_top_k = opts->beam_top_k;
+	}
 	if (pearl_agent_run(sched, opts->policy, &agent_opts, &trace) ==
 	    pearl_stat_ok)
 		n = pearl_agent_trace_actions(&trace, &actions);

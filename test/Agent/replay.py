@@ -16,7 +16,7 @@ import sys
 def main():
     pearl_opt, src, remarks, out = sys.argv[1:5]
     chosen = [m.group(1) or "" for m in re.finditer(
-        r"remark: pearl-schedule: agent \(\w+\) "
+        r"remark: pearl-schedule: agent \([^)]*\) "
         r"(?:chose \"([^\"]*)\"|kept the original schedule)",
         open(remarks).read())]
     if len(chosen) != 1:

@@ -69,6 +69,11 @@ static void usage(FILE *out)
 		"1)\n"
 		"  --seed S            seed of the first sampled episode "
 		"(default 1)\n"
+		"  --critic FILE       with --agent greedy: the critic's beam "
+		"(pearl-critic's\n"
+		"                      critic.bin values the schedules)\n"
+		"  --beam W,K          its width and decisions per state "
+		"(default 4,3)\n"
 		"  --fingerprint       print each program's model "
 		"fingerprint, time nothing\n"
 		"  --function F        time region --region R (default 0) of "
@@ -130,6 +135,9 @@ struct args {
 	int region;
 	long long size;
 	pearl_policy *policy;
+	const char *critic_path; /* --critic: the critic's beam */
+	pearl_policy *critic;
+	int beam_width, beam_top_k;
 };
 
 /* --schedule S: one more schedule (kept: an argv string). */
@@ -155,6 +163,19 @@ static int parse_agent(const char *value, void *dest)
 	return pearl_option_ok;
 }
 
+/* --beam W,K */
+static int parse_beam(const char *value, void *dest)
+{
+	struct args *a = dest;
+	int end = 0;
+
+	if (sscanf(value, "%d,%d%n", &a->beam_width, &a->beam_top_k,
+		   &end) != 2 || value[end] || a->beam_width < 1 ||
+	    a->beam_top_k < 1)
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
 /* Fills a from argv: 0, 1 for help, -1 on a usage error (reported). */
 static int parse_args(int argc, char **argv, struct args *a)
 {
@@ -169,6 +190,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_CALL("agent", &a->agent, parse_agent,
 			      "greedy|sample"),
 	    PEARL_OPTION_INT("episodes", &a->episodes, 1, INT_MAX),
+	    PEARL_OPTION_STRING("critic", &a->critic_path),
+	    PEARL_OPTION_CALL("beam", a, parse_beam, "W,K"),
 	    PEARL_OPTION_U64("seed", &a->seed),
 	    PEARL_OPTION_STRING("function", &a->function),
 	    PEARL_OPTION_INT("region", &a->region, 0, INT_MAX),
@@ -192,6 +215,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 	pearl_env_options_init(&a->opts);
 	a->size = 64;
+	a->beam_width = 4;
+	a->beam_top_k = 3;
 	a->schedules = calloc(argc + 1, sizeof(*a->schedules));
 	a->files = calloc(argc + 1, sizeof(*a->files));
 	if (!a->schedules || !a->files)
@@ -215,6 +240,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			"--agent or --schedule\n");
 		return -1;
 	}
+	if (a->critic_path && a->agent != 1) {
+		fprintf(stderr, "pearl-env: --critic goes with --agent greedy\n");
+		return -1;
+	}
 	if (a->agent && a->n_schedules) {
 		fprintf(stderr, "pearl-env: --agent and --schedule exclude "
 			"each other\n");
@@ -235,6 +264,9 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 	pearl_agent_options_init(&opts);
 	opts.sample = a->agent == 2;
 	opts.seed = a->seed + (unsigned long)k;
+	opts.critic = a->critic;
+	opts.beam_width = a->beam_width;
+	opts.beam_top_k = a->beam_top_k;
 	return pearl_env_program_agent_schedule(p, a->policy, &opts, err,
 						err_size);
 }
@@ -355,10 +387,20 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (a.critic_path) {
+		a.critic = pearl_policy_load_file(a.critic_path, err,
+						  sizeof(err));
+		if (!a.critic) {
+			fprintf(stderr, "pearl-env: error: %s\n", err);
+			pearl_policy_free(a.policy);
+			return 2;
+		}
+	}
 	env = pearl_env_create(&a.opts, err, sizeof(err));
 	if (!env) {
 		fprintf(stderr, "pearl-env: error: %s\n", err);
 		pearl_policy_free(a.policy);
+		pearl_policy_free(a.critic);
 		free(a.schedules);
 		free(a.files);
 		return 2;
@@ -372,6 +414,7 @@ int main(int argc, char **argv)
 		print_stats(env);
 	pearl_env_free(env);
 	pearl_policy_free(a.policy);
+	pearl_policy_free(a.critic);
 	free(a.schedules);
 	free(a.files);
 	return ret;
