@@ -84,6 +84,10 @@ struct pearl_agent_options {
 	const pearl_policy *critic;
 	int beam_width; /* states kept per step (default 4) */
 	int beam_top_k; /* decisions tried per state (default 3) */
+	/* Seconds the beam may take after the greedy episode (0: no
+	 * limit); past them it stops expanding and the best complete
+	 * episode so far competes with the greedy one. */
+	double beam_seconds;
 };
 
 /* The default smallest parallel loop: fork and join cost a few
@@ -126,6 +130,7 @@ struct pearl_agent_trace {
 	float critic_value;      /* of the applied episode's schedule */
 	float greedy_value;      /* of the greedy episode's schedule */
 	int beam_chose_greedy;   /* no episode was valued above greedy's */
+	int beam_timed_out;      /* stopped by beam_seconds */
 };
 
 /* Runs an episode of `policy` (kept) on `sched` (kept), which it

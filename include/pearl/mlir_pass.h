@@ -50,6 +50,7 @@ struct pearl_mlir_options {
 	 * pearl/agent.h), its width and decisions per state. */
 	const pearl_policy *critic;
 	int beam_width, beam_top_k;
+	double beam_seconds;
 	/* The schedule file (schedule-file=; NULL path without the option).
 	 * A region with an entry whose fingerprint fits is scheduled by it
 	 * (never by the policy); others as without the file. `schedule_file`

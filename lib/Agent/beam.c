@@ -30,6 +30,7 @@ struct beam {
 	const struct pearl_agent_options *opts;
 	struct pearl_agent_trace *trace;
 	int n_branch, max_ids, n_created;
+	double deadline;      /* pearl_now() past which no state expands */
 	struct beam_state *best; /* the best complete episode; owned */
 };
 
@@ -268,16 +269,21 @@ static int search(struct beam *bm, struct beam_state *root)
 		return -1;
 	}
 	beam[n++] = root;
-	while (n > 0 && !failed) {
+	while (n > 0 && !failed && !bm->trace->beam_timed_out) {
 		n_kids = 0;
-		for (i = 0; i < n && !failed; ++i)
+		for (i = 0; i < n && !failed; ++i) {
+			if (bm->deadline > 0 && pearl_now() > bm->deadline) {
+				bm->trace->beam_timed_out = 1;
+				break;
+			}
 			failed = expand(bm, beam[i], kids, &n_kids) < 0;
+		}
 		for (i = 0; i < n; ++i)
 			beam[i] = state_free(beam[i]);
 		n = 0;
 		qsort(kids, n_kids, sizeof(*kids), by_value);
 		for (i = 0; i < n_kids; ++i)
-			if (i < width && !failed)
+			if (i < width && !failed && !bm->trace->beam_timed_out)
 				beam[n++] = kids[i];
 			else
 				state_free(kids[i]);
@@ -287,9 +293,9 @@ static int search(struct beam *bm, struct beam_state *root)
 	return failed ? -1 : 0;
 }
 
-/* The state of `sched` (taken) before any decision, valued by the critic;
- * NULL on errors. */
-static struct beam_state *root_state(struct beam *bm, pearl_sched *sched)
+/* The state of `sched` (taken) before any decision, not valued yet; NULL
+ * on errors. */
+static struct beam_state *new_state(struct beam *bm, pearl_sched *sched)
 {
 	struct beam_state *s = calloc(1, sizeof(*s));
 
@@ -303,7 +309,15 @@ static struct beam_state *root_state(struct beam *bm, pearl_sched *sched)
 	pearl_branch_state_init(&s->branch);
 	s->branch.min_parallel_work = bm->opts->min_parallel_work;
 	s->rank = bm->n_created++;
-	if (critic_value(bm, sched, &s->value) < 0)
+	return s;
+}
+
+/* new_state, valued by the critic. */
+static struct beam_state *root_state(struct beam *bm, pearl_sched *sched)
+{
+	struct beam_state *s = new_state(bm, sched);
+
+	if (s && critic_value(bm, sched, &s->value) < 0)
 		return state_free(s);
 	return s;
 }
@@ -314,7 +328,7 @@ static struct beam_state *greedy_state(struct beam *bm, pearl_sched *sched)
 {
 	struct pearl_agent_options greedy = *bm->opts;
 	struct pearl_agent_trace t;
-	struct beam_state *s = root_state(bm, pearl_sched_copy(sched));
+	struct beam_state *s = new_state(bm, pearl_sched_copy(sched));
 	int i;
 
 	if (!s)
@@ -397,6 +411,8 @@ pearl_stat agent_run_beam(pearl_sched *sched, const pearl_policy *policy,
 	trace->beam_width = opts->beam_width;
 	pearl_sched_set_explain(sched, 0);
 	greedy = greedy_state(&bm, sched);
+	if (opts->beam_seconds > 0)
+		bm.deadline = pearl_now() + opts->beam_seconds;
 	root = greedy ? root_state(&bm, pearl_sched_copy(sched)) : NULL;
 	if (!root || search(&bm, root) < 0)
 		goto out;

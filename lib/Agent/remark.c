@@ -36,4 +36,6 @@ void pearl_agent_format_remark(pearl_str *out,
 				 trace->greedy_value,
 				 trace->beam_chose_greedy
 				     ? ", which is kept" : "");
+	if (trace->beam_timed_out)
+		pearl_str_append(out, " (the beam stopped at its time limit)");
 }

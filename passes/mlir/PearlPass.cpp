@@ -173,6 +173,12 @@ struct PearlSchedulePass
       llvm::cl::desc("The policy's best legal decisions the critic's beam "
                      "tries per episode and step"),
       llvm::cl::init(3U)};
+  Option<double> beamSeconds{
+      *this, "beam-seconds",
+      llvm::cl::desc("Seconds the critic's beam may take after the greedy "
+                     "episode (0: no limit; with a limit the choice depends "
+                     "on the machine's speed)"),
+      llvm::cl::init(0.0)};
   Option<unsigned long> seed{
       *this, "seed", llvm::cl::desc("Seed of agent=sample"),
       llvm::cl::init(0UL)};
@@ -240,6 +246,9 @@ struct PearlSchedulePass
     if (beamWidth < 1 || beamWidth > 64 || beamTopK < 1 || beamTopK > 16)
       return errorHandler("pearl-schedule: beam-width= must be from 1 to 64 "
                           "and beam-top-k= from 1 to 16");
+    if (!(beamSeconds >= 0) || beamSeconds > 1e6)
+      return errorHandler("pearl-schedule: beam-seconds= must be a number of "
+                          "seconds from 0 (no limit) to 1e6");
     if (!(timeLimit >= 0) || timeLimit > 1e6)
       return errorHandler(
           "pearl-schedule: time-limit= must be a number of seconds from 0 "
@@ -279,6 +288,7 @@ struct PearlSchedulePass
     opts.critic = nullptr;
     opts.beam_width = static_cast<int>(beamWidth);
     opts.beam_top_k = static_cast<int>(beamTopK);
+    opts.beam_seconds = beamSeconds;
     opts.schedule_file_path = nullptr;
     opts.schedule_file = nullptr;
     opts.schedule_file_error = nullptr;

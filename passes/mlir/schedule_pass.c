@@ -144,6 +144,7 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 		agent_opts.critic = opts->critic;
 		agent_opts.beam_width = opts->beam_width;
 		agent_opts.beam_top_k = opts->beam_top_k;
+		agent_opts.beam_seconds = opts->beam_seconds;
 	}
 	if (pearl_agent_run(sched, opts->policy, &agent_opts, &trace) ==
 	    pearl_stat_ok)

@@ -19,6 +19,11 @@
 // RUN: %pearl_opt %t/jacobi.mlir --pearl-schedule="critic=%pearl_src/models/pearl-policy.bin beam-width=1 beam-top-k=1" -o %t/one.mlir 2> %t/one.remarks
 // RUN: diff %t/greedy.mlir %t/one.mlir
 // RUN: FileCheck %s --check-prefix=ONE < %t/one.remarks
+// Past its time limit the beam stops; here before its first step, so the
+// greedy episode is kept.
+// RUN: %pearl_opt %t/jacobi.mlir --pearl-schedule="critic=%pearl_src/models/pearl-policy.bin beam-seconds=1e-9" -o %t/limited.mlir 2> %t/limited.remarks
+// RUN: diff %t/greedy.mlir %t/limited.mlir
+// RUN: FileCheck %s --check-prefix=LIMIT < %t/limited.remarks
 // A critic that cannot be loaded leaves the region unchanged, with a
 // warning; bad widths are refused.
 // RUN: mlir-opt %t/jacobi.mlir -o %t/before.mlir
@@ -30,6 +35,7 @@
 // BEAM: remark: pearl-schedule: agent (beam 4, critic) {{(chose "[A-Z0-9(), ]+"|kept the original schedule)}} (2 branches, {{[0-9]+}} decisions, {{[0-9]+}} illegal choices masked, value {{-?[0-9.]+}}; decided in {{[0-9.]+}} ms: graphs {{[0-9.]+}}, network {{[0-9.]+}}, legality {{[0-9.]+}}); the critic valued {{[0-9]+}} schedules, this one {{-?[0-9.]+}}, the greedy episode's {{-?[0-9.]+}}
 // SAME: pearl-exec: outputs identical
 // ONE: remark: pearl-schedule: agent (beam 1, critic) {{.*}}, which is kept
+// LIMIT: the critic valued 2 schedules, this one {{-?[0-9.]+}}, the greedy episode's {{-?[0-9.]+}}, which is kept (the beam stopped at its time limit)
 // MISSING: warning: pearl-schedule: loop nest left unchanged: cannot load the policy: model '{{.*}}missing.bin': cannot open
 // WIDTH: error: pearl-schedule: beam-width= must be from 1 to 64 and beam-top-k= from 1 to 16
 

@@ -74,6 +74,8 @@ static void usage(FILE *out)
 		"                      critic.bin values the schedules)\n"
 		"  --beam W,K          its width and decisions per state "
 		"(default 4,3)\n"
+		"  --beam-seconds S    and its time after the greedy episode "
+		"(default 0: none)\n"
 		"  --fingerprint       print each program's model "
 		"fingerprint, time nothing\n"
 		"  --function F        time region --region R (default 0) of "
@@ -138,6 +140,7 @@ struct args {
 	const char *critic_path; /* --critic: the critic's beam */
 	pearl_policy *critic;
 	int beam_width, beam_top_k;
+	double beam_seconds;
 };
 
 /* --schedule S: one more schedule (kept: an argv string). */
@@ -192,6 +195,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_INT("episodes", &a->episodes, 1, INT_MAX),
 	    PEARL_OPTION_STRING("critic", &a->critic_path),
 	    PEARL_OPTION_CALL("beam", a, parse_beam, "W,K"),
+	    PEARL_OPTION_DOUBLE_RANGE("beam-seconds", &a->beam_seconds, 0,
+				      HUGE_VAL),
 	    PEARL_OPTION_U64("seed", &a->seed),
 	    PEARL_OPTION_STRING("function", &a->function),
 	    PEARL_OPTION_INT("region", &a->region, 0, INT_MAX),
@@ -267,6 +272,7 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 	opts.critic = a->critic;
 	opts.beam_width = a->beam_width;
 	opts.beam_top_k = a->beam_top_k;
+	opts.beam_seconds = a->beam_seconds;
 	return pearl_env_program_agent_schedule(p, a->policy, &opts, err,
 						err_size);
 }
