@@ -84,6 +84,21 @@ cl::opt<std::string> PearlOnlyFunc(
 cl::opt<std::string> PearlModel(
     "pearl-model", cl::init(""),
     cl::desc("Pearl: weight blob to use instead of the compiled-in model"));
+cl::opt<std::string> PearlCritic(
+    "pearl-critic", cl::init(""),
+    cl::desc("Pearl: critic weights (pearl-critic's critic.bin); the policy "
+             "then runs the critic's beam"));
+cl::opt<unsigned> PearlBeamWidth(
+    "pearl-beam-width", cl::init(4),
+    cl::desc("Pearl: episodes the critic's beam keeps per step (1-64)"));
+cl::opt<unsigned> PearlBeamTopK(
+    "pearl-beam-top-k", cl::init(3),
+    cl::desc("Pearl: decisions the critic's beam tries per episode and step "
+             "(1-16)"));
+cl::opt<double> PearlBeamSeconds(
+    "pearl-beam-seconds", cl::init(0.0),
+    cl::desc("Pearl: seconds the critic's beam may take after the greedy "
+             "episode (0: no limit)"));
 cl::opt<std::string> PearlReport(
     "pearl-report", cl::init(""),
     cl::desc("Pearl: append one line per Scop (function, index, outcome, "
@@ -134,6 +149,21 @@ const LoadedPolicy &getPolicy() {
                                                : "model '" + PearlModel +
                                                      "'") +
                 ": " + Err;
+    return L;
+  }();
+  return Loaded;
+}
+
+// The critic of -pearl-critic (none without it), loaded once per process.
+const LoadedPolicy &getCritic() {
+  static LoadedPolicy Loaded = [] {
+    LoadedPolicy L;
+    char Err[512] = "";
+    if (PearlCritic.empty())
+      return L;
+    L.Policy = pearl_policy_load_file(PearlCritic.c_str(), Err, sizeof(Err));
+    if (!L.Policy)
+      L.Error = "critic '" + PearlCritic + "': " + Err;
     return L;
   }();
   return Loaded;
@@ -213,6 +243,11 @@ const std::string &optionError() {
     if (!(PearlTimeLimit >= 0) || PearlTimeLimit > 1e6)
       return "-pearl-time-limit=" + std::to_string(PearlTimeLimit) +
              " is out of range (0 to 1000000 seconds; 0: no limit)";
+    if (PearlBeamWidth < 1 || PearlBeamWidth > 64 || PearlBeamTopK < 1 ||
+        PearlBeamTopK > 16 || !(PearlBeamSeconds >= 0) ||
+        PearlBeamSeconds > 1e6)
+      return "-pearl-beam-width must be from 1 to 64, -pearl-beam-top-k "
+             "from 1 to 16 and -pearl-beam-seconds from 0 to 1000000";
     if (PearlMinParallelWork < 0)
       return "-pearl-min-parallel-work=" +
              std::to_string(PearlMinParallelWork) +
@@ -702,9 +737,16 @@ public:
     char *Part = FromFile.Entry
                      ? strdup(FromFile.Entry->schedule)
                      : pearl_schedule_part(PearlSchedule.c_str(), Index);
-    struct pearl_llvm_request Req = {Part, Policy.Policy, PearlMaxBranchSteps,
+    const LoadedPolicy &Critic = getCritic();
+    struct pearl_llvm_request Req = {Part,
+                                     Policy.Policy,
+                                     PearlMaxBranchSteps,
                                      PearlMinParallelWork,
-                                     PearlMaxOperations};
+                                     PearlMaxOperations,
+                                     Critic.Policy,
+                                     static_cast<int>(PearlBeamWidth),
+                                     static_cast<int>(PearlBeamTopK),
+                                     PearlBeamSeconds};
     struct pearl_llvm_decision D;
     pearl_llvm_decision_init(&D);
     pearl_stat St = pearl_stat_error;
@@ -717,6 +759,8 @@ public:
             std::to_string(Index) + " of this function";
     else if (!Explicit && !Policy.Policy)
       Why = "cannot load the policy: " + Policy.Error;
+    else if (!Explicit && !PearlCritic.empty() && !Critic.Policy)
+      Why = "cannot load the " + Critic.Error;
     else if ((St = pearl_llvm_decide(Prog, &Req, &D)) != pearl_stat_ok)
       Why = pearl_ctx_last_error(Ctx);
     if (St == pearl_stat_ok && PearlPrintModel)
@@ -924,6 +968,10 @@ struct PearlLLVMPass : PassInfoMixin<PearlLLVMPass> {
     }
     if (PearlSchedule.empty() && !getPolicy().Policy) {
       warnOnce(F, "cannot load the " + getPolicy().Error);
+      return PreservedAnalyses::all();
+    }
+    if (PearlSchedule.empty() && !PearlCritic.empty() && !getCritic().Policy) {
+      warnOnce(F, "cannot load the " + getCritic().Error);
       return PreservedAnalyses::all();
     }
     useLLVMOpenMPBackend();

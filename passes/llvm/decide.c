@@ -115,6 +115,12 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 	if (req->max_branch_steps >= 0)
 		opts.max_branch_steps = req->max_branch_steps;
 	opts.min_parallel_work = req->min_parallel_work;
+	if (req->critic) {
+		opts.critic = req->critic;
+		opts.beam_width = req->beam_width;
+		opts.beam_top_k = req->beam_top_k;
+		opts.beam_seconds = req->beam_seconds;
+	}
 	memset(&trace, 0, sizeof(trace));
 	if (pearl_agent_run(sched, req->policy, &opts, &trace) ==
 	    pearl_stat_ok) {

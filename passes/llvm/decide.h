@@ -28,6 +28,12 @@ struct pearl_llvm_request {
 	int max_branch_steps;         /* agent: actions per branch */
 	long min_parallel_work;       /* agent: pearl_agent_options' */
 	unsigned long max_operations; /* isl quota (0: unbounded) */
+	/* The critic's beam (pearl/agent.h): the critic (__isl_keep; NULL:
+	 * the greedy agent alone), its width, decisions per state and
+	 * seconds (0: no limit). */
+	const pearl_policy *critic;
+	int beam_width, beam_top_k;
+	double beam_seconds;
 };
 
 /* What was decided; every pointer is owned by the decision. */
