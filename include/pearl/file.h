@@ -17,6 +17,9 @@ extern "C" {
  * is exhausted. */
 char *pearl_read_file(const char *path, size_t *len);
 
+/* "dir/file" in a malloc'd string, or NULL if memory is exhausted. */
+char *pearl_path_join(const char *dir, const char *file);
+
 /* Writes all len bytes of buf to the file descriptor fd, again after a
  * write that an interrupt cut short (EINTR) or that wrote part; 0, or -1
  * when a write fails or writes nothing. Only write(2): safe in a forked

@@ -64,6 +64,10 @@ enum pearl_gen_scale {
  * success, -1 for an unknown name. */
 int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale);
 
+/* pearl_gen_scale_parse as the callback of a tool's --size-scale option
+ * (PEARL_OPTION_CALL, pearl/options.h; dest: an enum pearl_gen_scale). */
+int pearl_gen_scale_option(const char *value, void *dest);
+
 /* The name of `scale` (__isl_keep, static), "?" if out of range. */
 const char *pearl_gen_scale_name(enum pearl_gen_scale scale);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pearl/gen.h"
+#include "pearl/options.h"
 
 int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale)
 {
@@ -19,6 +20,12 @@ int pearl_gen_scale_parse(const char *name, enum pearl_gen_scale *scale)
 			return 0;
 		}
 	return -1;
+}
+
+int pearl_gen_scale_option(const char *value, void *dest)
+{
+	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
+						      : pearl_option_ok;
 }
 
 const char *pearl_gen_scale_name(enum pearl_gen_scale scale)

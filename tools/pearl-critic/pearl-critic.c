@@ -26,6 +26,7 @@
 #include "critic_rank.h"
 #include "critic_samples.h"
 #include "pearl/clock.h"
+#include "pearl/file.h"
 #include "pearl/codegen_version.h"
 #include "pearl/options.h"
 #include "pearl/ppo.h"
@@ -73,12 +74,6 @@ static void usage(FILE *out)
 		PEARL_CODEGEN_VERSION);
 }
 
-static int parse_scale(const char *value, void *dest)
-{
-	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
-						      : pearl_option_ok;
-}
-
 /* Fills *o from the command line: 0, 1 after --help, or -1 on a usage
  * error (said on stderr). */
 static int parse_options(int argc, char **argv, struct options *o)
@@ -91,7 +86,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("codegen", &o->codegen, 1, INT_MAX),
 	    PEARL_OPTION_U64("first-program", &o->first_program),
 	    PEARL_OPTION_INT("programs", &o->programs, 1, INT_MAX),
-	    PEARL_OPTION_CALL("size-scale", &o->scale, parse_scale,
+	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_INT("held-out-every", &o->held_out_every, 2,
 			     INT_MAX),
@@ -123,16 +118,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return -1;
 	}
 	return r;
-}
-
-static char *path_in(const char *dir, const char *file)
-{
-	size_t n = strlen(dir) + strlen(file) + 2;
-	char *p = malloc(n);
-
-	if (p)
-		snprintf(p, n, "%s/%s", dir, file);
-	return p;
 }
 
 /* The samples of every program of `set` into *train, or into *held for
@@ -275,8 +260,8 @@ static int run(const struct options *o)
 	struct program_set set = {0};
 	pearl_env *env;
 	pearl_policy *critic = NULL;
-	char err[1024] = "", *csv_path = path_in(o->out, "epochs.csv"),
-	     *blob_path = path_in(o->out, "critic.bin");
+	char err[1024] = "", *csv_path = pearl_path_join(o->out, "epochs.csv"),
+	     *blob_path = pearl_path_join(o->out, "critic.bin");
 	float *best = NULL;
 	FILE *csv = NULL;
 	size_t n;

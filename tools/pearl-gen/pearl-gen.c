@@ -120,13 +120,6 @@ static int parse_count(const char *value, void *dest)
 	return pearl_option_ok;
 }
 
-/* --size-scale small|train|wide|cache */
-static int parse_scale(const char *value, void *dest)
-{
-	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
-						      : pearl_option_ok;
-}
-
 /* --lang mlir|c */
 static int parse_lang(const char *value, void *dest)
 {
@@ -148,7 +141,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 	    PEARL_OPTION_CALL("seed", a, parse_seed, NULL),
 	    PEARL_OPTION_CALL("count", &a->count, parse_count, NULL),
 	    {.short_name = 'o', .kind = pearl_option_string, .dest = &a->out},
-	    PEARL_OPTION_CALL("size-scale", &a->opts.scale, parse_scale, NULL),
+	    PEARL_OPTION_CALL("size-scale", &a->opts.scale,
+			      pearl_gen_scale_option, NULL),
 	    PEARL_OPTION_CALL("lang", &a->opts.lang, parse_lang, NULL),
 	    {.name = "quiet", .short_name = 'q', .kind = pearl_option_flag,
 	     .dest = &a->quiet},

@@ -121,12 +121,6 @@ static int parse_generated(const char *value, void *dest)
 	return pearl_option_ok;
 }
 
-static int parse_scale(const char *value, void *dest)
-{
-	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
-						      : pearl_option_ok;
-}
-
 /* Fills *o from the command line (o->files: room for argc words): 0, 1
  * after --help, or -1 on a usage error (said on stderr). */
 static int parse_options(int argc, char **argv, struct eval_options *o)
@@ -139,7 +133,7 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 	    PEARL_OPTION_ACTION("heuristic", o, add_heuristic,
 				"at most 8 columns"),
 	    PEARL_OPTION_CALL("generated", o, parse_generated, "FIRST,N"),
-	    PEARL_OPTION_CALL("size-scale", &o->scale, parse_scale,
+	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_STRING("memo", &o->eo.memo_path),
 	    PEARL_OPTION_INT("threads", &o->eo.threads, INT_MIN, INT_MAX),

@@ -35,6 +35,7 @@
 
 #include "baselines.h"
 #include "pearl/clock.h"
+#include "pearl/file.h"
 #include "episode.h"
 #include "pearl/imitation.h"
 #include "pearl/options.h"
@@ -149,13 +150,6 @@ static void usage(FILE *f)
 "  -v                    per-episode lines\n");
 }
 
-/* --size-scale small|train|wide|cache */
-static int parse_scale(const char *value, void *dest)
-{
-	return pearl_gen_scale_parse(value, dest) < 0 ? pearl_option_bad_value
-						      : pearl_option_ok;
-}
-
 /* --entropy A,B: the coefficient's start and end. */
 static int parse_entropy(const char *value, void *dest)
 {
@@ -219,7 +213,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_FLAG("resume", &o->resume),
 	    PEARL_OPTION_INT("programs", &o->programs, 1, INT_MAX),
 	    PEARL_OPTION_U64("first-program", &o->first_program),
-	    PEARL_OPTION_CALL("size-scale", &o->scale, parse_scale,
+	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
 	    PEARL_OPTION_INT("batch", &o->batch, 1, INT_MAX),
@@ -270,19 +264,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 					  argv, &res);
 }
 
-static char *path_in(const char *dir, const char *file)
-{
-	size_t n = strlen(dir) + strlen(file) + 2;
-	char *p = malloc(n);
-
-	if (p)
-		snprintf(p, n, "%s/%s", dir, file);
-	return p;
-}
-
 static int save_state(const char *dir, const struct state *s)
 {
-	char *path = path_in(dir, "state.txt"), *tmp = path_in(dir, "state.tmp");
+	char *path = pearl_path_join(dir, "state.txt"), *tmp = pearl_path_join(dir, "state.tmp");
 	FILE *f = tmp ? fopen(tmp, "w") : NULL;
 	int rc = -1;
 
@@ -304,7 +288,7 @@ static int save_state(const char *dir, const struct state *s)
 
 static int load_state(const char *dir, struct state *s)
 {
-	char *path = path_in(dir, "state.txt");
+	char *path = pearl_path_join(dir, "state.txt");
 	FILE *f = path ? fopen(path, "r") : NULL;
 	unsigned long long rng;
 	int ok;
@@ -328,8 +312,8 @@ static int save_checkpoint(const char *dir, const pearl_policy *policy,
 			   const pearl_adam *adam, const struct state *s,
 			   char *err, size_t err_size)
 {
-	char *pt = path_in(dir, "policy.tmp"), *p = path_in(dir, "policy.bin");
-	char *at = path_in(dir, "adam.tmp"), *a = path_in(dir, "adam.bin");
+	char *pt = pearl_path_join(dir, "policy.tmp"), *p = pearl_path_join(dir, "policy.bin");
+	char *at = pearl_path_join(dir, "adam.tmp"), *a = pearl_path_join(dir, "adam.bin");
 	int rc = -1;
 
 	if (pt && p && at && a &&
@@ -600,7 +584,7 @@ static int pretrain(pearl_env *env, struct program_set *set,
 	struct best_epoch best = {0};
 	pearl_adam *adam = NULL;
 	double t0 = pearl_now();
-	char *csv_path = path_in(dir, "pretrain.csv");
+	char *csv_path = pearl_path_join(dir, "pretrain.csv");
 	FILE *csv = NULL;
 	size_t n_params;
 	int rc = -1;
@@ -1146,8 +1130,8 @@ static int imitate(pearl_env *env, struct program_set *set,
 		   uint64_t *rng, const char *dir, char *err, size_t err_size)
 {
 	struct imitation_set is;
-	char *csv_path = path_in(dir, "imitate.csv");
-	char *epochs_path = path_in(dir, "imitate-epochs.csv");
+	char *csv_path = pearl_path_join(dir, "imitate.csv");
+	char *epochs_path = pearl_path_join(dir, "imitate-epochs.csv");
 	FILE *csv = NULL, *ecsv = NULL;
 	double t0 = pearl_now();
 	int rc = -1;
@@ -1329,7 +1313,7 @@ static int train(pearl_env *env, struct program_set *set,
 		 const struct options *o, char *err, size_t err_size)
 {
 	int *order = malloc(set->n * sizeof(*order));
-	char *csv_path = path_in(o->out, "curve.csv");
+	char *csv_path = pearl_path_join(o->out, "curve.csv");
 	FILE *csv = NULL;
 	int rc = -1;
 	uint64_t order_rng = o->seed ^ 0x5eedULL;
@@ -1367,7 +1351,7 @@ static pearl_env *open_env(const struct options *o, char **memo, char *err,
 	struct pearl_env_options eo;
 	pearl_env *env;
 
-	*memo = o->memo ? strdup(o->memo) : path_in(o->out, "memo.sqlite");
+	*memo = o->memo ? strdup(o->memo) : pearl_path_join(o->out, "memo.sqlite");
 	eo = o->env;
 	eo.memo_path = *memo;
 	env = pearl_env_create(&eo, err, err_size);
@@ -1410,13 +1394,13 @@ static pearl_policy *resume(const struct options *o, struct state *st,
 		snprintf(err, err_size, "no checkpoint in %s", o->out);
 		return NULL;
 	}
-	path = path_in(o->out, "policy.bin");
+	path = pearl_path_join(o->out, "policy.bin");
 	policy = pearl_policy_load_file(path, err, err_size);
 	free(path);
 	if (!policy)
 		return NULL;
 	if (st->pretrained) {
-		path = path_in(o->out, "adam.bin");
+		path = pearl_path_join(o->out, "adam.bin");
 		*adam = pearl_adam_load_file(path, err, err_size);
 		free(path);
 		/* A checkpoint kept without its optimizer state (the
