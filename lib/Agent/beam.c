@@ -20,6 +20,9 @@ struct beam_state {
 	int *ids;             /* the decisions so far, N included; owned */
 	int n_ids;
 	float value;          /* the critic's value of sched */
+	/* The graph of sched the critic valued (owned; NULL until then):
+	 * expanding the state only moves its focus to branch b. */
+	struct pearl_graph *graph;
 	int rank;             /* order of creation, to break ties */
 };
 
@@ -38,28 +41,31 @@ static struct beam_state *state_free(struct beam_state *s)
 {
 	if (s) {
 		pearl_sched_free(s->sched);
+		pearl_graph_free(s->graph);
 		free(s->ids);
 		free(s);
 	}
 	return NULL;
 }
 
-/* The critic's value of `sched` (kept), no branch in focus; 0, or -1 with
- * an error in the program's context. */
-static int critic_value(struct beam *bm, pearl_sched *sched, float *value)
+/* The critic's value of s's schedule, no branch in focus, into s->value;
+ * the graph is kept in s->graph. 0, or -1 with an error in the program's
+ * context. */
+static int critic_value(struct beam *bm, struct beam_state *s)
 {
-	float logits[PEARL_ACTION_SPACE_SIZE];
+	float logits[PEARL_ACTION_SPACE_SIZE], *value = &s->value;
 	double t0 = pearl_now(), t1;
-	struct pearl_graph *g = pearl_graph_build(sched, -1);
 	char err[256];
 	int r;
 
+	pearl_graph_free(s->graph);
+	s->graph = pearl_graph_build(s->sched, -1);
 	t1 = pearl_now();
 	bm->trace->seconds_graph += t1 - t0;
-	if (!g)
+	if (!s->graph)
 		return -1;
-	r = pearl_policy_eval(bm->critic, g, logits, value, err, sizeof(err));
-	pearl_graph_free(g);
+	r = pearl_policy_eval(bm->critic, s->graph, logits, value, err,
+			      sizeof(err));
 	bm->trace->seconds_policy += pearl_now() - t1;
 	++bm->trace->beam_scored;
 	if (r < 0 || !isfinite(*value)) {
@@ -93,6 +99,7 @@ static struct beam_state *child_of(struct beam *bm,
 	*c = *s;
 	c->sched = sched;
 	c->ids = memcpy(ids, s->ids, s->n_ids * sizeof(*ids));
+	c->graph = NULL;
 	c->ids[c->n_ids++] = id;
 	c->rank = bm->n_created++;
 	return c;
@@ -107,6 +114,8 @@ static struct beam_state *next_branch(struct beam *bm,
 
 	if (!c)
 		return NULL;
+	/* the same schedule: the same graph (a failed copy is built again) */
+	c->graph = s->graph ? pearl_graph_copy(s->graph) : NULL;
 	c->b++;
 	c->steps = 0;
 	pearl_branch_state_init(&c->branch);
@@ -146,7 +155,7 @@ static struct beam_state *apply_child(struct beam *bm,
 	c->steps++;
 	c->total++;
 	pearl_branch_state_applied(&c->branch, id);
-	if (critic_value(bm, c->sched, &c->value) < 0)
+	if (critic_value(bm, c) < 0)
 		return state_free(c);
 	return c;
 }
@@ -158,27 +167,28 @@ static int ranked_actions(struct beam *bm, struct beam_state *s, int *order)
 	float logits[PEARL_ACTION_SPACE_SIZE], value;
 	unsigned char mask[PEARL_ACTION_SPACE_SIZE];
 	double t0 = pearl_now(), t1;
-	struct pearl_graph *g = pearl_graph_build(s->sched, s->b);
+	struct pearl_graph *g;
 	char err[256];
 	int id, n = 0, i;
 
+	if (s->graph) /* the critic's: only the focus differs */
+		pearl_graph_set_focus(s->graph, s->b);
+	else
+		s->graph = pearl_graph_build(s->sched, s->b);
+	g = s->graph;
 	t1 = pearl_now();
 	bm->trace->seconds_graph += t1 - t0;
 	if (!g)
 		return -1;
 	if (pearl_policy_eval(bm->policy, g, logits, &value, err,
 			      sizeof(err)) < 0) {
-		pearl_graph_free(g);
 		bm->trace->policy_failed = 1;
 		pearl_ctx_error(bm->ctx, "policy: %s", err);
 		return -1;
 	}
 	bm->trace->seconds_policy += pearl_now() - t1;
-	if (pearl_agent_mask(s->sched, s->b, &s->branch, g, mask) < 0) {
-		pearl_graph_free(g);
+	if (pearl_agent_mask(s->sched, s->b, &s->branch, g, mask) < 0)
 		return -1;
-	}
-	pearl_graph_free(g);
 	if (s->steps >= bm->opts->max_branch_steps ||
 	    s->total >= bm->opts->max_steps) {
 		memset(mask, 1, sizeof(mask));
@@ -317,7 +327,7 @@ static struct beam_state *root_state(struct beam *bm, pearl_sched *sched)
 {
 	struct beam_state *s = new_state(bm, sched);
 
-	if (s && critic_value(bm, sched, &s->value) < 0)
+	if (s && critic_value(bm, s) < 0)
 		return state_free(s);
 	return s;
 }
@@ -349,7 +359,7 @@ static struct beam_state *greedy_state(struct beam *bm, pearl_sched *sched)
 		s->ids[s->n_ids++] = t.steps[i].action;
 	pearl_agent_trace_clear(&t);
 	s->b = bm->n_branch;
-	if (critic_value(bm, s->sched, &s->value) < 0)
+	if (critic_value(bm, s) < 0)
 		return state_free(s);
 	return s;
 }
