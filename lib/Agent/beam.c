@@ -345,6 +345,7 @@ static struct beam_state *greedy_state(struct beam *bm, pearl_sched *sched)
 		return NULL;
 	greedy.critic = NULL;
 	greedy.sample = 0;
+	greedy.observe = NULL; /* the beam's options say it is not used */
 	if (pearl_agent_run(s->sched, bm->policy, &greedy, &t) !=
 	    pearl_stat_ok) {
 		bm->trace->policy_failed |= t.policy_failed;

@@ -11,8 +11,13 @@
 #       [--held-out FIRST,N] [--scale train|wide] [--kernels GLOB]
 #       [--memo FILE] [--out DIR]
 #       [--build DIR] [--runs N] [--also NAME=FILE]...
+#       [--critic FILE [--beam W,K]] [--search N]
 #
 # --also adds another model as a column (e.g. the previous compiled-in one).
+# --critic adds the trained policy with the critic's beam; --search N adds
+# pearl-tune's search (N candidates a program, ranked by the trained
+# policy) as the oracle, and every column is then also given as a fraction
+# of its geomean (the learned-policy issue's measure).
 #
 # Writes DIR/held-out.{txt,csv} (held-out-SCALE.* for another scale) and
 # DIR/bench-SIZE.{txt,csv}, each table between two lines with the machine's
@@ -30,6 +35,7 @@ out=pearl-eval-out
 build="$root/build"
 runs=3
 also=()
+extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --model) model=$2; shift 2 ;;
@@ -42,13 +48,15 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --also) also+=(--policy "$2"); shift 2 ;;
+    --critic|--beam|--search) extra+=("$1" "$2"); shift 2 ;;
     *) echo "evaluate.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$out/kernels"
 memo=${memo:-$out/memo.sqlite}
 eval_args=(--policy "trained=$model" "${also[@]}" --policy untrained=init:1
-           --random trained --heuristic --memo "$memo" --runs "$runs")
+           --random trained --heuristic --memo "$memo" --runs "$runs"
+           ${extra[@]+"${extra[@]}"})
 
 # The load average goes into each table: an evaluation on a loaded machine
 # is not comparable with one on a quiet machine (parallel schedules suffer

@@ -9,7 +9,11 @@
  * Policies: NAME=FILE (a weight blob), NAME=builtin (the compiled-in one),
  * NAME=init:SEED (the untrained network of that seed), all greedy;
  * --random REF: the random legal policy with REF's episode lengths
- * (per branch); --heuristic: the rules-only policy (baselines.h).
+ * (per branch); --heuristic: the rules-only policy (baselines.h);
+ * --critic FILE: the first policy with the critic's beam (pearl/agent.h);
+ * --search N: pearl-tune's measured search (pearl/search.h, N candidates,
+ * ranked by the first policy, no confirmation), the oracle the others are
+ * then also given as fractions of.
  * Every schedule is timed by the environment (memoized), outputs checked
  * against the unscheduled program bit for bit; a schedule that fails counts
  * as 1.0x (the compiler would keep the original) and is flagged.
@@ -23,16 +27,19 @@
 #include "baselines.h"
 #include "episode.h"
 #include "pearl/options.h"
+#include "pearl/search.h"
 #include "programs.h"
 
 #define MAX_POLICIES 8
 
 struct column {
 	char name[64];
-	enum { COL_POLICY, COL_RANDOM, COL_HEURISTIC } kind;
+	enum { COL_POLICY, COL_RANDOM, COL_HEURISTIC, COL_BEAM,
+	       COL_SEARCH } kind;
 	const char *spec;     /* COL_POLICY: FILE|builtin|init:SEED */
 	pearl_policy *policy; /* COL_POLICY: loaded from spec */
-	int ref; /* COL_RANDOM: the column whose lengths it copies */
+	int ref; /* COL_RANDOM: the column whose lengths it copies;
+		  * COL_BEAM, COL_SEARCH: the policy column they use */
 	double log_sum;
 	int n, slow, failed;
 };
@@ -42,6 +49,10 @@ struct eval_options {
 	struct column col[MAX_POLICIES]; /* in the order given */
 	int n_col;
 	const char *random_ref, *csv_path;
+	const char *critic_path;   /* --critic */
+	pearl_policy *critic;
+	int beam_width, beam_top_k; /* --beam W,K */
+	long search_budget;         /* --search N; 0: no search column */
 	struct pearl_env_options eo;
 	unsigned long long gen_first;
 	int gen_count;
@@ -59,6 +70,11 @@ static void usage(FILE *f)
 "  --policy NAME=FILE|builtin|init:SEED   a greedy policy (repeatable)\n"
 "  --random REF           random legal policy with REF's episode lengths\n"
 "  --heuristic            rules-only policy: tile 32x32, parallel, unroll 4\n"
+"  --critic FILE          the first policy with the critic's beam\n"
+"  --beam W,K             its width and top-k (default 4,3)\n"
+"  --search N             pearl-tune's search, N candidates per program (no\n"
+"                         confirmation): the oracle; every column is also\n"
+"                         given as a fraction of its geomean\n"
 "  --generated FIRST,N    pearl-gen programs FIRST..FIRST+N-1\n"
 "  --size-scale small|train|wide|cache  (default train)\n"
 "  --memo FILE            SQLite memo (default: none)\n"
@@ -109,6 +125,19 @@ static int add_heuristic(const char *value, void *dest)
 	return pearl_option_ok;
 }
 
+/* --beam W,K */
+static int parse_beam(const char *value, void *dest)
+{
+	struct eval_options *o = dest;
+	int end = 0;
+
+	if (sscanf(value, "%d,%d%n", &o->beam_width, &o->beam_top_k, &end) !=
+		2 || value[end] || o->beam_width < 1 || o->beam_width > 64 ||
+	    o->beam_top_k < 1 || o->beam_top_k > 16)
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
 /* --generated FIRST,N */
 static int parse_generated(const char *value, void *dest)
 {
@@ -133,6 +162,10 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 	    PEARL_OPTION_ACTION("heuristic", o, add_heuristic,
 				"at most 8 columns"),
 	    PEARL_OPTION_CALL("generated", o, parse_generated, "FIRST,N"),
+	    PEARL_OPTION_STRING("critic", &o->critic_path),
+	    PEARL_OPTION_CALL("beam", o, parse_beam,
+			      "W,K with W in 1..64 and K in 1..16"),
+	    PEARL_OPTION_LONG("search", &o->search_budget, 1, LONG_MAX),
 	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_STRING("memo", &o->eo.memo_path),
@@ -170,6 +203,52 @@ static int load_policies(struct eval_options *o, char *err, size_t size)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* Adds a column of `kind` named `name` that uses the first --policy
+ * column; 0, or -1 (said on stderr) if there is none or no room. */
+static int add_column_of_first_policy(struct eval_options *o, int kind,
+				      const char *name, const char *option)
+{
+	int j;
+
+	for (j = 0; j < o->n_col; ++j)
+		if (o->col[j].kind == COL_POLICY)
+			break;
+	if (j == o->n_col || o->n_col == MAX_POLICIES) {
+		fprintf(stderr, "pearl-eval: %s needs a --policy column%s\n",
+			option, j == o->n_col ? "" : " and room for one more");
+		return -1;
+	}
+	snprintf(o->col[o->n_col].name, sizeof(o->col[o->n_col].name), "%s",
+		 name);
+	o->col[o->n_col].kind = kind;
+	o->col[o->n_col++].ref = j;
+	return 0;
+}
+
+/* --critic FILE and --search N: their columns, after the others; 0, or -1
+ * (said on stderr). */
+static int add_beam_and_search(struct eval_options *o, char *err,
+			       size_t size)
+{
+	if (o->critic_path) {
+		o->critic = pearl_policy_load_file(o->critic_path, err, size);
+		if (!o->critic) {
+			fprintf(stderr, "pearl-eval: --critic %s: %s\n",
+				o->critic_path, err);
+			err[0] = 0; /* said */
+			return -1;
+		}
+		if (add_column_of_first_policy(o, COL_BEAM, "beam",
+					       "--critic") < 0)
+			return -1;
+	}
+	if (o->search_budget > 0 &&
+	    add_column_of_first_policy(o, COL_SEARCH, "search",
+				       "--search") < 0)
+		return -1;
 	return 0;
 }
 
@@ -270,6 +349,53 @@ static int run_baseline(pearl_env *env, pearl_env_program *p, int index,
 				     size);
 }
 
+/* The schedule the critic's beam takes on p with column c's policy, timed
+ * into *res; 0, or -1 with a message in err. */
+static int run_beam(pearl_env *env, pearl_env_program *p,
+		    const struct eval_options *o, const struct column *c,
+		    struct episode_result *res, char *err, size_t size)
+{
+	struct pearl_agent_options ao;
+	char *schedule;
+	int r;
+
+	pearl_agent_options_init(&ao);
+	ao.critic = o->critic;
+	ao.beam_width = o->beam_width;
+	ao.beam_top_k = o->beam_top_k;
+	schedule = pearl_env_program_agent_schedule(p, o->col[c->ref].policy,
+						    &ao, err, size);
+	if (!schedule)
+		return -1;
+	r = episode_time_schedule(env, p, schedule, res, err, size);
+	free(schedule);
+	return r;
+}
+
+/* The best schedule pearl-tune's search finds on p within the budget,
+ * ranked by column c's policy, timed into *res (a memo hit: the search
+ * measured it); 0, or -1 with a message in err. */
+static int run_search(pearl_env *env, pearl_env_program *p,
+		      const struct eval_options *o, const struct column *c,
+		      struct episode_result *res, char *err, size_t size)
+{
+	struct pearl_search_options so;
+	struct pearl_search_result r;
+	int rc = -1;
+
+	pearl_search_options_init(&so);
+	so.max_measurements = o->search_budget;
+	/* no confirmation: its measurements bypass the memo; the columns
+	 * are all measured alike, and a rerun on the memo runs nothing */
+	so.confirm = 0;
+	so.policy = o->col[c->ref].policy;
+	if (pearl_search_run(env, p, &so, &r, err, size) == 0)
+		rc = episode_time_schedule(env, p, r.best_schedule, res, err,
+					   size);
+	pearl_search_result_clear(&r);
+	return rc;
+}
+
 /* The result of every column on program number `index`, p, into res;
  * 0, or -1 with a message in err. */
 static int run_columns(pearl_env *env, pearl_env_program *p, int index,
@@ -286,6 +412,14 @@ static int run_columns(pearl_env *env, pearl_env_program *p, int index,
 			if (episode_run(env, p, c->policy, &ao,
 					EPISODE_REWARD_FINAL, NULL,
 					&res[c - o->col], err, size) < 0)
+				return -1;
+		} else if (c->kind == COL_BEAM) {
+			if (run_beam(env, p, o, c, &res[c - o->col], err,
+				     size) < 0)
+				return -1;
+		} else if (c->kind == COL_SEARCH) {
+			if (run_search(env, p, o, c, &res[c - o->col], err,
+				       size) < 0)
 				return -1;
 		} else if (run_baseline(env, p, index, o, c, res, err,
 					size) < 0) {
@@ -329,6 +463,11 @@ static void report_program(pearl_env_program *p, struct eval_options *o,
 						   : "(none)");
 }
 
+static double column_geomean(const struct column *c)
+{
+	return c->n ? exp(c->log_sum / c->n) : 1.0;
+}
+
 /* The table: a header, a row per program, the geometric means and counts
  * of the columns and the environment's counters. 0, or -1 with a message
  * in err. */
@@ -351,9 +490,17 @@ static int evaluate(pearl_env *env, const struct program_set *set,
 	}
 	printf("%-22s %10s", "geomean", "");
 	for (j = 0; j < o->n_col; ++j)
-		printf(" %10.3fx ", o->col[j].n ? exp(o->col[j].log_sum /
-						       o->col[j].n)
-						 : 1.0);
+		printf(" %10.3fx ", column_geomean(&o->col[j]));
+	for (j = 0; j < o->n_col; ++j)
+		if (o->col[j].kind == COL_SEARCH)
+			break;
+	if (j < o->n_col) {
+		double oracle = column_geomean(&o->col[j]);
+
+		printf("\n%-22s %10s", "of the search", "");
+		for (j = 0; j < o->n_col; ++j)
+			printf(" %11.3f", column_geomean(&o->col[j]) / oracle);
+	}
 	printf("\n%-22s %10s", "below 0.95x", "");
 	for (j = 0; j < o->n_col; ++j)
 		printf(" %11d", o->col[j].slow);
@@ -377,6 +524,8 @@ static int init_options(struct eval_options *o, int argc)
 	memset(o, 0, sizeof(*o));
 	o->seed = 1;
 	o->scale = pearl_gen_scale_train;
+	o->beam_width = 4;
+	o->beam_top_k = 3;
 	pearl_env_options_init(&o->eo);
 	o->files = calloc(argc, sizeof(*o->files));
 	return o->files ? 0 : -1;
@@ -394,7 +543,8 @@ static int run(struct eval_options *o)
 
 	memset(&set, 0, sizeof(set));
 	if (load_policies(o, err, sizeof(err)) < 0 ||
-	    add_random_column(o) < 0)
+	    add_random_column(o) < 0 ||
+	    add_beam_and_search(o, err, sizeof(err)) < 0)
 		goto out;
 	if (o->n_col == 0) {
 		usage(stderr);
@@ -431,6 +581,7 @@ int main(int argc, char **argv)
 		rc = run(&o);
 	for (j = 0; j < o.n_col; ++j)
 		pearl_policy_free(o.col[j].policy);
+	pearl_policy_free(o.critic);
 	free(o.files);
 	return rc;
 }
