@@ -66,6 +66,10 @@ static struct pearl_graph *schedule_graph(pearl_sched *base,
 	int n, i, moves = 0;
 
 	*stale = 0;
+	/* each schedule gets the context's whole operations quota, as in the
+	 * pass (a program's hundreds of schedules would otherwise share it:
+	 * polybench-nussinov's ran out) */
+	pearl_ctx_reset_operations(ctx);
 	n = pearl_actions_parse(ctx, schedule, &actions);
 	if (n < 0) {
 		pearl_ctx_clear_error(ctx);
@@ -87,7 +91,9 @@ static struct pearl_graph *schedule_graph(pearl_sched *base,
 	}
 	g = pearl_graph_build(sched, -1);
 	if (!g)
-		snprintf(err, err_size, "no graph for \"%s\"", schedule);
+		snprintf(err, err_size, "no graph for \"%s\": %s", schedule,
+			 pearl_ctx_last_error(ctx) ? pearl_ctx_last_error(ctx)
+						   : "(no message)");
 out:
 	pearl_sched_free(sched);
 	free(actions);
