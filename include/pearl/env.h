@@ -149,7 +149,9 @@ const char *pearl_env_program_name(const pearl_env_program *p);
  * built exactly as pearl-schedule builds it, so that the trainer can run
  * the agent on it and produce a schedule string. NULL with a message if
  * @kernel cannot be modeled (then the program is useless for training).
- * The sched refers to the model p owns: p must outlive it. */
+ * The sched refers to the model p owns: p must outlive it. The program's
+ * context gets the whole isl operations quota again for what is done
+ * with the sched next. */
 pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
 				     size_t err_size);
 /* The schedule the agent takes on that model (pearl_agent_schedule with

@@ -196,6 +196,8 @@ struct pearl_search_result {
 	double base_seconds;
 	int levels;            /* levels measured */
 	long measured, memo_hits, illegal, failed, wrong_outputs;
+	long quota;            /* children left out because the isl
+				* operations quota ran out on them */
 	long skipped;          /* legal children never measured (adaptive
 				* sampling or the budget left them) */
 	long clustered_levels; /* levels adaptive sampling chose for */

@@ -367,6 +367,10 @@ pearl_sched *pearl_env_program_sched(pearl_env_program *p, char *err,
 				   p->model_error);
 		return NULL;
 	}
+	/* The whole quota for what the caller does with it (an episode, a
+	 * search's root), as check_legal and generate give theirs. */
+	pearl_ctx_clear_error(p->ctx);
+	pearl_ctx_set_max_operations(p->ctx, ENV_ISL_MAX_OPERATIONS);
 	sched = pearl_sched_alloc(p->prog, p->deps);
 	if (!sched)
 		pearl_error_printf(err, err_size, "%s: %s", p->name,

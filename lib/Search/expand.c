@@ -204,6 +204,19 @@ static void add_interchange_chains(const unsigned char *mask, int depth,
 	}
 }
 
+/* The context of `sched` (kept), its isl operations count reset: each
+ * graph and each child of the search gets the whole quota (set by the
+ * environment per program), as each candidate's legality check and code
+ * generation do. Sharing one quota over a search's thousands of applies
+ * would refuse legal children of large programs once it ran out. */
+static pearl_ctx *fresh_quota(pearl_sched *sched)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
+
+	pearl_ctx_reset_operations(ctx);
+	return ctx;
+}
+
 /* The graph of branch b of `sched` (kept) in `state` (kept), with the
  * agent's mask of the branch in mask[]: the caller frees the graph. NULL
  * with a message in err if either cannot be made. */
@@ -212,7 +225,10 @@ static struct pearl_graph *masked_graph(pearl_sched *sched, int b,
 					unsigned char *mask, char *err,
 					size_t err_size)
 {
-	struct pearl_graph *g = pearl_graph_build(sched, b);
+	struct pearl_graph *g;
+
+	fresh_quota(sched);
+	g = pearl_graph_build(sched, b);
 
 	if (g && pearl_agent_mask(sched, b, state, g, mask) == 0)
 		return g;
@@ -286,7 +302,8 @@ static void note_phase(struct pearl_branch_state *state,
 
 /* Applies the actions of `prop` to branch b of a copy of the parent's
  * schedule, and appends the child unless the dependences refuse one of
- * them or `children` already holds its text (another parent's child).
+ * them (or the isl quota runs out on it: counted apart, in counts->quota)
+ * or `children` already holds its text (another parent's child).
  * 0, or -1 with a message in err. */
 static int add_child(const struct search_state *parent, int b,
 		     const struct pearl_branch_state *state,
@@ -310,13 +327,16 @@ static int add_child(const struct search_state *parent, int b,
 		search_state_clear(&child);
 		return 0;
 	}
-	ctx = pearl_program_get_ctx(pearl_sched_get_program(child.sched));
+	ctx = fresh_quota(child.sched);
 	child.branch_state = *state;
 	for (i = 0; i < prop->n; ++i) {
 		proposal_action(prop, i, &a);
 		if (pearl_sched_apply(child.sched, b, &a) != pearl_stat_ok) {
+			if (pearl_ctx_quota_exceeded(ctx))
+				counts->quota++;
+			else
+				counts->illegal++;
 			pearl_ctx_clear_error(ctx);
-			counts->illegal++;
 			search_state_clear(&child);
 			return 0;
 		}

@@ -594,6 +594,7 @@ out:
 	r->measured = s.progress.measured;
 	r->memo_hits = s.progress.memo_hits;
 	r->illegal = s.counts.illegal;
+	r->quota = s.counts.quota;
 	r->failed = s.progress.failed;
 	r->wrong_outputs = s.progress.wrong_outputs;
 	r->skipped = s.counts.skipped;

@@ -46,6 +46,8 @@ int search_states_push(struct search_states *v, struct search_state *s);
 /* Counters the expansion keeps. */
 struct search_counts {
 	long illegal;
+	long quota;   /* children refused because the isl operations quota
+		       * ran out while applying them (not counted illegal) */
 	long skipped; /* legal children never measured */
 };
 

@@ -404,8 +404,11 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 	if (rc < 0)
 		fprintf(stderr, "pearl-tune: %s: %s\n", label, err);
 	else {
-		char again[96] = "";
+		char again[96] = "", quota[64] = "";
 
+		if (r.quota > 0)
+			snprintf(quota, sizeof(quota), ", %ld out of isl's "
+				 "operations quota", r.quota);
 		if (r.confirmed)
 			snprintf(again, sizeof(again), "; confirmed: %.3fx "
 				 "measured again, the search's best %.3fx",
@@ -413,12 +416,12 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 		fprintf(stderr,
 			"pearl-tune: %s%s: best %.3fx over %.6f s \"%s\" "
 			"(%d levels, %ld measured, %ld from the memo, %ld "
-			"refused, %ld failed, %ld wrong outputs, %ld not "
+			"refused%s, %ld failed, %ld wrong outputs, %ld not "
 			"measured, %ld levels sampled; %.1f s; stopped: "
 			"%s; best from: %s%s)\n",
 			label, a->rank_tag, r.best_speedup, r.base_seconds,
 			r.best_schedule,
-			r.levels, r.measured, r.memo_hits, r.illegal,
+			r.levels, r.measured, r.memo_hits, r.illegal, quota,
 			r.failed, r.wrong_outputs, r.skipped,
 			r.clustered_levels, r.seconds, r.stop_reason,
 			r.best_origin, again);
