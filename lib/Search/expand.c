@@ -365,13 +365,16 @@ int search_expand(const struct search_state *parent,
 		  struct search_counts *counts, char *err, size_t err_size)
 {
 	int n_branch = pearl_sched_n_branch(parent->sched), b;
+	int with_children = 0;
 
-	for (b = parent->branch; b < n_branch && b <= parent->branch + 1;
-	     ++b) {
+	/* Branches where the dependences refuse every proposal (a nest
+	 * with a scalar carried through all its loops) are passed over, so
+	 * that the nests after them are reached. */
+	for (b = parent->branch; b < n_branch && with_children < 2; ++b) {
 		struct pearl_branch_state state = parent->branch_state;
 		struct proposal props[PEARL_ACTION_SPACE_SIZE + 2 * MAX_CHAIN +
 				      2 * SEARCH_MAX_LEVELS + 2];
-		int n, i;
+		int n, i, before = children->n;
 
 		if (b != parent->branch) {
 			pearl_branch_state_init(&state);
@@ -388,6 +391,7 @@ int search_expand(const struct search_state *parent,
 				      children, counts, err, err_size) < 0)
 				return -1;
 		}
+		with_children += children->n > before;
 	}
 	return 0;
 }

@@ -53,11 +53,13 @@ struct search_counts {
 
 /* Appends to `children` the legal children of `parent` (kept): the
  * policy's top_k and the heuristic's actions on the parent's branch and
- * on the next one, each applied to a copy of its schedule. A child whose
- * schedule text `children` already holds is dropped. Its prior
- * is the proposal's rank on its branch (0 is the policy's favourite; the
- * next branch's proposals rank after the current one's). Returns 0, or -1
- * with a message in err. */
+ * on the next one, each applied to a copy of its schedule; a branch
+ * where no proposal gives a new legal child is passed over for the one
+ * after it, until two branches gave children or none is left. A child
+ * whose schedule text `children` already holds is dropped. Its prior
+ * is the proposal's rank on its branch plus half the branches it skips
+ * (0 is the policy's favourite; a later branch's proposals rank after
+ * the current one's). Returns 0, or -1 with a message in err. */
 int search_expand(const struct search_state *parent,
 		  const pearl_policy *policy, const struct pearl_search_options *o,
 		  struct search_states *children,
