@@ -10,16 +10,7 @@
 #include "pearl/env.h"
 #include "pearl/transform.h"
 
-static int failures;
-
-#define CHECK(cond)                                                           \
-	do {                                                                  \
-		if (!(cond)) {                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, \
-				__LINE__, #cond);                             \
-			failures++;                                           \
-		}                                                             \
-	} while (0)
+#include "check.h"
 
 /* A 32x32 matmul in the kernel contract. */
 static const char *matmul =
@@ -59,13 +50,36 @@ static pearl_stat apply_tile(pearl_sched *sched)
 	return st;
 }
 
+/* A fresh model of p: a tiling of it applied with `max_ops` as the quota
+ * (0: the quota the environment gives) is `want` (pearl_stat_ok or not),
+ * and a refused one is the quota's doing. */
+static void check_tile(pearl_env_program *p, unsigned long max_ops,
+		       pearl_stat want)
+{
+	char err[512] = "";
+	pearl_sched *sched = pearl_env_program_sched(p, err, sizeof(err));
+	pearl_ctx *ctx;
+
+	CHECK(sched != NULL);
+	if (!sched) {
+		fprintf(stderr, "pearl_env_program_sched: %s\n", err);
+		return;
+	}
+	pearl_sched_set_explain(sched, 0);
+	ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
+	CHECK(!pearl_ctx_quota_exceeded(ctx));
+	if (max_ops)
+		pearl_ctx_set_max_operations(ctx, max_ops);
+	CHECK(apply_tile(sched) == want);
+	CHECK((want == pearl_stat_ok) == !pearl_ctx_quota_exceeded(ctx));
+	pearl_sched_free(sched);
+}
+
 int main(void)
 {
 	char err[512] = "";
 	pearl_env *env = pearl_env_create(NULL, err, sizeof(err));
 	pearl_env_program *p = NULL;
-	pearl_sched *sched;
-	pearl_ctx *ctx;
 
 	if (!env) {
 		fprintf(stderr, "pearl_env_create: %s\n", err);
@@ -78,44 +92,14 @@ int main(void)
 		pearl_env_free(env);
 		return 1;
 	}
-
-	/* The tiling is legal with the whole quota. */
-	sched = pearl_env_program_sched(p, err, sizeof(err));
-	CHECK(sched != NULL);
-	if (sched) {
-		pearl_sched_set_explain(sched, 0);
-		CHECK(apply_tile(sched) == pearl_stat_ok);
-	}
-	pearl_sched_free(sched);
-
-	/* Spend the quota: the same tiling is refused for it, and the
-	 * context says so (not illegal). */
-	sched = pearl_env_program_sched(p, err, sizeof(err));
-	CHECK(sched != NULL);
-	if (sched) {
-		pearl_sched_set_explain(sched, 0);
-		ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
-		pearl_ctx_set_max_operations(ctx, 1);
-		CHECK(apply_tile(sched) != pearl_stat_ok);
-		CHECK(pearl_ctx_quota_exceeded(ctx));
-	}
-	pearl_sched_free(sched);
-
-	/* The next sched gets the whole quota back, and its error state
-	 * is clear. */
-	sched = pearl_env_program_sched(p, err, sizeof(err));
-	CHECK(sched != NULL);
-	if (sched) {
-		pearl_sched_set_explain(sched, 0);
-		ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
-		CHECK(!pearl_ctx_quota_exceeded(ctx));
-		CHECK(apply_tile(sched) == pearl_stat_ok);
-	}
-	pearl_sched_free(sched);
+	/* The tiling is legal with the whole quota; refused once the quota
+	 * is spent, and the context says it was the quota; legal again on
+	 * the next model, whose quota is whole and error state clear. */
+	check_tile(p, 0, pearl_stat_ok);
+	check_tile(p, 1, pearl_stat_error);
+	check_tile(p, 0, pearl_stat_ok);
 
 	pearl_env_program_free(p);
 	pearl_env_free(env);
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	return failures != 0;
+	return check_done("env_quota");
 }
