@@ -19,11 +19,13 @@
  *   - the order rules: loop reordering and restructuring (I, R, S, D, F)
  *     before tiling (T, J), before parallelization, before unrolling,
  *     vectorization and copies (U, V, K; one width per branch) (no
- *     reordering either
- *     once a loop
- *     of the branch is tiled through a loop it shares with another); one tiling, one parallel loop and
- *     one unrolling per branch; no skewing once a loop of the branch runs
- *     in parallel (data-driven paper's rule);
+ *     reordering either once a loop of the branch is tiled through a loop
+ *     it shares with another); one tiling, one parallel loop and one
+ *     unrolling per branch; no skewing once a loop of the branch runs in
+ *     parallel (data-driven paper's rule);
+ *   - K when the schedule's code generator makes no copies (the clang
+ *     plugin's: pearl_sched_get_copies_made), so that the C and MLIR paths
+ *     try the same actions but for the copies;
  *   - actions the dependences forbid: these are found by trying the
  *     chosen action on the schedule, which applies it only if legal; an
  *     illegal choice is masked and the choice is made again from the same

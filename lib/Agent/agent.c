@@ -181,6 +181,10 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 			/* one width per branch */
 			m |= depth == 0 || vectorize_tried(state);
 			break;
+		case pearl_action_copy:
+			/* refused anyway: not worth a legality check */
+			m |= !pearl_sched_get_copies_made(sched);
+			break;
 		case pearl_action_next:
 			m = 0;
 			break;

@@ -114,9 +114,11 @@ static struct beam_state *next_branch(struct beam *bm,
 
 	if (!c)
 		return NULL;
-	/* the same schedule: the same graph (a failed copy is built again) */
-	c->graph = s->graph ? pearl_graph_copy(s->graph) : NULL;
 	c->b++;
+	/* the same schedule: the same graph (a failed copy is built again),
+	 * needed only if a branch is left to expand */
+	if (c->b < bm->n_branch && s->graph)
+		c->graph = pearl_graph_copy(s->graph);
 	c->steps = 0;
 	pearl_branch_state_init(&c->branch);
 	c->branch.min_parallel_work = bm->opts->min_parallel_work;

@@ -241,6 +241,14 @@ static void test_masks(pearl_ctx *ctx)
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(m[68] && m[69]);
 	st.tried[68] = 0;
+	/* K(0..2): tried only where the code generator makes copies (the
+	 * MLIR pass's, the default), masked for the clang plugin's */
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[encoded("K(0)")] && !m[encoded("K(2)")]);
+	pearl_sched_set_copies_made(s, 0);
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(m[encoded("K(0)")] && m[encoded("K(2)")] && !m[0] && !m[12]);
+	pearl_sched_set_copies_made(s, 1);
 	/* after a tiling: no reordering, no second tiling */
 	st.phase = pearl_phase_tile;
 	st.tiled = 1;
