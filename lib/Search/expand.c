@@ -317,15 +317,16 @@ static int add_child(const struct search_state *parent, int b,
 	int i, id;
 
 	child.schedule = child_text(parent->schedule, b - parent->branch, prop);
-	child.sched = pearl_sched_copy(parent->sched);
-	if (!child.schedule || !child.sched) {
+	if (child.schedule && has_schedule(children, child.schedule)) {
+		search_state_clear(&child);
+		return 0;
+	}
+	/* the schedule is copied only for a child not held yet */
+	child.sched = child.schedule ? pearl_sched_copy(parent->sched) : NULL;
+	if (!child.sched) {
 		search_state_clear(&child);
 		snprintf(err, err_size, "search: out of memory");
 		return -1;
-	}
-	if (has_schedule(children, child.schedule)) {
-		search_state_clear(&child);
-		return 0;
 	}
 	ctx = fresh_quota(child.sched);
 	child.branch_state = *state;
