@@ -7,10 +7,18 @@
  *   hidden, concatenated, over the graph's edges taken in both directions
  *   plus a self-loop per node), a Linear(heads*hidden -> hidden) and SELU;
  *   after each layer the node states are pooled as concat(mean, max);
- *   the pooled vectors of all layers are concatenated (2*hidden*n_layers)
- *   and go through an MLP of 2 Linear+SELU layers (-> hidden);
+ *   the pooled vectors of all layers, then the states of the focus loops
+ *   of all layers (below) are concatenated ((2 + focus_levels) * hidden
+ *   * n_layers) and go through an MLP of 2 Linear+SELU layers (-> hidden);
  *   a policy head Linear+SELU, Linear+SELU, Linear(-> n_actions) and a
  *   value head of the same shape ending in Linear(-> 1).
+ * The focus loops: for k < focus_levels, the state of the loop at depth k
+ * on the branch the agent works on (read off the graph's features: the
+ * first node, in node order, whose kind is loop, whose [FOCUS] is set and
+ * whose largest [LEVEL] entry is k), or zeros if there is none. Pooling
+ * keeps what the graph holds but not where: the actions name loops by
+ * depth (I(L,L+1), T(L,..), P(L)), and these rows tell the readout which
+ * loop is at which depth (not in Pearl's paper; added with blob version 2).
  * The attention follows PyTorch Geometric's GATv2Conv (share_weights=False,
  * concat=True): the graph's edges are made undirected (an edge given twice,
  * or in both directions, counts once; an edge from a node to itself is the
@@ -53,7 +61,9 @@ extern "C" {
 #define PEARL_NEW_ACTION_BIAS -30.0f
 /* Blobs of policies trained before the memory features (pearl/graph.h,
  * [MEM]) read the first PEARL_GRAPH_N_FEATURES_V1 features; they load with
- * zero weights for the others, and so decide as before. */
+ * zero weights for the others, and so decide as before. Blobs of version 1
+ * have no focus loops in the readout (focus_levels 0); they load with zero
+ * rows of mlp.w1 for them, and so decide as before too. */
 
 /* The dimensions of a network, as recorded in its blob. */
 struct pearl_policy_config {
@@ -62,12 +72,19 @@ struct pearl_policy_config {
 	int heads;      /* 4 */
 	int n_layers;   /* GATv2 layers, 2 */
 	int n_actions;  /* PEARL_N_ACTIONS */
+	int focus_levels; /* PEARL_POLICY_FOCUS_LEVELS; 0: pooling only (the
+			   * readout of blob version 1); needs n_features >
+			   * PEARL_F_FOCUS */
 };
+
+/* The depths of the focus loops the readout reads: 0..4, the loops the
+ * actions name (R(4) the deepest). */
+#define PEARL_POLICY_FOCUS_LEVELS 5
 
 typedef struct pearl_policy pearl_policy;
 
 /* The default configuration (PEARL_GRAPH_N_FEATURES = 537, 128, 4, 2,
- * 86). */
+ * 86, PEARL_POLICY_FOCUS_LEVELS). */
 struct pearl_policy_config pearl_policy_default_config(void);
 
 /* What a blob's header records, as stored (a blob of an older action

@@ -21,8 +21,9 @@ struct pearl_policy_tape {
 	/* per GATv2 layer */
 	struct pearl_nn_layer_acts layers;   /* input, projections, output */
 	float *agg[PEARL_POLICY_MAX_LAYERS]; /* [n, D] attention output */
-	float *pooled;                       /* [2 d n_layers] */
+	float *readin;                       /* [pearl_nn_readin_size] */
 	struct pearl_nn_readout_acts act;    /* [d] each: MLP and heads */
+	int focus[PEARL_GRAPH_N_LEVELS];     /* pearl_nn_focus_nodes */
 };
 
 /* Carves the tape's arrays out of one allocation (-1 if too large or out
@@ -40,7 +41,7 @@ static int tape_alloc(struct pearl_policy_tape *t,
 	/* Dimensions are bounded by pearl_policy_config_check (D < 2^18,
 	 * F <= 2^16) and n, n_edges are ints: no overflow in 64 bits. */
 	n_floats = pearl_nn_layer_acts_floats(cfg, N) + (uint64_t)L * N * D +
-		   2 * d * L + 6 * d;
+		   pearl_nn_readin_size(cfg) + 6 * d;
 	n_ints = (uint64_t)N + 1 + N + 2 * (uint64_t)nE;
 	t->mem = pearl_nn_block_alloc(n_floats, n_ints, 0);
 	if (!t->mem)
@@ -48,7 +49,7 @@ static int tape_alloc(struct pearl_policy_tape *t,
 	f = pearl_nn_layer_acts_carve(&t->layers, cfg, N, t->mem);
 	for (l = 0; l < L; ++l)
 		t->agg[l] = f, f += N * D;
-	t->pooled = f, f += 2 * d * L;
+	t->readin = f, f += pearl_nn_readin_size(cfg);
 	f = pearl_nn_readout_acts_carve(&t->act, f, d);
 	t->adj.start = (int *)f;
 	t->adj.src = t->adj.start + N + 1;
@@ -101,6 +102,7 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 	memcpy(t->layers.x, graph->x,
 	       (size_t)n * (size_t)cfg->n_features * sizeof(float));
 	pearl_nn_adjacency_build(&t->adj, graph);
+	pearl_nn_focus_nodes(t->focus, cfg, graph->x, n);
 
 	for (l = 0; l < cfg->n_layers; ++l) {
 		const float *in = l == 0 ? t->layers.x : t->layers.h[l - 1];
@@ -112,12 +114,15 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 		pearl_nn_linear(t->layers.h[l], t->agg[l], w->gat[l].w_lin,
 				w->gat[l].b_lin, n, D, d);
 		pearl_nn_selu(t->layers.h[l], (size_t)n * d);
-		pearl_nn_pool(t->pooled + (size_t)2 * d * l, t->layers.h[l], n,
+		pearl_nn_pool(t->readin + (size_t)2 * d * l, t->layers.h[l], n,
 			      d);
+		pearl_nn_focus_gather(t->readin + pearl_nn_focus_offset(cfg, l),
+				      t->layers.h[l], t->focus,
+				      cfg->focus_levels, d);
 	}
 	free(scores);
 
-	pearl_nn_readout(cfg, w, t->pooled, &t->act, logits, value);
+	pearl_nn_readout(cfg, w, t->readin, &t->act, logits, value);
 	return t;
 }
 
@@ -145,7 +150,7 @@ struct bscratch {
 	void *mem;
 	float *dxl, *dxr, *dagg; /* [n, D] */
 	float *dh, *dprev;       /* [n, d] */
-	float *dpooled;          /* [2 d n_layers] */
+	float *dreadin;          /* [pearl_nn_readin_size] */
 	float *da, *db, *dt, *du; /* [d] */
 	float *alpha, *dalpha;   /* [max_degree] */
 };
@@ -158,7 +163,7 @@ static int bscratch_alloc(struct bscratch *s,
 	size_t N = (size_t)n, off = 0, n_floats;
 	float *f;
 
-	n_floats = 3 * N * D + 2 * N * d + 2 * d * (size_t)cfg->n_layers +
+	n_floats = 3 * N * D + 2 * N * d + pearl_nn_readin_size(cfg) +
 		   4 * d + 2 * (size_t)max_degree;
 	s->mem = calloc(n_floats, sizeof(float));
 	if (!s->mem)
@@ -169,7 +174,7 @@ static int bscratch_alloc(struct bscratch *s,
 	s->dagg = f + off, off += N * D;
 	s->dh = f + off, off += N * d;
 	s->dprev = f + off, off += N * d;
-	s->dpooled = f + off, off += 2 * d * (size_t)cfg->n_layers;
+	s->dreadin = f + off, off += pearl_nn_readin_size(cfg);
 	s->da = f + off, off += d;
 	s->db = f + off, off += d;
 	s->dt = f + off, off += d;
@@ -235,22 +240,27 @@ int pearl_policy_backward(const pearl_policy_tape *tape,
 				    act->b, w->pi_w1, d, d);
 	}
 
-	/* Readout MLP, down to the pooled vectors. */
+	/* Readout MLP, down to its input. */
 	dense_selu_backward(s.da, g.mlp_w2, g.mlp_b2, s.db, act->b, act->a,
 			    w->mlp_w2, d, d);
-	dense_selu_backward(s.dpooled, g.mlp_w1, g.mlp_b1, s.da, act->a,
-			    tape->pooled, w->mlp_w1, 2 * d * cfg->n_layers, d);
+	dense_selu_backward(s.dreadin, g.mlp_w1, g.mlp_b1, s.da, act->a,
+			    tape->readin, w->mlp_w1,
+			    (int)pearl_nn_readin_size(cfg), d);
 
 	/* GATv2 layers, last first; s.dh holds dL/dh[l] (from layer l + 1's
-	 * input so far; the pooling's share is added here). */
+	 * input so far; the shares of the pooling and of the focus rows are
+	 * added here). */
 	for (l = cfg->n_layers - 1; l >= 0; --l) {
 		const float *in =
 		    l == 0 ? tape->layers.x : tape->layers.h[l - 1];
 		int d_in = l == 0 ? cfg->n_features : d;
 		float *tmp;
 
-		pearl_nn_pool_backward(s.dh, s.dpooled + (size_t)2 * d * l,
+		pearl_nn_pool_backward(s.dh, s.dreadin + (size_t)2 * d * l,
 				       tape->layers.h[l], n, d);
+		pearl_nn_focus_scatter(s.dh,
+				       s.dreadin + pearl_nn_focus_offset(cfg, l),
+				       tape->focus, cfg->focus_levels, d);
 		pearl_nn_selu_backward(s.dh, tape->layers.h[l], (size_t)n * d);
 		memset(s.dagg, 0, (size_t)n * D * sizeof(float));
 		pearl_nn_linear_backward(s.dagg, g.gat[l].w_lin,

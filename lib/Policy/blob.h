@@ -6,7 +6,9 @@
  *
  *   offset size  field
  *        0    4  magic "PRLW"
- *        4    4  uint32 version (PEARL_BLOB_VERSION = 1)
+ *        4    4  uint32 version (PEARL_BLOB_VERSION = 2; blobs of
+ *                version 1 have no focus loops in the readout: they
+ *                load widened)
  *        8    4  int32 n_features  (PEARL_GRAPH_N_FEATURES = 537; blobs
  *                of 531, PEARL_GRAPH_N_FEATURES_V1, load widened)
  *       12    4  int32 hidden      (128)
@@ -36,7 +38,10 @@
  *     gat<l>.bias    [D]         added after concatenating the heads
  *     gat<l>.w_lin   [D, d]      projection of the heads back to d
  *     gat<l>.b_lin   [d]
- *   mlp.w1  [2 d n_layers, d]    mlp.b1  [d]
+ *   mlp.w1  [(2 + K) d n_layers, d]    mlp.b1  [d]
+ *           (K = PEARL_POLICY_FOCUS_LEVELS in version 2, 0 in version 1;
+ *           rows: the pooled states, then the focus loops' states;
+ *           pearl/policy.h)
  *   mlp.w2  [d, d]               mlp.b2  [d]
  *   pi.w1   [d, d]               pi.b1   [d]
  *   pi.w2   [d, d]               pi.b2   [d]
@@ -45,9 +50,9 @@
  *   v.w2    [d, d]               v.b2    [d]
  *   v.w3    [d, 1]               v.b3    [1]
  *
- * With the default dimensions that is 975,831 floats: a blob of 3,903,364
- * bytes (the committed blob, of 56 actions and 531 features, has 965,817:
- * 3,863,308 bytes). The walk over this order is pearl_policy_walk (weights.h).
+ * With the default dimensions that is 1,139,671 floats: a blob of 4,558,724
+ * bytes (the committed blob, of version 1, 56 actions and 531 features,
+ * has 965,817: 3,863,308 bytes). The walk over this order is pearl_policy_walk (weights.h).
  */
 #ifndef PEARL_POLICY_BLOB_H
 #define PEARL_POLICY_BLOB_H
@@ -56,7 +61,8 @@
 #include <stdint.h>
 
 #define PEARL_BLOB_MAGIC "PRLW"
-#define PEARL_BLOB_VERSION 1u
+#define PEARL_BLOB_VERSION 2u
+#define PEARL_BLOB_VERSION_NO_FOCUS 1u
 #define PEARL_BLOB_HEADER_SIZE 40u
 
 /* The header fields, decoded (host byte order). */

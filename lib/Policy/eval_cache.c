@@ -8,8 +8,8 @@
  * i's neighbours. So after a change of some input rows (the dirty set),
  * the projections of the dirty rows are recomputed, then the outputs (and
  * the Linear + SELU after them) of every node that is dirty or has a dirty
- * neighbour; those rows are the next layer's dirty set. Pooling and the
- * readout always run in full (n x d and a few d x d products). Each row
+ * neighbour; those rows are the next layer's dirty set. Pooling, the
+ * focus loops' rows and the readout always run in full (n x d and a few d x d products). Each row
  * is computed by the same functions in the same order as in a full pass,
  * so the outputs are the same values (only the sign of a zero can differ:
  * a full pass may add 0 * w where a row alone skips the zero input).
@@ -37,7 +37,7 @@ struct pearl_policy_cache {
 	float *agg;                 /* [n, D] rows being recomputed */
 	float *rows_in;             /* [n, max(F, D)] gathered input rows */
 	float *rows_out;            /* [n, D] their outputs */
-	float *pooled;              /* [2 d n_layers] */
+	float *readin;              /* [pearl_nn_readin_size] */
 	struct pearl_nn_readout_acts act; /* [d] each */
 	float *scores;              /* [n + 2 n_edges] */
 	unsigned char *dirty, *next; /* [n] */
@@ -70,7 +70,7 @@ static int cache_reserve(pearl_policy_cache *c,
 			 int n_edges)
 {
 	size_t d = (size_t)cfg->hidden, D = d * (size_t)cfg->heads;
-	size_t L = (size_t)cfg->n_layers, F = (size_t)cfg->n_features;
+	size_t F = (size_t)cfg->n_features;
 	size_t N = (size_t)n, E = (size_t)n_edges;
 	size_t W = F > D ? F : D; /* the widest input row */
 	uint64_t n_floats, n_ints;
@@ -82,7 +82,7 @@ static int cache_reserve(pearl_policy_cache *c,
 	/* Dimensions are bounded by the blob checks (D < 2^18, F <= 2^16)
 	 * and n, n_edges are ints: no overflow in 64 bits. */
 	n_floats = pearl_nn_layer_acts_floats(cfg, N) + 2 * N * D + N * W +
-		   2 * d * L + 6 * d + N + 2 * E;
+		   pearl_nn_readin_size(cfg) + 6 * d + N + 2 * E;
 	n_ints = 2 * E + (N + 1) + (N + 2 * E) + N;
 	free(c->mem);
 	c->cap_n = c->cap_edges = 0;
@@ -93,7 +93,7 @@ static int cache_reserve(pearl_policy_cache *c,
 	c->agg = f, f += N * D;
 	c->rows_in = f, f += N * W;
 	c->rows_out = f, f += N * D;
-	c->pooled = f, f += 2 * d * L;
+	c->readin = f, f += pearl_nn_readin_size(cfg);
 	f = pearl_nn_readout_acts_carve(&c->act, f, d);
 	c->scores = f, f += N + 2 * E;
 	c->src = (int *)f;
@@ -196,6 +196,7 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 			     float *value, char *err, size_t err_size)
 {
 	const struct pearl_policy_config *cfg;
+	int focus[PEARL_GRAPH_N_LEVELS];
 	size_t F, E;
 	int n, d, l, i;
 
@@ -233,14 +234,19 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 	memcpy(cache->layers.x, graph->x, (size_t)n * F * sizeof(float));
 	/* From here on the cache holds this graph's pass. */
 	cache->policy = policy;
+	pearl_nn_focus_nodes(focus, cfg, graph->x, n);
 	for (l = 0; l < cfg->n_layers; ++l) {
 		layer(cache, cfg, &policy->w.gat[l],
 		      l == 0 ? cache->layers.x : cache->layers.h[l - 1],
 		      l == 0 ? cfg->n_features : d, l);
-		pearl_nn_pool(cache->pooled + (size_t)2 * d * l,
+		pearl_nn_pool(cache->readin + (size_t)2 * d * l,
 			      cache->layers.h[l], n, d);
+		pearl_nn_focus_gather(cache->readin +
+					  pearl_nn_focus_offset(cfg, l),
+				      cache->layers.h[l], focus,
+				      cfg->focus_levels, d);
 	}
-	pearl_nn_readout(cfg, &policy->w, cache->pooled, &cache->act, logits,
+	pearl_nn_readout(cfg, &policy->w, cache->readin, &cache->act, logits,
 			 value);
 	return pearl_policy_check_outputs(logits, cfg->n_actions, *value, err,
 					  err_size);

@@ -127,7 +127,7 @@ struct scratch {
 	void *mem;
 	float *xl, *xr, *agg; /* [n, H*d] each */
 	float *h;             /* [n, d] node states */
-	float *pooled;        /* [2 d n_layers] */
+	float *readin;        /* [pearl_nn_readin_size] pooled, focus loops */
 	struct pearl_nn_readout_acts act; /* [d] each */
 	float *scores;        /* [max_degree] */
 	struct pearl_nn_adjacency adj;
@@ -141,7 +141,7 @@ static int scratch_alloc(struct scratch *s, const struct pearl_policy_config *cf
 	size_t n_floats, n_ints, off = 0;
 	float *f;
 
-	n_floats = 3 * nD + (size_t)n * d + 2 * d * (size_t)cfg->n_layers +
+	n_floats = 3 * nD + (size_t)n * d + pearl_nn_readin_size(cfg) +
 		   6 * d + (size_t)n + 2 * (size_t)n_edges;
 	n_ints = (size_t)n + 1 + (size_t)n + 2 * (size_t)n_edges;
 	if (nD / (size_t)n != (size_t)cfg->heads * d ||
@@ -155,7 +155,7 @@ static int scratch_alloc(struct scratch *s, const struct pearl_policy_config *cf
 	s->xr = f + off, off += nD;
 	s->agg = f + off, off += nD;
 	s->h = f + off, off += (size_t)n * d;
-	s->pooled = f + off, off += 2 * d * (size_t)cfg->n_layers;
+	s->readin = f + off, off += pearl_nn_readin_size(cfg);
 	pearl_nn_readout_acts_carve(&s->act, f + off, d), off += 6 * d;
 	/* max_degree <= n + 2 n_edges */
 	s->scores = f + off, off += (size_t)n + 2 * (size_t)n_edges;
@@ -184,8 +184,9 @@ int pearl_policy_check_outputs(const float *logits, int n, float value,
 }
 
 /* The GATv2 layers on `graph` (kept, checked): after each, Linear(D -> d),
- * SELU and pooling into s->pooled, which *s (allocated here) holds until
- * the caller frees s->mem. 0, or -1 with a message in err. */
+ * SELU, pooling and the focus loops' rows into s->readin, which *s
+ * (allocated here) holds until the caller frees s->mem. 0, or -1 with a
+ * message in err. */
 static int run_layers(const pearl_policy *policy,
 		      const struct pearl_graph *graph, struct scratch *s,
 		      char *err, size_t err_size)
@@ -193,12 +194,14 @@ static int run_layers(const pearl_policy *policy,
 	const struct pearl_policy_config *cfg = &policy->cfg;
 	const struct pearl_policy_weights *w = &policy->w;
 	int n = graph->n_nodes, d = cfg->hidden, D = cfg->heads * d, l;
+	int focus[PEARL_GRAPH_N_LEVELS];
 
 	if (scratch_alloc(s, cfg, n, graph->n_edges) < 0)
 		return pearl_error_printf(err, err_size,
 					  "out of memory evaluating a graph of "
 					  "%d nodes", n);
 	pearl_nn_adjacency_build(&s->adj, graph);
+	pearl_nn_focus_nodes(focus, cfg, graph->x, n);
 	for (l = 0; l < cfg->n_layers; ++l) {
 		const float *in = l == 0 ? graph->x : s->h;
 		int d_in = l == 0 ? cfg->n_features : d;
@@ -208,7 +211,9 @@ static int run_layers(const pearl_policy *policy,
 		pearl_nn_linear(s->h, s->agg, w->gat[l].w_lin,
 				w->gat[l].b_lin, n, D, d);
 		pearl_nn_selu(s->h, (size_t)n * d);
-		pearl_nn_pool(s->pooled + (size_t)2 * d * l, s->h, n, d);
+		pearl_nn_pool(s->readin + (size_t)2 * d * l, s->h, n, d);
+		pearl_nn_focus_gather(s->readin + pearl_nn_focus_offset(cfg, l),
+				      s->h, focus, cfg->focus_levels, d);
 	}
 	return 0;
 }
@@ -225,7 +230,7 @@ int pearl_policy_eval(const pearl_policy *policy,
 	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0 ||
 	    run_layers(policy, graph, &s, err, err_size) < 0)
 		return -1;
-	pearl_nn_readout(&policy->cfg, &policy->w, s.pooled, &s.act, logits,
+	pearl_nn_readout(&policy->cfg, &policy->w, s.readin, &s.act, logits,
 			 value);
 	free(s.mem);
 	return pearl_policy_check_outputs(logits, policy->cfg.n_actions,
@@ -249,7 +254,7 @@ int pearl_policy_embed(const pearl_policy *policy,
 	if (pearl_policy_check_graph(policy, graph, err, err_size) < 0 ||
 	    run_layers(policy, graph, &s, err, err_size) < 0)
 		return -1;
-	memcpy(embedding, s.pooled,
+	memcpy(embedding, s.readin,
 	       pearl_policy_embedding_size(policy) * sizeof(float));
 	free(s.mem);
 	return 0;

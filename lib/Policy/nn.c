@@ -256,15 +256,68 @@ void *pearl_nn_block_alloc(uint64_t n_floats, uint64_t n_ints,
 		      (size_t)n_ints * sizeof(int) + (size_t)n_bytes);
 }
 
+size_t pearl_nn_readin_size(const struct pearl_policy_config *cfg)
+{
+	return (size_t)(2 + cfg->focus_levels) * (size_t)cfg->hidden *
+	       (size_t)cfg->n_layers;
+}
+
+size_t pearl_nn_focus_offset(const struct pearl_policy_config *cfg, int l)
+{
+	size_t d = (size_t)cfg->hidden;
+
+	return 2 * d * (size_t)cfg->n_layers +
+	       (size_t)cfg->focus_levels * d * (size_t)l;
+}
+
+void pearl_nn_focus_nodes(int *nodes, const struct pearl_policy_config *cfg,
+			  const float *x, int n)
+{
+	size_t F = (size_t)cfg->n_features;
+	int i, k;
+
+	for (k = 0; k < cfg->focus_levels; ++k)
+		nodes[k] = -1;
+	if (cfg->focus_levels == 0)
+		return;
+	for (i = 0; i < n; ++i) {
+		const float *row = x + (size_t)i * F;
+		int level = 0;
+
+		if (!(row[PEARL_F_KIND + 1] > 0.5f) ||
+		    !(row[PEARL_F_FOCUS] > 0.5f))
+			continue;
+		for (k = 1; k < PEARL_GRAPH_N_LEVELS; ++k)
+			if (row[PEARL_F_LEVEL + k] > row[PEARL_F_LEVEL + level])
+				level = k;
+		if (level < cfg->focus_levels && nodes[level] < 0)
+			nodes[level] = i;
+	}
+}
+
+void pearl_nn_focus_gather(float *out, const float *h, const int *nodes,
+			   int levels, int d)
+{
+	int k;
+
+	for (k = 0; k < levels; ++k)
+		if (nodes[k] >= 0)
+			memcpy(out + (size_t)k * d, h + (size_t)nodes[k] * d,
+			       (size_t)d * sizeof(float));
+		else
+			memset(out + (size_t)k * d, 0,
+			       (size_t)d * sizeof(float));
+}
+
 void pearl_nn_readout(const struct pearl_policy_config *cfg,
 		      const struct pearl_policy_weights *w,
-		      const float *pooled, struct pearl_nn_readout_acts *act,
+		      const float *readin, struct pearl_nn_readout_acts *act,
 		      float *logits, float *value)
 {
 	int d = cfg->hidden;
 
-	dense_selu(act->a, pooled, w->mlp_w1, w->mlp_b1,
-		   2 * d * cfg->n_layers, d);
+	dense_selu(act->a, readin, w->mlp_w1, w->mlp_b1,
+		   (int)pearl_nn_readin_size(cfg), d);
 	dense_selu(act->b, act->a, w->mlp_w2, w->mlp_b2, d, d);
 	/* Policy head: raw logits. */
 	dense_selu(act->pt, act->b, w->pi_w1, w->pi_b1, d, d);

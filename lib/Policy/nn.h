@@ -129,11 +129,31 @@ float *pearl_nn_layer_acts_carve(struct pearl_nn_layer_acts *acts,
 void *pearl_nn_block_alloc(uint64_t n_floats, uint64_t n_ints,
 			   uint64_t n_bytes);
 
-/* The readout MLP and both heads on pooled[2 d n_layers]: the raw logits
- * (n_actions) and the value, keeping the activations in *act. */
+/* The readout's input (readin): the pooled states of every layer
+ * (2 d each, at 2 d l), then the focus loops' states of every layer
+ * (focus_levels * d each, at pearl_nn_focus_offset). Its width in
+ * floats. */
+size_t pearl_nn_readin_size(const struct pearl_policy_config *cfg);
+/* Where layer l's focus rows start in the readin. */
+size_t pearl_nn_focus_offset(const struct pearl_policy_config *cfg, int l);
+
+/* The focus loops of a graph of n nodes with features x (n_features
+ * each): nodes[k], k < cfg->focus_levels, is the first node whose kind is
+ * loop, whose [FOCUS] is set (> 0.5) and whose largest [LEVEL] entry
+ * (the first of equal ones) is entry k; -1 if there is none. */
+void pearl_nn_focus_nodes(int *nodes, const struct pearl_policy_config *cfg,
+			  const float *x, int n);
+/* out[k d .. (k + 1) d) = row nodes[k] of h (n rows of d), or zeros if
+ * nodes[k] is -1, for k < levels. */
+void pearl_nn_focus_gather(float *out, const float *h, const int *nodes,
+			   int levels, int d);
+
+/* The readout MLP and both heads on readin (pearl_nn_readin_size floats):
+ * the raw logits (n_actions) and the value, keeping the activations in
+ * *act. */
 void pearl_nn_readout(const struct pearl_policy_config *cfg,
 		      const struct pearl_policy_weights *w,
-		      const float *pooled, struct pearl_nn_readout_acts *act,
+		      const float *readin, struct pearl_nn_readout_acts *act,
 		      float *logits, float *value);
 
 #endif

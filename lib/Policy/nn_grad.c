@@ -219,6 +219,18 @@ void pearl_nn_pool_backward(float *restrict dh, const float *restrict dpooled,
 	}
 }
 
+void pearl_nn_focus_scatter(float *dh, const float *dout, const int *nodes,
+			    int levels, int d)
+{
+	int k, c;
+
+	for (k = 0; k < levels; ++k)
+		if (nodes[k] >= 0)
+			for (c = 0; c < d; ++c)
+				dh[(size_t)nodes[k] * d + c] +=
+				    dout[(size_t)k * d + c];
+}
+
 /* The attention coefficients of target i, head k over its neighbourhood nb
  * (deg entries) into alpha, computed as pearl_nn_gatv2 does. */
 static void attention(float *restrict alpha, const float *restrict att,

@@ -56,6 +56,11 @@ void pearl_nn_selu_backward(float *dy, const float *y, size_t n);
 void pearl_nn_pool_backward(float *dh, const float *dpooled, const float *h,
 			    int n, int d);
 
+/* The focus rows (pearl_nn_focus_gather): dh row nodes[k] += dout[k d ..
+ * (k + 1) d) for k < levels with nodes[k] >= 0. */
+void pearl_nn_focus_scatter(float *dh, const float *dout, const int *nodes,
+			    int levels, int d);
+
 /*
  * The GATv2 layer of pearl_nn_gatv2 (without the projection that follows):
  * dout[n, H*d] is dL/dout; x, xl, xr are the forward pass's input and

@@ -77,6 +77,18 @@ static int check_finite(const pearl_policy *policy, char *err,
 				  i - tab[t].offset);
 }
 
+/* The configuration a (checked) header records: the default's, with the
+ * header's action and feature counts and, for version 1, no focus
+ * loops. */
+static void cfg_of_header(struct pearl_policy_config *cfg,
+			  const struct pearl_blob_header *hdr)
+{
+	cfg->n_actions = hdr->n_actions;
+	cfg->n_features = hdr->n_features;
+	if (hdr->version == PEARL_BLOB_VERSION_NO_FOCUS)
+		cfg->focus_levels = 0;
+}
+
 /* Checks everything about the blob that precedes decoding its payload. */
 static int check_blob(const unsigned char *bytes, size_t size, char *err,
 		      size_t err_size)
@@ -95,15 +107,18 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 		return pearl_error_printf(err, err_size,
 					  "bad magic: not a Pearl weight blob "
 					  "(expected \"PRLW\")");
-	if (hdr.version != PEARL_BLOB_VERSION)
+	if (hdr.version != PEARL_BLOB_VERSION &&
+	    hdr.version != PEARL_BLOB_VERSION_NO_FOCUS)
 		return pearl_error_printf(err, err_size,
 					  "unsupported blob version %u "
-					  "(this build reads version %u)",
-					  hdr.version, PEARL_BLOB_VERSION);
+					  "(this build reads versions %u and "
+					  "%u)",
+					  hdr.version,
+					  PEARL_BLOB_VERSION_NO_FOCUS,
+					  PEARL_BLOB_VERSION);
 	if (check_dims(&hdr, err, err_size) < 0)
 		return -1;
-	cfg.n_actions = hdr.n_actions;
-	cfg.n_features = hdr.n_features;
+	cfg_of_header(&cfg, &hdr);
 	want_floats = pearl_policy_walk(&cfg, NULL, NULL, NULL, NULL);
 	if (hdr.n_floats != want_floats)
 		return pearl_error_printf(err, err_size,
@@ -133,12 +148,13 @@ static int check_blob(const unsigned char *bytes, size_t size, char *err,
 	return 0;
 }
 
-/* `old` (taken), a policy of the first PEARL_N_ACTIONS_V1 or _V2 actions or of
- * the first PEARL_GRAPH_N_FEATURES_V1 features, as a policy of the default
- * configuration: the same weights; for each new action a zero column of
- * pi.w3 and the bias PEARL_NEW_ACTION_BIAS; for each new feature a zero
- * row of the first layer's w_src and w_dst (so it changes nothing until
- * training gives it weight). */
+/* `old` (taken), a policy of the first PEARL_N_ACTIONS_V1 or _V2 actions, of
+ * the first PEARL_GRAPH_N_FEATURES_V1 features or without focus loops, as
+ * a policy of the default configuration: the same weights; for each new
+ * action a zero column of pi.w3 and the bias PEARL_NEW_ACTION_BIAS; for
+ * each new feature a zero row of the first layer's w_src and w_dst; for
+ * the focus loops' inputs (after the pooled ones) zero rows of mlp.w1 (so
+ * none changes anything until training gives it weight). */
 static pearl_policy *widen(pearl_policy *old, char *err, size_t err_size)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
@@ -237,8 +253,7 @@ pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 	if (check_blob(data, size, err, err_size) < 0)
 		return NULL;
 	pearl_blob_read_header(data, &hdr);
-	cfg.n_actions = hdr.n_actions;
-	cfg.n_features = hdr.n_features;
+	cfg_of_header(&cfg, &hdr);
 	policy = pearl_policy_alloc(&cfg, err, err_size);
 	if (!policy)
 		return NULL;
@@ -249,7 +264,8 @@ pearl_policy *pearl_policy_from_blob(const void *data, size_t size,
 	if (check_finite(policy, err, err_size) < 0)
 		return pearl_policy_free(policy);
 	if (cfg.n_actions != PEARL_N_ACTIONS ||
-	    cfg.n_features != PEARL_GRAPH_N_FEATURES)
+	    cfg.n_features != PEARL_GRAPH_N_FEATURES ||
+	    cfg.focus_levels != PEARL_POLICY_FOCUS_LEVELS)
 		policy = widen(policy, err, err_size);
 	return policy;
 }
@@ -299,6 +315,9 @@ int pearl_policy_blob_info(const char *path,
 	info->cfg.heads = hdr.heads;
 	info->cfg.n_layers = hdr.n_layers;
 	info->cfg.n_actions = hdr.n_actions;
+	info->cfg.focus_levels = hdr.version == PEARL_BLOB_VERSION_NO_FOCUS
+				     ? 0
+				     : PEARL_POLICY_FOCUS_LEVELS;
 	info->n_floats = hdr.n_floats;
 	info->bytes = PEARL_BLOB_HEADER_SIZE + 4ull * hdr.n_floats;
 	info->checksum = hdr.checksum;
@@ -329,7 +348,10 @@ void *pearl_policy_to_blob(const pearl_policy *policy, size_t *size)
 	pearl_blob_encode_floats(out + PEARL_BLOB_HEADER_SIZE, policy->data,
 				 policy->n_floats);
 	memcpy(hdr.magic, PEARL_BLOB_MAGIC, 4);
-	hdr.version = PEARL_BLOB_VERSION;
+	/* A policy without focus loops (only a non-default configuration,
+	 * since loading widens) is written as version 1 describes it. */
+	hdr.version = policy->cfg.focus_levels ? PEARL_BLOB_VERSION
+					       : PEARL_BLOB_VERSION_NO_FOCUS;
 	hdr.n_features = policy->cfg.n_features;
 	hdr.hidden = policy->cfg.hidden;
 	hdr.heads = policy->cfg.heads;

@@ -13,6 +13,7 @@ struct pearl_policy_config pearl_policy_default_config(void)
 		.heads = 4,
 		.n_layers = 2,
 		.n_actions = PEARL_N_ACTIONS,
+		.focus_levels = PEARL_POLICY_FOCUS_LEVELS,
 	};
 	return cfg;
 }
@@ -49,6 +50,18 @@ int pearl_policy_config_check(const struct pearl_policy_config *cfg,
 		      err_size) < 0 ||
 	    check_dim("n_actions", cfg->n_actions, 1 << 12, err, err_size) < 0)
 		return -1;
+	if (cfg->focus_levels < 0 || cfg->focus_levels > PEARL_GRAPH_N_LEVELS)
+		return pearl_error_printf(err, err_size,
+					  "invalid configuration: focus_levels "
+					  "= %d (must be in 0..%d)",
+					  cfg->focus_levels,
+					  PEARL_GRAPH_N_LEVELS);
+	if (cfg->focus_levels > 0 && cfg->n_features <= PEARL_F_FOCUS)
+		return pearl_error_printf(err, err_size,
+					  "invalid configuration: focus loops "
+					  "need the kind, level and focus "
+					  "features (n_features > %d, not %d)",
+					  PEARL_F_FOCUS, cfg->n_features);
 	/* Bounded dimensions keep this product far from overflowing. */
 	n = pearl_policy_walk(cfg, NULL, NULL, NULL, NULL);
 	if (n >= UINT32_MAX / 4)
@@ -114,7 +127,8 @@ uint64_t pearl_policy_walk(const struct pearl_policy_config *cfg,
 		g->w_lin = MAT(&wk, "w_lin", l, D, d);
 		g->b_lin = VEC(&wk, "b_lin", l, d);
 	}
-	w->mlp_w1 = MAT(&wk, "mlp.w1", -1, 2 * d * cfg->n_layers, d);
+	w->mlp_w1 = MAT(&wk, "mlp.w1", -1,
+			(2 + cfg->focus_levels) * d * cfg->n_layers, d);
 	w->mlp_b1 = VEC(&wk, "mlp.b1", -1, d);
 	w->mlp_w2 = MAT(&wk, "mlp.w2", -1, d, d);
 	w->mlp_b2 = VEC(&wk, "mlp.b2", -1, d);

@@ -4,7 +4,8 @@
     make_corrupt.py GOOD.bin OUTDIR
 
 empty, header-only (20 bytes), truncated (1000 bytes), short-by-one,
-trailing byte, bad magic, version 2, hidden = 64, heads = 0, n_floats - 1,
+trailing byte, bad magic, version 3, version 1 (whose readout has no
+focus loops, so the payload is too long for it), hidden = 64, heads = 0, n_floats - 1,
 a flipped payload byte (checksum), and a NaN weight with a correct checksum.
 The header layout is the one documented in lib/Policy/blob.h.
 """
@@ -37,7 +38,8 @@ def main():
     put("short-by-one.bin", data[:-1])
     put("trailing.bin", data + b"\0")
     put("bad-magic.bin", b"GGUF" + data[4:])
-    put("version2.bin", patch(4, "<I", 2))
+    put("version3.bin", patch(4, "<I", 3))
+    put("version1.bin", patch(4, "<I", 1))
     put("hidden64.bin", patch(12, "<i", 64))
     put("heads0.bin", patch(16, "<i", 0))
     put("nfloats.bin", patch(28, "<I", struct.unpack_from("<I", data, 28)[0] - 1))

@@ -39,6 +39,11 @@ N_FEATURES = 537
 # load with zero weights for the others
 N_FEATURES_V1 = 531
 ATOL = RTOL = 1e-5
+# Feature offsets (pearl/graph.h) and the focus loops of the readout
+# (pearl/policy.h): blob version 2 reads the states of the loops at depths
+# 0..FOCUS_LEVELS-1 on the focus branch; version 1 has none.
+F_KIND_LOOP, F_LEVEL, N_LEVELS, F_FOCUS = 1, 8, 8, 16
+FOCUS_LEVELS = 5
 
 
 def fnv1a64(data):
@@ -52,7 +57,7 @@ def fnv1a64(data):
 NEW_ACTION_BIAS = -30.0
 
 
-def layout(n_features, hidden, heads, n_layers, n_actions):
+def layout(n_features, hidden, heads, n_layers, n_actions, focus_levels):
     """(name, rows, cols, is_matrix) in blob order; vectors have rows=1."""
     d, D = hidden, heads * hidden
     t = []
@@ -62,7 +67,8 @@ def layout(n_features, hidden, heads, n_layers, n_actions):
               (f"gat{l}.w_dst", d_in, D, True), (f"gat{l}.b_dst", 1, D, False),
               (f"gat{l}.att", heads, d, True), (f"gat{l}.bias", 1, D, False),
               (f"gat{l}.w_lin", D, d, True), (f"gat{l}.b_lin", 1, d, False)]
-    t += [("mlp.w1", 2 * d * n_layers, d, True), ("mlp.b1", 1, d, False),
+    t += [("mlp.w1", (2 + focus_levels) * d * n_layers, d, True),
+          ("mlp.b1", 1, d, False),
           ("mlp.w2", d, d, True), ("mlp.b2", 1, d, False)]
     for head, n_out in (("pi", n_actions), ("v", 1)):
         t += [(f"{head}.w1", d, d, True), (f"{head}.b1", 1, d, False),
@@ -77,11 +83,13 @@ def read_blob(path):
         raise ValueError("truncated header")
     magic, version, nf, hidden, heads, n_layers, n_actions, n_floats, csum = \
         HEADER.unpack_from(data)
-    if magic != b"PRLW" or version != 1:
+    if magic != b"PRLW" or version not in (1, 2):
         raise ValueError("bad magic or version")
+    focus_levels = FOCUS_LEVELS if version == 2 else 0
     dims = dict(n_features=nf, hidden=hidden, heads=heads,
-                n_layers=n_layers, n_actions=n_actions)
-    tensors = layout(nf, hidden, heads, n_layers, n_actions)
+                n_layers=n_layers, n_actions=n_actions,
+                focus_levels=focus_levels)
+    tensors = layout(nf, hidden, heads, n_layers, n_actions, focus_levels)
     if n_floats != sum(r * c for _, r, c, _ in tensors):
         raise ValueError("n_floats does not match the dimensions")
     payload = data[HEADER.size:]
@@ -139,16 +147,31 @@ def gatv2(x, w, l, heads, hidden, nb):
     return out + w[f"gat{l}.bias"]
 
 
+def focus_nodes(x, levels):
+    """Node of the focus loop at each depth < levels (None if none): the
+    first loop node with the focus flag whose largest level entry is that
+    depth."""
+    nodes = [None] * levels
+    for i, row in enumerate(x):
+        if row[F_KIND_LOOP] > 0.5 and row[F_FOCUS] > 0.5:
+            level = int(np.argmax(row[F_LEVEL:F_LEVEL + N_LEVELS]))
+            if level < levels and nodes[level] is None:
+                nodes[level] = i
+    return nodes
+
+
 def forward(dims, w, x, edges):
     d, H, L = dims["hidden"], dims["heads"], dims["n_layers"]
     nb = neighbourhoods(x.shape[0], edges)
-    pooled = []
+    focus = focus_nodes(x, dims["focus_levels"])
+    pooled, focus_rows = [], []
     h = x
     for l in range(L):
         agg = gatv2(h, w, l, H, d, nb)
         h = selu(agg @ w[f"gat{l}.w_lin"] + w[f"gat{l}.b_lin"])
         pooled += [h.mean(0), h.max(0)]
-    g = np.concatenate(pooled)
+        focus_rows += [h[i] if i is not None else np.zeros(d) for i in focus]
+    g = np.concatenate(pooled + focus_rows)
     g = selu(g @ w["mlp.w1"] + w["mlp.b1"])
     g = selu(g @ w["mlp.w2"] + w["mlp.b2"])
     out = []
@@ -196,6 +219,12 @@ def random_graph(rng, n, scale=1.0):
         mask[:3] = False
         vals = rng.uniform(-1, 1, N_FEATURES) * scale
         x[i, mask] = vals[mask]
+        # Some loops on the focus branch, at depths (one-hot) that repeat
+        # or go past the readout's
+        if kind == 1 and rng.random() < 0.6:
+            x[i, F_LEVEL:F_LEVEL + N_LEVELS] = 0
+            x[i, F_LEVEL + int(rng.integers(0, N_LEVELS))] = 1
+            x[i, F_FOCUS] = 1
     edges = [(parents[i], i) for i in range(1, n)]
     order = rng.permutation(len(edges))
     return x, [edges[k] for k in order]

@@ -548,12 +548,27 @@ static void net_d_eval(const struct net_d *net, const struct pearl_graph *g,
 						     ? D
 						     : cfg->n_features));
 	double *agg = malloc(sizeof(double) * n * D);
-	double *pooled = malloc(sizeof(double) * 2 * d * L);
+	int K = cfg->focus_levels, width = (2 + K) * d * L, focus[8], k;
+	double *pooled = calloc((size_t)width, sizeof(double));
 	double *a = malloc(sizeof(double) * 6 * d);
 
-	if (!x || !h || !agg || !pooled || !a)
+	if (!x || !h || !agg || !pooled || !a || K > 8)
 		abort();
 	to_double(x, g->x, (size_t)n * cfg->n_features);
+	/* The focus loops, as pearl/policy.h defines them. */
+	for (k = 0; k < K; ++k)
+		focus[k] = -1;
+	for (i = 0; K > 0 && i < n; ++i) {
+		const double *row = x + (size_t)i * cfg->n_features;
+		int level = 0, j;
+
+		for (j = 1; j < PEARL_GRAPH_N_LEVELS; ++j)
+			if (row[PEARL_F_LEVEL + j] > row[PEARL_F_LEVEL + level])
+				level = j;
+		if (row[PEARL_F_KIND + 1] > 0.5 && row[PEARL_F_FOCUS] > 0.5 &&
+		    level < K && focus[level] < 0)
+			focus[level] = i;
+	}
 	for (l = 0; l < L; ++l) {
 		struct gat_d gd = { gat_t(net, l, 0), gat_t(net, l, 1),
 				    gat_t(net, l, 2), gat_t(net, l, 3),
@@ -565,8 +580,13 @@ static void net_d_eval(const struct net_d *net, const struct pearl_graph *g,
 		for (i = 0; i < n * d; ++i)
 			h[i] = selu_d(h[i]);
 		pool_d(pooled + 2 * d * l, h, n, d);
+		for (k = 0; k < K; ++k)
+			if (focus[k] >= 0)
+				memcpy(pooled + 2 * d * L + (size_t)(K * l + k) * d,
+				       h + (size_t)focus[k] * d,
+				       (size_t)d * sizeof(double));
 	}
-	dense_selu_d(a, pooled, top_t(net, 0), top_t(net, 1), 2 * d * L, d);
+	dense_selu_d(a, pooled, top_t(net, 0), top_t(net, 1), width, d);
 	dense_selu_d(a + d, a, top_t(net, 2), top_t(net, 3), d, d);
 	dense_selu_d(a + 2 * d, a + d, top_t(net, 4), top_t(net, 5), d, d);
 	dense_selu_d(a + 3 * d, a + 2 * d, top_t(net, 6), top_t(net, 7), d, d);
@@ -712,7 +732,33 @@ static void test_masked(void)
 
 /* ---- The whole network -------------------------------------------------- */
 
-static const struct pearl_policy_config tiny_cfg = { 7, 8, 2, 2, 5 };
+static const struct pearl_policy_config tiny_cfg = { 7, 8, 2, 2, 5, 0 };
+/* With the focus loops of depths 0..3 in the readout: the features up to
+ * [FOCUS] and one more. */
+static const struct pearl_policy_config focus_cfg = {
+	PEARL_F_FOCUS + 2, 8, 2, 2, 5, 4
+};
+
+/* Marks nodes of g as loops on the focus branch: node i >= 1 is a loop at
+ * depth (i - 1) % 3, or a statement if i % 4 == 3; the loops are in focus
+ * unless i % 5 == 4. For 8 nodes the focus loops of depths 0, 1, 2 are
+ * nodes 1, 2, 6 (node 4, at depth 0, comes after node 1; node 5, at depth
+ * 1, is not in focus) and depth 3 has none. */
+static void mark_focus(struct pearl_graph *g)
+{
+	int i, f = g->n_features;
+
+	for (i = 1; i < g->n_nodes; ++i) {
+		float *row = g->x + (size_t)i * f;
+
+		memset(row, 0, 3 * sizeof(float));
+		row[PEARL_F_KIND + (i % 4 == 3 ? 2 : 1)] = 1.0f;
+		memset(row + PEARL_F_LEVEL, 0,
+		       PEARL_GRAPH_N_LEVELS * sizeof(float));
+		row[PEARL_F_LEVEL + (i - 1) % 3] = 1.0f;
+		row[PEARL_F_FOCUS] = i % 5 == 4 ? 0.0f : 1.0f;
+	}
+}
 
 /* A policy for cfg with random weights and (unlike init_random) random
  * nonzero biases, so that every path carries a gradient. */
@@ -740,14 +786,35 @@ static pearl_policy *tiny_policy(const struct pearl_policy_config *cfg,
 	return p;
 }
 
-/* The full network on the tiny configuration and a graph of n_nodes
- * nodes: every tensor's gradient (all entries of small tensors, SAMPLES of
- * the others) under a PPO-like loss with a mask, against the double
- * reference. */
-static void test_network(int n_nodes, uint64_t seed)
+/* The gradient of mlp.w1 (dw) under focus_cfg on a mark_focus graph:
+ * nonzero in the rows of the focus loops of depths 0..2 in both layers,
+ * zero in those of depth 3 (no such loop: its inputs are zeros). */
+static void check_focus_rows(const struct pearl_policy_config *cfg,
+			     const float *dw)
 {
-	pearl_policy *p = tiny_policy(&tiny_cfg, seed);
-	struct pearl_graph *g = small_graph(n_nodes, tiny_cfg.n_features,
+	int d = cfg->hidden, L = cfg->n_layers, K = cfg->focus_levels;
+	int l, k, r;
+
+	for (l = 0; l < L; ++l)
+		for (k = 0; k < K; ++k) {
+			int row0 = 2 * d * L + (K * l + k) * d;
+			double s = 0;
+
+			for (r = row0 * d; r < (row0 + d) * d; ++r)
+				s += fabs(dw[r]);
+			CHECK(k < 3 ? s > 0 : s == 0);
+		}
+}
+
+/* The full network on configuration cfg (tiny_cfg or focus_cfg, whose
+ * graphs get focus loops) and a graph of n_nodes nodes: every tensor's
+ * gradient (all entries of small tensors, SAMPLES of the others) under a
+ * PPO-like loss with a mask, against the double reference. */
+static void test_network(const struct pearl_policy_config *cfg, int n_nodes,
+			 uint64_t seed)
+{
+	pearl_policy *p = tiny_policy(cfg, seed);
+	struct pearl_graph *g = small_graph(n_nodes, cfg->n_features,
 					    seed + 36);
 	pearl_policy_grad *grad = p ? pearl_policy_grad_alloc(p, NULL, 0)
 				    : NULL;
@@ -765,6 +832,8 @@ static void test_network(int n_nodes, uint64_t seed)
 	CHECK(p && g && grad && nb);
 	if (!p || !g || !grad || !nb)
 		goto out;
+	if (cfg->focus_levels)
+		mark_focus(g);
 	tape = pearl_policy_forward(p, g, logits, &value, err, sizeof(err));
 	CHECK(tape != NULL);
 	if (!tape)
@@ -819,6 +888,8 @@ static void test_network(int n_nodes, uint64_t seed)
 					!strcmp(info.name, "b_dst") ||
 					!strcmp(info.name, "att"))));
 		cmp_report(&c, info.name, info.layer);
+		if (!strcmp(info.name, "mlp.w1") && cfg->focus_levels)
+			check_focus_rows(cfg, gd + info.offset);
 	}
 out:
 	free(net.p);
@@ -932,7 +1003,7 @@ static void test_tape(void)
 	CHECK(pearl_policy_backward(tape, dz, 0.5f, g2, NULL, 0) == 0);
 	a = pearl_policy_grad_data_const(g1, &n);
 	b = pearl_policy_grad_data_const(g2, NULL);
-	CHECK(n == 975831);
+	CHECK(n == 1139671);
 	norm = pearl_policy_grad_norm(g2);
 	CHECK(norm > 0);
 	for (ok = 1, i = 0; i < n; ++i)
@@ -964,7 +1035,7 @@ static void test_tape(void)
 	CHECK(pearl_policy_backward(tape, dz, 0.5f, gq, err, sizeof(err)) ==
 	      -1);
 	CHECK_STR(err, "the gradient buffer (1558 floats) does not match the "
-		       "policy (975831)");
+		       "policy (1139671)");
 	CHECK(pearl_policy_grad_add(g1, gq, err, sizeof(err)) == -1);
 	bad->src[0] = 5;
 	CHECK(!pearl_policy_forward(p, bad, logits, &value, err, sizeof(err)));
@@ -1460,10 +1531,13 @@ int main(int argc, char **argv)
 	test_gatv2();
 	test_masked();
 	test_tensors();
-	test_network(9, 5);
+	test_network(&tiny_cfg, 9, 5);
 	if (verbose)
 		printf("  (one node)\n");
-	test_network(1, 4);
+	test_network(&tiny_cfg, 1, 4);
+	if (verbose)
+		printf("  (focus loops)\n");
+	test_network(&focus_cfg, 8, 7);
 	test_network_float_fd();
 	test_tape();
 	test_threads();

@@ -84,7 +84,7 @@ static void test_config(void)
  * takes only the dimensions of this build. */
 static void test_small_config(void)
 {
-	struct pearl_policy_config cfg = { 6, 8, 2, 3, 5 };
+	struct pearl_policy_config cfg = { 6, 8, 2, 3, 5, 0 };
 	struct pearl_graph *g = pearl_graph_alloc(3, 6, 2);
 	pearl_policy *p = pearl_policy_init_random(&cfg, 1, NULL, 0);
 	float l[5], v;
@@ -172,7 +172,7 @@ static void test_widened_blob(void)
 	cfg.n_actions = PEARL_N_ACTIONS_V1;
 	old = pearl_policy_init_random(&cfg, 7, err, sizeof(err));
 	wide = reloaded(old, &n);
-	CHECK(n == 40 + 4 * (size_t)971961);
+	CHECK(n == 40 + 4 * (size_t)1135801);
 	CHECK(wide && pearl_policy_get_config(wide)->n_actions == 86);
 	check_same_choices(old, g, wide, g, PEARL_N_ACTIONS_V1);
 	pearl_policy_free(old);
@@ -181,7 +181,7 @@ static void test_widened_blob(void)
 	cfg.n_actions = PEARL_N_ACTIONS_V2;
 	old = pearl_policy_init_random(&cfg, 8, err, sizeof(err));
 	wide = reloaded(old, &n);
-	CHECK(n == 40 + 4 * ((size_t)971961 + 14 * 129));
+	CHECK(n == 40 + 4 * ((size_t)1135801 + 14 * 129));
 	CHECK(wide && pearl_policy_get_config(wide)->n_actions == 86);
 	check_same_choices(old, g, wide, g, PEARL_N_ACTIONS_V2);
 	pearl_policy_free(old);
@@ -230,6 +230,55 @@ static void test_widened_features(void)
 	pearl_policy_free(wide);
 	pearl_graph_free(g);
 	pearl_graph_free(narrow);
+}
+
+/* A blob of version 1 (a readout without focus loops) loads widened: on a
+ * graph whose branch in focus has loops at depths 0 and 1 it gives the
+ * logits and the value of the old policy; its blob is of version 2. */
+static void test_widened_focus(void)
+{
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	struct pearl_graph *g = make_tree(1.0f);
+	pearl_policy *old, *wide;
+	unsigned char *blob = NULL;
+	char err[256] = "";
+	size_t n = 0;
+	int i;
+
+	for (i = 1; g && i < 3; ++i) {
+		float *row = g->x + (size_t)i * g->n_features;
+
+		memset(row + PEARL_F_LEVEL, 0,
+		       PEARL_GRAPH_N_LEVELS * sizeof(float));
+		row[PEARL_F_LEVEL + i - 1] = 1.0f;
+		row[PEARL_F_FOCUS] = 1.0f;
+	}
+	cfg.focus_levels = 0;
+	old = pearl_policy_init_random(&cfg, 12, err, sizeof(err));
+	blob = old ? pearl_policy_to_blob(old, &n) : NULL;
+	CHECK(blob && n == 40 + 4 * (size_t)975831 && blob[4] == 1);
+	free(blob);
+	wide = reloaded(old, &n);
+	CHECK(wide && pearl_policy_get_config(wide)->focus_levels ==
+			  PEARL_POLICY_FOCUS_LEVELS);
+	check_same_choices(old, g, wide, g, PEARL_N_ACTIONS);
+	blob = wide ? pearl_policy_to_blob(wide, &n) : NULL;
+	CHECK(blob && n == 40 + 4 * (size_t)1139671 && blob[4] == 2);
+	free(blob);
+	/* focus loops need the features that name them */
+	cfg.focus_levels = 1;
+	cfg.n_features = PEARL_F_FOCUS;
+	CHECK(!pearl_policy_init_random(&cfg, 1, err, sizeof(err)));
+	CHECK_STR(err, "invalid configuration: focus loops need the kind, "
+		       "level and focus features (n_features > 16, not 16)");
+	cfg.focus_levels = PEARL_GRAPH_N_LEVELS + 1;
+	cfg.n_features = PEARL_GRAPH_N_FEATURES;
+	CHECK(!pearl_policy_init_random(&cfg, 1, err, sizeof(err)));
+	CHECK_STR(err, "invalid configuration: focus_levels = 9 (must be in "
+		       "0..8)");
+	pearl_policy_free(old);
+	pearl_policy_free(wide);
+	pearl_graph_free(g);
 }
 
 /* The compiled-in policy (56 actions, widened) opens its 30 new actions to
@@ -283,7 +332,7 @@ static void test_round_trip(void)
 	if (!a || !other || !g)
 		goto out;
 	ba = pearl_policy_to_blob(a, &na);
-	CHECK(ba && na == 40 + 4 * (size_t)975831);
+	CHECK(ba && na == 40 + 4 * (size_t)1139671);
 	b = pearl_policy_from_blob(ba, na, err, sizeof(err));
 	CHECK(b);
 	bb = b ? pearl_policy_to_blob(b, &nb) : NULL;
@@ -698,7 +747,7 @@ static void test_bad_blobs(void)
 	CHECK_STR(err, "truncated blob: expected at least 40 bytes (the "
 		       "header), got 0");
 	CHECK(!pearl_policy_from_blob(blob, n - 4, err, sizeof(err)));
-	CHECK_STR(err, "truncated blob: expected 3903364 bytes, got 3903360");
+	CHECK_STR(err, "truncated blob: expected 4558724 bytes, got 4558720");
 	blob[0] = 'X';
 	CHECK(!pearl_policy_from_blob(blob, n, err, sizeof(err)));
 	CHECK_STR(err, "bad magic: not a Pearl weight blob (expected \"PRLW\")");
@@ -835,6 +884,7 @@ int main(void)
 	test_config();
 	test_widened_blob();
 	test_widened_features();
+	test_widened_focus();
 	test_open_new_actions();
 	test_round_trip();
 	test_small_config();

@@ -193,7 +193,7 @@ static int sample(const float *logp, const unsigned char *mask, int n)
 
 static void test_bandit(void)
 {
-	struct pearl_policy_config cfg = {16, 16, 2, 2, 12};
+	struct pearl_policy_config cfg = {16, 16, 2, 2, 12, 0};
 	struct pearl_ppo_config ppo = pearl_ppo_default_config();
 	struct pearl_adam_config acfg = pearl_adam_default_config();
 	pearl_policy *p = pearl_policy_init_random(&cfg, 3, NULL, 0);
@@ -293,7 +293,7 @@ static void test_bandit(void)
  * decision whose action is masked is refused. */
 static void test_imitation(void)
 {
-	struct pearl_policy_config cfg = {16, 16, 2, 2, 12};
+	struct pearl_policy_config cfg = {16, 16, 2, 2, 12, 0};
 	struct pearl_adam_config acfg = pearl_adam_default_config();
 	pearl_policy *p = pearl_policy_init_random(&cfg, 5, NULL, 0);
 	struct pearl_graph *g[2] = {bandit_graph(16, 0), bandit_graph(16, 1)};
@@ -361,7 +361,7 @@ static void test_imitation(void)
  * over the weights. */
 static void test_imitation_weights(void)
 {
-	struct pearl_policy_config cfg = {16, 16, 2, 2, 12};
+	struct pearl_policy_config cfg = {16, 16, 2, 2, 12, 0};
 	struct pearl_adam_config acfg = pearl_adam_default_config();
 	pearl_policy *p = pearl_policy_init_random(&cfg, 7, NULL, 0);
 	struct pearl_graph *g = bandit_graph(16, 0);

@@ -100,15 +100,15 @@ static pearl_policy *load(const char *name)
 }
 
 /* The stored blob's header (the loader checked it, its checksum and its
- * weights), and the number of actions it loads with: a blob of the first
- * PEARL_N_ACTIONS_V1 actions or PEARL_GRAPH_N_FEATURES_V1 features is
- * widened. */
+ * weights), and the dimensions it loads with: a blob of the first
+ * PEARL_N_ACTIONS_V1 actions or PEARL_GRAPH_N_FEATURES_V1 features, or of
+ * version 1 (no focus loops), is widened. */
 static int cmd_info(int argc, char **argv, char **args)
 {
 	struct pearl_policy_blob_info info;
 	const char *blob, *path;
 	pearl_policy *policy;
-	int loaded, loaded_features, builtin = 0, n;
+	int loaded, loaded_features, loaded_focus, builtin = 0, n;
 	const struct pearl_option table[] = {
 	    PEARL_OPTION_FLAG("builtin", &builtin),
 	    PEARL_OPTION_END};
@@ -127,6 +127,7 @@ static int cmd_info(int argc, char **argv, char **args)
 		return pearl_exit_error;
 	loaded = pearl_policy_get_config(policy)->n_actions;
 	loaded_features = pearl_policy_get_config(policy)->n_features;
+	loaded_focus = pearl_policy_get_config(policy)->focus_levels;
 	pearl_policy_free(policy);
 	path = builtin ? NULL : blob;
 	if (pearl_policy_blob_info(path, &info, err, sizeof(err)) < 0) {
@@ -136,9 +137,9 @@ static int cmd_info(int argc, char **argv, char **args)
 	printf("blob %s\n", blob);
 	printf("version %u\n", info.version);
 	printf("n_features %d\nhidden %d\nheads %d\nn_layers %d\n"
-	       "n_actions %d\n",
+	       "n_actions %d\nfocus_levels %d\n",
 	       info.cfg.n_features, info.cfg.hidden, info.cfg.heads,
-	       info.cfg.n_layers, info.cfg.n_actions);
+	       info.cfg.n_layers, info.cfg.n_actions, info.cfg.focus_levels);
 	printf("n_floats %u\n", info.n_floats);
 	printf("bytes %llu\n", info.bytes);
 	printf("checksum 0x%016llx\n", info.checksum);
@@ -149,6 +150,9 @@ static int cmd_info(int argc, char **argv, char **args)
 	if (loaded_features != info.cfg.n_features)
 		printf("loads as n_features %d (the new features' weights "
 		       "0)\n", loaded_features);
+	if (loaded_focus != info.cfg.focus_levels)
+		printf("loads as focus_levels %d (the focus loops' weights "
+		       "0)\n", loaded_focus);
 	return pearl_exit_ok;
 }
 
