@@ -78,9 +78,35 @@ enum pearl_gen_lang {
 	pearl_gen_lang_c
 };
 
+/* Which programs a seed stands for. */
+enum pearl_gen_family {
+	/* Every structure: 1-3 nests of every kind (the default). */
+	pearl_gen_family_any = 0,
+	/* One matmul nest, C += A B (A perhaps transposed, a loop pair
+	 * perhaps triangular), its loop order drawn uniformly from the six:
+	 * for training where the loop order alone decides which interchange
+	 * pays. Its programs are named mm-<seed>. */
+	pearl_gen_family_matmul
+};
+
+/* The family called `name` ("any", "matmul") in *family; 0 on success, -1
+ * for an unknown name. */
+int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family);
+/* pearl_gen_family_parse as the callback of a tool's --family option
+ * (dest: an enum pearl_gen_family). */
+int pearl_gen_family_option(const char *value, void *dest);
+/* The name of `family` (static), "?" if out of range. */
+const char *pearl_gen_family_name(enum pearl_gen_family family);
+/* The name of program `seed` of `family`: "gen-<seed>" or "mm-<seed>" into
+ * buf[size] (truncated if need be); returns buf. */
+char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
+			     char *buf, size_t size);
+
+/* Options of pearl_gen_program; zero-initialize, then set fields. */
 struct pearl_gen_options {
 	enum pearl_gen_scale scale;
 	enum pearl_gen_lang lang;	/* 0: MLIR */
+	enum pearl_gen_family family;	/* 0: any */
 };
 
 /* The kinds of loop nests. */
@@ -123,6 +149,7 @@ enum pearl_gen_feature {
 
 /* What a generated program contains. */
 struct pearl_gen_info {
+	enum pearl_gen_family family;
 	int n_nests;
 	int max_depth;		/* deepest loop nest */
 	unsigned kinds;		/* bit 1 << pearl_gen_kind per kind present */

@@ -560,6 +560,14 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	}
 	p->seed = seed;
 	p->scale = opts ? opts->scale : pearl_gen_scale_small;
+	p->family = opts ? opts->family : pearl_gen_family_any;
+	if (p->family != pearl_gen_family_any &&
+	    p->family != pearl_gen_family_matmul) {
+		snprintf(err, err_size, "unknown program family %d",
+			 (int)p->family);
+		free(p);
+		return NULL;
+	}
 	if (p->scale != pearl_gen_scale_small &&
 	    p->scale != pearl_gen_scale_train &&
 	    p->scale != pearl_gen_scale_wide &&
@@ -590,6 +598,7 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 		}
 
 	memset(&local, 0, sizeof(local));
+	local.family = p->family;
 	local.n_nests = p->n_nests;
 	for (i = 0; i < p->n_nests; ++i) {
 		int d = max_depth(p, p->nests[i].root);

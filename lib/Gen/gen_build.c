@@ -1641,6 +1641,8 @@ static void matmul_choose_loops(struct gen_prog *p, struct matmul *m)
 
 	m->pi = m->batched ? gen_below(&p->rng, 2)
 			   : gen_pick(&p->rng, perm_w, N_OF(perm_w));
+	if (p->family == pearl_gen_family_matmul)
+		m->pi = gen_below(&p->rng, 6);
 	m->perm = matmul_perms[m->pi];
 	m->dI = random_dim(p);
 	m->dJ = random_dim(p);
@@ -2075,6 +2077,9 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 	enum { MATMUL, BATCHED, DOITGEN, CONV };
 	int variant = gen_pick(&p->rng, var_w, N_OF(var_w));
 
+	if (p->family == pearl_gen_family_matmul)
+		variant = MATMUL;
+
 	if (variant == MATMUL || variant == BATCHED)
 		return build_matmul(p, nest, variant == BATCHED, desc);
 	if (variant == DOITGEN)
@@ -2099,10 +2104,14 @@ void gen_build(struct gen_prog *p)
 		p->dim_mul[i] = 32 + gen_below(&p->rng, 97);
 	}
 	n = 1 + gen_pick(&p->rng, nest_w, N_OF(nest_w));
+	if (p->family == pearl_gen_family_matmul)
+		n = 1;
 	for (i = 0; i < n && !p->full; ++i) {
 		struct gen_nest *nest = &p->nests[i];
 
 		k = gen_pick(&p->rng, kind_w, N_OF(kind_w));
+		if (p->family == pearl_gen_family_matmul)
+			k = pearl_gen_kind_contraction;
 		nest->kind = (enum pearl_gen_kind)k;
 		nest->desc[0] = '\0';
 		p->n_nests = i;	/* the nest being built, for array writers */

@@ -146,6 +146,7 @@ struct gen_nest {
 struct gen_prog {
 	uint64_t seed;
 	enum pearl_gen_scale scale;
+	enum pearl_gen_family family;
 	enum pearl_gen_type type;
 	struct gen_rng rng;
 

@@ -39,6 +39,43 @@ const char *pearl_gen_scale_name(enum pearl_gen_scale scale)
 	return "?";
 }
 
+int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family)
+{
+	enum pearl_gen_family f;
+
+	for (f = pearl_gen_family_any; f <= pearl_gen_family_matmul; ++f)
+		if (name && !strcmp(name, pearl_gen_family_name(f))) {
+			*family = f;
+			return 0;
+		}
+	return -1;
+}
+
+int pearl_gen_family_option(const char *value, void *dest)
+{
+	return pearl_gen_family_parse(value, dest) < 0
+		   ? pearl_option_bad_value
+		   : pearl_option_ok;
+}
+
+const char *pearl_gen_family_name(enum pearl_gen_family family)
+{
+	switch (family) {
+	case pearl_gen_family_any: return "any";
+	case pearl_gen_family_matmul: return "matmul";
+	}
+	return "?";
+}
+
+char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
+			     char *buf, size_t size)
+{
+	snprintf(buf, size, "%s-%llu",
+		 family == pearl_gen_family_matmul ? "mm" : "gen",
+		 (unsigned long long)seed);
+	return buf;
+}
+
 static const char *const kind_names[pearl_gen_n_kinds] = {
 	"elementwise", "stencil", "reduction", "contraction"
 };
@@ -140,12 +177,14 @@ static const char *feature_by_bit(unsigned i)
 int pearl_gen_info_str(const struct pearl_gen_info *info, uint64_t seed,
 		       char *buf, size_t size)
 {
+	char name[64];
 	size_t len;
 
 	if (!buf)
 		size = 0;
-	len = snprintf(buf, size, "gen-%llu: nests=%d depth=%d kinds=",
-		       (unsigned long long)seed, info->n_nests, info->max_depth);
+	pearl_gen_program_name(info->family, seed, name, sizeof(name));
+	len = snprintf(buf, size, "%s: nests=%d depth=%d kinds=", name,
+		       info->n_nests, info->max_depth);
 	len = append_names(buf, size, len, info->kinds, kind_by_bit);
 	len += snprintf(len < size ? buf + len : NULL,
 			len < size ? size - len : 0, " types=");

@@ -3,6 +3,7 @@
 
   check_generated.py --pearl-gen G --pearl-opt P --pearl-exec E --mlir-opt M
                      [--seed 1] [--count 60] [--scale small] [-j 2] [--quick]
+                     [--family any|matmul]
 
 Generates programs of seeds SEED .. SEED+COUNT-1 (pearl-gen --size-scale
 SCALE) and checks each:
@@ -25,7 +26,10 @@ line; XFAIL lines (failures of the seeds listed in EXPECTED_FAILURE) count
 as passed.
 With --quick (sanitizer builds) every program is still generated and
 counted in the distribution, but only every fourth one is run through the
-checks.  Exit status 0 when nothing failed and the coverage is complete.
+checks.  With --family matmul (one matmul nest per program), the coverage
+asks instead for the contraction kind alone, every type and all six loop
+orders (read off the programs' "// nest 0: contraction: matmul ORDER"
+lines).  Exit status 0 when nothing failed and the coverage is complete.
 """
 import argparse
 import concurrent.futures
@@ -75,7 +79,7 @@ def parse_summary(line):
 def generate(seed, args, work):
     path = os.path.join(work, "gen-%d.mlir.in" % seed)
     proc = run([args.pearl_gen, "--seed", str(seed), "--size-scale",
-                args.scale, "-o", path])
+                args.scale, "--family", args.family, "-o", path])
     if proc.returncode != 0:
         return None, None, "pearl-gen exit %d: %s" % (
             proc.returncode, proc.stderr.strip()[-300:])
@@ -144,7 +148,7 @@ def one(seed, args, work):
         return seed, None, "FAIL", "timeout: %s" % " ".join(e.cmd[:2])
     except OSError as e:
         return seed, None, "FAIL", "cannot run: %s" % e
-    expected = EXPECTED_FAILURE.get(seed)
+    expected = EXPECTED_FAILURE.get(seed) if args.family == "any" else None
     if expected is not None:
         if status == "FAIL":
             return seed, summary, "XFAIL", "%s (expected: %s)" % (why, expected)
@@ -163,6 +167,7 @@ def main():
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--scale", default="small", choices=["small", "train"])
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--family", default="any", choices=["any", "matmul"])
     ap.add_argument("--quick", action="store_true",
                     help="run the checks on every fourth program only")
     args = ap.parse_args()
@@ -171,6 +176,16 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pearl-gen-") as work:
         with concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
             results = list(pool.map(lambda s: one(s, args, work), seeds))
+        orders = set()
+        for seed in seeds:
+            try:
+                with open(os.path.join(work, "gen-%d.mlir.in" % seed)) as f:
+                    m = re.search(r"^// nest 0: contraction: matmul (\w+)",
+                                  f.read(), re.M)
+                    if m:
+                        orders.add(m.group(1))
+            except OSError:
+                pass
 
     checked = sum(1 for r in results if r[2] != "SKIP")
     print("programs: %d generated, %d checked" % (len(results), checked))
@@ -185,7 +200,9 @@ def main():
         if status == "SKIP":
             continue
         short = " ".join(summary.split()[1:6]) if summary else ""
-        print("%s gen-%d: %s%s" % (status, seed, short,
+        print("%s %s-%d: %s%s" % (status,
+                                   "mm" if args.family == "matmul" else "gen",
+                                   seed, short,
                                    ": " + why if why else ""))
         if status == "FAIL":
             failed += 1
@@ -193,8 +210,16 @@ def main():
             passed += 1
 
     missing = []
-    for key, names in (("kinds", KINDS), ("types", TYPES),
-                       ("features", REQUIRED_FEATURES)):
+    required = (("kinds", KINDS), ("types", TYPES),
+                ("features", REQUIRED_FEATURES))
+    if args.family == "matmul":
+        required = (("kinds", ["contraction"]), ("types", TYPES))
+        missing += ["kind " + n for (k, n) in dist
+                    if k == "kinds" and n != "contraction"]
+        missing += ["order " + o for o in ("ijk", "ikj", "jik", "jki", "kij",
+                                           "kji") if o not in orders]
+        print("loop orders: %s" % " ".join(sorted(orders)))
+    for key, names in required:
         for name in names:
             if not dist.get((key, name)):
                 missing.append(name)

@@ -426,7 +426,8 @@ static int load_samples(const struct options *o, pearl_env *env,
 
 	if (o->programs > 0 &&
 	    (program_set_add_generated(set, env, o->first_program,
-				       o->programs, o->scale, o->verbose, err,
+				       o->programs, o->scale,
+				       pearl_gen_family_any, o->verbose, err,
 				       err_size) < 0 ||
 	     collect(o, machine, set, train, held, err, err_size) < 0))
 		return -1;

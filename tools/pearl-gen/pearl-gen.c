@@ -2,7 +2,8 @@
  * pearl-gen - writes seeded random affine programs as MLIR (pearl/gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
- *             [--size-scale small|train|wide|cache] [--lang mlir|c] [--quiet]
+ *             [--size-scale small|train|wide|cache] [--family any|matmul]
+ *             [--lang mlir|c] [--quiet]
  *   pearl-gen --list-features
  *
  * Program k (0 <= k < N) is the one of seed S + k.  With -o naming a
@@ -22,6 +23,9 @@
  * (DIR/gen-<seed>.c), which print a checksum of every array they write.
  * The default scale is train (run times of roughly 5-150 ms); small gives
  * tiny sizes for tests; wide the train structures at 0.25-108 ms.
+ * --family matmul gives one matmul nest per seed in one of its six loop
+ * orders, drawn uniformly (programs named mm-<seed>, files
+ * DIR/mm-<seed>.mlir.in); the default, any, every structure.
  * Exit status: 0 success, 1 error (generation or output), 2 usage.
  */
 #include <errno.h>
@@ -37,7 +41,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pearl-gen --seed S [--count N] [-o DIR/|FILE] "
-		"[--size-scale small|train|wide|cache] [--lang mlir|c] [--quiet]\n"
+		"[--size-scale small|train|wide|cache]\n"
+		"                 [--family any|matmul] [--lang mlir|c] [--quiet]\n"
 		"       pearl-gen --list-features\n"
 		"Writes N random affine programs (seeds S .. S+N-1) as MLIR "
 		"modules in the\npearl-bench kernel contract: into "
@@ -144,6 +149,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 	    PEARL_OPTION_CALL("size-scale", &a->opts.scale,
 			      pearl_gen_scale_option, NULL),
 	    PEARL_OPTION_CALL("lang", &a->opts.lang, parse_lang, NULL),
+	    PEARL_OPTION_CALL("family", &a->opts.family,
+			      pearl_gen_family_option, NULL),
 	    {.name = "quiet", .short_name = 'q', .kind = pearl_option_flag,
 	     .dest = &a->quiet},
 	    PEARL_OPTION_END};
@@ -178,7 +185,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
 
 int main(int argc, char **argv)
 {
-	struct gen_args a = { { pearl_gen_scale_train, pearl_gen_lang_mlir },
+	struct gen_args a = { { pearl_gen_scale_train, pearl_gen_lang_mlir,
+				pearl_gen_family_any },
 			      0, 1, NULL, 0, 0 };
 	struct pearl_gen_options opts;
 	unsigned long long seed, count, k;
@@ -218,7 +226,7 @@ int main(int argc, char **argv)
 	for (k = 0; k < count && status == pearl_exit_ok; ++k) {
 		unsigned long long s = seed + k;
 		struct pearl_gen_info info;
-		char err[256], line[512];
+		char err[256], line[512], name[64];
 		char *text = pearl_gen_program(s, &opts, &info, err,
 					       sizeof(err));
 
@@ -238,8 +246,10 @@ int main(int argc, char **argv)
 				status = pearl_exit_error;
 				break;
 			}
-			snprintf(path, n, "%s%sgen-%llu.%s", out,
-				 out[strlen(out) - 1] == '/' ? "" : "/", s,
+			snprintf(path, n, "%s%s%s.%s", out,
+				 out[strlen(out) - 1] == '/' ? "" : "/",
+				 pearl_gen_program_name(opts.family, s, name,
+							sizeof(name)),
 				 opts.lang == pearl_gen_lang_c ? "c"
 							       : "mlir.in");
 			f = fopen(path, "w");

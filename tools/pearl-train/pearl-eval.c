@@ -56,6 +56,7 @@ struct eval_options {
 	struct pearl_env_options eo;
 	unsigned long long gen_first;
 	int gen_count;
+	enum pearl_gen_family family; /* of the generated programs */
 	enum pearl_gen_scale scale;
 	uint64_t seed;
 	int verbose;
@@ -76,6 +77,7 @@ static void usage(FILE *f)
 "                         confirmation): the oracle; every column is also\n"
 "                         given as a fraction of its geomean\n"
 "  --generated FIRST,N    pearl-gen programs FIRST..FIRST+N-1\n"
+"  --family any|matmul    their family (default any; see pearl-gen)\n"
 "  --size-scale small|train|wide|cache  (default train)\n"
 "  --memo FILE            SQLite memo (default: none)\n"
 "  --threads N  --runs N  --machine NAME  --seed N\n"
@@ -162,6 +164,8 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 	    PEARL_OPTION_ACTION("heuristic", o, add_heuristic,
 				"at most 8 columns"),
 	    PEARL_OPTION_CALL("generated", o, parse_generated, "FIRST,N"),
+	    PEARL_OPTION_CALL("family", &o->family, pearl_gen_family_option,
+			      "any|matmul"),
 	    PEARL_OPTION_STRING("critic", &o->critic_path),
 	    PEARL_OPTION_CALL("beam", o, parse_beam,
 			      "W,K with W in 1..64 and K in 1..16"),
@@ -283,7 +287,8 @@ static int load_programs(const struct eval_options *o, pearl_env *env,
 {
 	if (o->gen_count > 0 &&
 	    program_set_add_generated(set, env, o->gen_first, o->gen_count,
-				      o->scale, o->verbose, err, size) < 0)
+				      o->scale, o->family, o->verbose, err,
+				      size) < 0)
 		return -1;
 	if (o->n_files > 0 &&
 	    program_set_add_files(set, env, o->files, o->n_files, o->verbose,

@@ -56,6 +56,8 @@ struct options {
 	uint64_t seed;
 	uint64_t first_program;
 	int programs;
+	uint64_t first_matmul; /* --first-matmul-program */
+	int matmul_programs;
 	enum pearl_gen_scale scale;
 	long steps;
 	int batch;
@@ -96,6 +98,10 @@ static void usage(FILE *f)
 "  --resume              continue from the checkpoint in DIR\n"
 "  --programs N          random programs to train on (default 200)\n"
 "  --first-program S     pearl-gen seed of the first (default 1)\n"
+"  --matmul-programs N   also N programs of pearl-gen's matmul family (one\n"
+"                        matmul nest in a uniformly drawn loop order, named\n"
+"                        mm-<seed>) after them (default 0)\n"
+"  --first-matmul-program S  seed of the first of those (default 1)\n"
 "  --size-scale small|train|wide|cache  program sizes (default train; wide\n"
 "                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
@@ -183,6 +189,7 @@ static void default_options(struct options *o)
 	o->seed = 1;
 	o->first_program = 1;
 	o->programs = 200;
+	o->first_matmul = 1;
 	o->scale = pearl_gen_scale_train;
 	o->steps = 20000;
 	o->batch = 512;
@@ -211,8 +218,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_STRING("out", &o->out),
 	    PEARL_OPTION_STRING("memo", &o->memo),
 	    PEARL_OPTION_FLAG("resume", &o->resume),
-	    PEARL_OPTION_INT("programs", &o->programs, 1, INT_MAX),
+	    PEARL_OPTION_INT("programs", &o->programs, 0, INT_MAX),
 	    PEARL_OPTION_U64("first-program", &o->first_program),
+	    PEARL_OPTION_INT("matmul-programs", &o->matmul_programs, 0,
+			     INT_MAX),
+	    PEARL_OPTION_U64("first-matmul-program", &o->first_matmul),
 	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
@@ -1366,7 +1376,11 @@ static int load_programs(pearl_env *env, const struct options *o,
 			 struct program_set *set, char *err, size_t err_size)
 {
 	if (program_set_add_generated(set, env, o->first_program, o->programs,
-				      o->scale, o->verbose, err,
+				      o->scale, pearl_gen_family_any,
+				      o->verbose, err, err_size) < 0 ||
+	    program_set_add_generated(set, env, o->first_matmul,
+				      o->matmul_programs, o->scale,
+				      pearl_gen_family_matmul, o->verbose, err,
 				      err_size) < 0)
 		return -1;
 	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
@@ -1374,6 +1388,12 @@ static int load_programs(pearl_env *env, const struct options *o,
 		set->n, (unsigned long long)o->first_program,
 		(unsigned long long)(o->first_program + o->programs - 1),
 		pearl_gen_scale_name(o->scale), set->skipped);
+	if (o->matmul_programs > 0)
+		fprintf(stderr, "pearl-train: of them the matmul family's "
+				"mm-%llu..mm-%llu\n",
+			(unsigned long long)o->first_matmul,
+			(unsigned long long)(o->first_matmul +
+					     o->matmul_programs - 1));
 	if (set->n == 0) {
 		snprintf(err, err_size, "no program to train on");
 		return -1;

@@ -38,12 +38,15 @@ static int add(struct program_set *set, pearl_env *env, const char *text,
 int program_set_add_generated(struct program_set *set, pearl_env *env,
 			      uint64_t first, int count,
 			      enum pearl_gen_scale scale,
+			      enum pearl_gen_family family,
 			      int verbose, char *err, size_t err_size)
 {
 	struct pearl_gen_options opts;
 	int i;
 
+	memset(&opts, 0, sizeof(opts));
 	opts.scale = scale;
+	opts.family = family;
 	for (i = 0; i < count; ++i) {
 		char name[64];
 		char *text = pearl_gen_program(first + i, &opts, NULL, err,
@@ -51,8 +54,7 @@ int program_set_add_generated(struct program_set *set, pearl_env *env,
 
 		if (!text)
 			return -1;
-		snprintf(name, sizeof(name), "gen-%llu",
-			 (unsigned long long)(first + i));
+		pearl_gen_program_name(family, first + i, name, sizeof(name));
 		if (add(set, env, text, name, verbose) < 0) {
 			free(text);
 			snprintf(err, err_size, "out of memory");

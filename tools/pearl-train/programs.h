@@ -17,13 +17,15 @@ struct program_set {
 	int skipped; /* programs that did not load or could not be modeled */
 };
 
-/* Adds the generated programs of seeds first..first+count-1 at `scale`
- * (pearl-gen's sizes); programs that cannot be
+/* Adds the generated programs of `family` (named as pearl-gen names them)
+ * of seeds first..first+count-1 at `scale` (pearl-gen's sizes); programs
+ * that cannot be
  * modeled are skipped (counted, and named on stderr if verbose). Returns
  * 0, or -1 with a message on environment errors. */
 int program_set_add_generated(struct program_set *set, pearl_env *env,
 			      uint64_t first, int count,
 			      enum pearl_gen_scale scale,
+			      enum pearl_gen_family family,
 			      int verbose, char *err, size_t err_size);
 /* Adds the MLIR files `paths[0..n-1]` (kernel contract), named after their
  * base names without extension. */
