@@ -8,8 +8,14 @@
  * and rounded to float once, with a = sqrt(6 / (rows + cols)) (Xavier /
  * Glorot uniform over the stored [in, out] shape; for the attention
  * vectors [heads, hidden]). Biases are 0 and draw nothing.
+ * The rows of mlp.w1 that read the focus loops (pearl/policy.h) are 0 too
+ * and draw nothing; its pooled rows are drawn as the whole matrix of a
+ * policy without focus loops is (a over 2 d n_layers + d). So a fresh
+ * policy starts as the one without focus loops of the same seed, and the
+ * focus rows, like a widened blob's, grow from zero with training.
  */
 #include <math.h>
+#include <string.h>
 
 #include "weights.h"
 #include "pearl/random.h"
@@ -42,7 +48,14 @@ pearl_policy *pearl_policy_init_random(const struct pearl_policy_config *cfg,
 		float *p = policy->data + tab[t].offset;
 		size_t i, n = (size_t)tab[t].rows * (size_t)tab[t].cols;
 
-		if (tab[t].is_matrix)
+		if (!strcmp(tab[t].name, "mlp.w1") && cfg->focus_levels > 0) {
+			int pooled = 2 * cfg->hidden * cfg->n_layers;
+
+			xavier_uniform(p, pooled, tab[t].cols, &state);
+			for (i = (size_t)pooled * (size_t)tab[t].cols; i < n;
+			     ++i)
+				p[i] = 0.0f;
+		} else if (tab[t].is_matrix)
 			xavier_uniform(p, tab[t].rows, tab[t].cols, &state);
 		else
 			for (i = 0; i < n; ++i)

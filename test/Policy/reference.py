@@ -182,7 +182,7 @@ def forward(dims, w, x, edges):
     return out[0], out[1][0]
 
 
-def check_init(seed, flat, tensors):
+def check_init(seed, flat, tensors, pooled_rows):
     """Recomputes the blob's payload for `seed`; True if bit-identical."""
     gamma = np.uint64(0x9E3779B97F4A7C15)
     m1, m2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
@@ -191,7 +191,11 @@ def check_init(seed, flat, tensors):
     off = 0
     with np.errstate(over="ignore"):
         for name, r, c, is_matrix in tensors:
-            n = r * c
+            n = size = r * c
+            if name == "mlp.w1" and r != pooled_rows:
+                # the focus loops' rows are 0 and draw nothing; the pooled
+                # rows are drawn as the whole matrix without them
+                r, n = pooled_rows, pooled_rows * c
             if is_matrix:
                 k = np.arange(counter + 1, counter + n + 1, dtype=np.uint64)
                 z = np.uint64(seed) + k * gamma
@@ -202,7 +206,7 @@ def check_init(seed, flat, tensors):
                 a = np.sqrt(6.0 / (r + c))
                 want[off:off + n] = ((2.0 * u - 1.0) * a).astype(np.float32)
                 counter += n
-            off += n
+            off += size
     same = np.array_equal(want.view(np.uint32), flat.astype(np.float32).view(np.uint32))
     return same
 
@@ -296,7 +300,8 @@ def main():
 
     dims, w, flat, tensors = read_blob(args.blob)
     if args.check_init is not None:
-        ok = check_init(args.check_init, flat, tensors)
+        ok = check_init(args.check_init, flat, tensors,
+                        2 * dims["hidden"] * dims["n_layers"])
         print("init seed %d: %s" % (args.check_init,
                                     "identical" if ok else "DIFFERENT"))
         return 0 if ok else 1
