@@ -10,34 +10,21 @@ uniformly from [-0.1, 0.1) (Python's random, seeded), so the reference
 comparison exercises every path. The checksum is recomputed; the header
 layout is the one documented in lib/Policy/blob.h.
 """
-import array
 import os
 import random
-import struct
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reference import fnv1a64  # noqa: E402
+from reference import read_weights, write_weights  # noqa: E402
 
 
 def main():
     src, dst, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
     rng = random.Random(seed)
-    data = bytearray(open(src, "rb").read())
-    w = array.array("f")
-    w.frombytes(bytes(data[40:]))
-    if sys.byteorder != "little":
-        w.byteswap()
-    w = array.array("f", (x if x != 0.0 else rng.uniform(-0.1, 0.1)
-                          for x in w))
-    if sys.byteorder != "little":
-        w.byteswap()
-    payload = w.tobytes()
-    data[40:] = payload
-    struct.pack_into("<Q", data, 32, fnv1a64(payload))
-    with open(dst, "wb") as f:
-        f.write(bytes(data))
+    data, w = read_weights(src)
+    write_weights(data, (x if x != 0.0 else rng.uniform(-0.1, 0.1)
+                         for x in w), dst)
     return 0
 
 

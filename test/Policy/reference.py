@@ -24,6 +24,7 @@ and checks that the blob's payload is bit-for-bit the same.
 writes one random tree graph of N nodes (how the committed inputs were made).
 """
 import argparse
+import array
 import os
 import struct
 import subprocess
@@ -51,6 +52,30 @@ def fnv1a64(data):
     for b in data:
         h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return h
+
+
+def read_weights(path):
+    """The blob at path as (bytearray of it, array of its float32 weights)."""
+    data = bytearray(open(path, "rb").read())
+    w = array.array("f")
+    w.frombytes(bytes(data[HEADER.size:]))
+    if sys.byteorder != "little":
+        w.byteswap()
+    return data, w
+
+
+def write_weights(data, w, path):
+    """Writes blob `data` with its payload replaced by the weights w (as many
+    as it had) and the checksum recomputed."""
+    w = array.array("f", w)
+    if sys.byteorder != "little":
+        w.byteswap()
+    payload = w.tobytes()
+    data = bytearray(data)
+    data[HEADER.size:] = payload
+    struct.pack_into("<Q", data, 32, fnv1a64(payload))
+    with open(path, "wb") as f:
+        f.write(bytes(data))
 
 
 # PEARL_NEW_ACTION_BIAS (pearl/policy.h)
