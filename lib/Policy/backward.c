@@ -114,11 +114,8 @@ pearl_policy_tape *pearl_policy_forward(const pearl_policy *policy,
 		pearl_nn_linear(t->layers.h[l], t->agg[l], w->gat[l].w_lin,
 				w->gat[l].b_lin, n, D, d);
 		pearl_nn_selu(t->layers.h[l], (size_t)n * d);
-		pearl_nn_pool(t->readin + (size_t)2 * d * l, t->layers.h[l], n,
-			      d);
-		pearl_nn_focus_gather(t->readin + pearl_nn_focus_offset(cfg, l),
-				      t->layers.h[l], t->focus,
-				      cfg->focus_levels, d);
+		pearl_nn_readin_layer(t->readin, cfg, l, t->layers.h[l], n,
+				      t->focus);
 	}
 	free(scores);
 

@@ -239,12 +239,8 @@ int pearl_policy_eval_cached(const pearl_policy *policy,
 		layer(cache, cfg, &policy->w.gat[l],
 		      l == 0 ? cache->layers.x : cache->layers.h[l - 1],
 		      l == 0 ? cfg->n_features : d, l);
-		pearl_nn_pool(cache->readin + (size_t)2 * d * l,
-			      cache->layers.h[l], n, d);
-		pearl_nn_focus_gather(cache->readin +
-					  pearl_nn_focus_offset(cfg, l),
-				      cache->layers.h[l], focus,
-				      cfg->focus_levels, d);
+		pearl_nn_readin_layer(cache->readin, cfg, l,
+				      cache->layers.h[l], n, focus);
 	}
 	pearl_nn_readout(cfg, &policy->w, cache->readin, &cache->act, logits,
 			 value);

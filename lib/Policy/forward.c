@@ -211,9 +211,7 @@ static int run_layers(const pearl_policy *policy,
 		pearl_nn_linear(s->h, s->agg, w->gat[l].w_lin,
 				w->gat[l].b_lin, n, D, d);
 		pearl_nn_selu(s->h, (size_t)n * d);
-		pearl_nn_pool(s->readin + (size_t)2 * d * l, s->h, n, d);
-		pearl_nn_focus_gather(s->readin + pearl_nn_focus_offset(cfg, l),
-				      s->h, focus, cfg->focus_levels, d);
+		pearl_nn_readin_layer(s->readin, cfg, l, s->h, n, focus);
 	}
 	return 0;
 }

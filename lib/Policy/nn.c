@@ -309,6 +309,17 @@ void pearl_nn_focus_gather(float *out, const float *h, const int *nodes,
 			       (size_t)d * sizeof(float));
 }
 
+void pearl_nn_readin_layer(float *readin,
+			   const struct pearl_policy_config *cfg, int l,
+			   const float *h, int n, const int *focus)
+{
+	int d = cfg->hidden;
+
+	pearl_nn_pool(readin + (size_t)2 * d * l, h, n, d);
+	pearl_nn_focus_gather(readin + pearl_nn_focus_offset(cfg, l), h, focus,
+			      cfg->focus_levels, d);
+}
+
 void pearl_nn_readout(const struct pearl_policy_config *cfg,
 		      const struct pearl_policy_weights *w,
 		      const float *readin, struct pearl_nn_readout_acts *act,

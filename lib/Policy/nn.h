@@ -148,6 +148,13 @@ void pearl_nn_focus_nodes(int *nodes, const struct pearl_policy_config *cfg,
 void pearl_nn_focus_gather(float *out, const float *h, const int *nodes,
 			   int levels, int d);
 
+/* Layer l's share of the readin from its node states h (n rows of d):
+ * the pooling (pearl_nn_pool) and the rows of the focus loops `focus`
+ * (pearl_nn_focus_nodes, pearl_nn_focus_gather). */
+void pearl_nn_readin_layer(float *readin,
+			   const struct pearl_policy_config *cfg, int l,
+			   const float *h, int n, const int *focus);
+
 /* The readout MLP and both heads on readin (pearl_nn_readin_size floats):
  * the raw logits (n_actions) and the value, keeping the activations in
  * *act. */

@@ -77,16 +77,23 @@ static int check_finite(const pearl_policy *policy, char *err,
 				  i - tab[t].offset);
 }
 
+/* The focus loops the readout of a blob of `version` reads: none in
+ * version 1. */
+static int focus_levels_of_version(uint32_t version)
+{
+	return version == PEARL_BLOB_VERSION_NO_FOCUS
+		   ? 0
+		   : PEARL_POLICY_FOCUS_LEVELS;
+}
+
 /* The configuration a (checked) header records: the default's, with the
- * header's action and feature counts and, for version 1, no focus
- * loops. */
+ * header's action and feature counts and its version's focus loops. */
 static void cfg_of_header(struct pearl_policy_config *cfg,
 			  const struct pearl_blob_header *hdr)
 {
 	cfg->n_actions = hdr->n_actions;
 	cfg->n_features = hdr->n_features;
-	if (hdr->version == PEARL_BLOB_VERSION_NO_FOCUS)
-		cfg->focus_levels = 0;
+	cfg->focus_levels = focus_levels_of_version(hdr->version);
 }
 
 /* Checks everything about the blob that precedes decoding its payload. */
@@ -315,9 +322,7 @@ int pearl_policy_blob_info(const char *path,
 	info->cfg.heads = hdr.heads;
 	info->cfg.n_layers = hdr.n_layers;
 	info->cfg.n_actions = hdr.n_actions;
-	info->cfg.focus_levels = hdr.version == PEARL_BLOB_VERSION_NO_FOCUS
-				     ? 0
-				     : PEARL_POLICY_FOCUS_LEVELS;
+	info->cfg.focus_levels = focus_levels_of_version(hdr.version);
 	info->n_floats = hdr.n_floats;
 	info->bytes = PEARL_BLOB_HEADER_SIZE + 4ull * hdr.n_floats;
 	info->checksum = hdr.checksum;
