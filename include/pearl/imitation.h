@@ -14,7 +14,11 @@
  * are read; the other fields are ignored). Each decision's loss counts
  * with its weight: decisions on one graph with different actions, their
  * weights summing to 1, imitate a distribution over those actions (the
- * near-best schedules of a program). Losses and accuracies are
+ * near-best schedules of a program). A decision may instead carry a
+ * distribution to learn (its `target`, e.g. another policy's, for
+ * distillation): its loss is the cross-entropy -sum_i t_i log pi_i and its
+ * accuracy t of the argmax, exactly what the decision split into one-hot
+ * decisions of weights t_i would give. Losses and accuracies are
  * weighted means. Ownership follows isl: "__isl_keep"
  * arguments are only read. Functions that can fail return -1 with a
  * message in err (err_size bytes); nothing here exits or aborts.

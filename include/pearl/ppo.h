@@ -53,6 +53,10 @@ struct pearl_ppo_step {
 			  * loss (1 from pearl_ppo_batch_add; pearl-train
 			  * splits a program's weight among near-best
 			  * schedules); PPO ignores it */
+	float *target;   /* imitation only: the distribution to learn
+			  * instead of the one-hot `action` (n_actions
+			  * floats, 0 where masked, summing to 1; owned by
+			  * the batch), or NULL; PPO ignores it */
 };
 
 struct pearl_ppo_batch {
@@ -71,6 +75,12 @@ void pearl_ppo_batch_clear(struct pearl_ppo_batch *batch);
 int pearl_ppo_batch_add(struct pearl_ppo_batch *batch,
 			struct pearl_graph *graph, const unsigned char *mask,
 			int action, float logp_old, float value_old);
+
+/* Gives step k of `batch` the distribution `target` (n_actions floats,
+ * copied) to imitate instead of its action (pearl/imitation.h). Returns
+ * 0, or -1 if memory is exhausted (the step is unchanged). */
+int pearl_ppo_step_set_target(struct pearl_ppo_batch *batch, int k,
+			      const float *target);
 
 /* GAE(gamma, lambda) over each episode (ended by episode_end; the value
  * after an episode's last step is 0): advantage and ret of every step. */

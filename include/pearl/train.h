@@ -260,6 +260,15 @@ int pearl_masked_log_softmax(float *logp, const float *logits,
 void pearl_masked_log_softmax_grad(float *d_logits, const float *logp,
 				   const unsigned char *mask, int n,
 				   int action, float scale);
+/* d (sum_j target[j] logp[j]) / d logits, times scale, ADDED to
+ * d_logits[n]: scale (target_i - pi_i sum_j target[j]) on unmasked
+ * entries, 0 on masked ones (where target must be 0). With target the
+ * one-hot of an action it is pearl_masked_log_softmax_grad; with a
+ * distribution, the gradient of minus the cross-entropy to it. */
+void pearl_masked_expected_log_softmax_grad(float *d_logits,
+					    const float *logp,
+					    const unsigned char *mask, int n,
+					    const float *target, float scale);
 /* The entropy -sum pi log pi of the masked distribution (masked actions
  * contribute 0), from logp as above. */
 float pearl_masked_entropy(const float *logp, const unsigned char *mask,

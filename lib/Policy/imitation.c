@@ -6,29 +6,60 @@
 
 #include "pearl/imitation.h"
 
-/* -log pi(a) of one decision from its logits; the gradient of that loss
- * times `scale` (the decision's weight included by the caller) is added
- * to d_logits (if not NULL). *hit is set when a is
- * the argmax under the mask (lowest number on ties, as the agent picks).
- * Returns -1 if the action is masked or the mask leaves nothing. */
+/* Whether `t` is a distribution over the actions `mask` leaves (n
+ * entries, finite, >= 0, 0 where masked, summing to 1 within 1e-3). */
+static int is_distribution(const float *t, const unsigned char *mask, int n)
+{
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		if (!isfinite(t[i]) || t[i] < 0 || (mask[i] && t[i] > 0))
+			return 0;
+		sum += t[i];
+	}
+	return fabs(sum - 1) <= 1e-3;
+}
+
+/* The loss of one decision from its logits: -log pi(a), or with a target
+ * distribution t the cross-entropy -sum t_i log pi_i (which is what the
+ * decision split into one-hot decisions of weights t_i would give). Its
+ * gradient times `scale` (the decision's weight included by the caller)
+ * is added to d_logits (if not NULL). *hit is whether the argmax under
+ * the mask (lowest number on ties, as the agent picks) is a, or with t,
+ * t of that argmax. Returns -1 if the action is masked, the mask leaves
+ * nothing or t is no distribution over the unmasked actions. */
 static int decision_loss(const struct pearl_ppo_step *s, int n,
 			 const float *logits, float *d_logits, float scale,
-			 double *loss, int *hit)
+			 double *loss, double *hit)
 {
 	float logp[PEARL_PPO_MAX_ACTIONS];
+	const float *t = s->target;
 	int a = s->action, i, best = -1;
 
 	if (n > PEARL_PPO_MAX_ACTIONS || a < 0 || a >= n || s->mask[a] ||
+	    (t && !is_distribution(t, s->mask, n)) ||
 	    pearl_masked_log_softmax(logp, logits, s->mask, n) < 0)
 		return -1;
-	*loss = -(double)logp[a];
 	for (i = 0; i < n; ++i)
 		if (!s->mask[i] && (best < 0 || logp[i] > logp[best]))
 			best = i;
-	*hit = best == a;
-	if (d_logits) /* d(-logp[a]) = -(onehot(a) - pi) */
-		pearl_masked_log_softmax_grad(d_logits, logp, s->mask, n, a,
-					      -scale);
+	if (!t) {
+		*loss = -(double)logp[a];
+		*hit = best == a;
+		if (d_logits) /* d(-logp[a]) = -(onehot(a) - pi) */
+			pearl_masked_log_softmax_grad(d_logits, logp, s->mask,
+						      n, a, -scale);
+		return 0;
+	}
+	*loss = 0;
+	for (i = 0; i < n; ++i)
+		if (t[i] > 0)
+			*loss -= t[i] * (double)logp[i];
+	*hit = t[best];
+	if (d_logits)
+		pearl_masked_expected_log_softmax_grad(d_logits, logp, s->mask,
+						       n, t, -scale);
 	return 0;
 }
 
@@ -61,8 +92,8 @@ static int imitation_add_decision(void *user, int sample, int size,
 	float logits[PEARL_PPO_MAX_ACTIONS], value;
 	float d_logits[PEARL_PPO_MAX_ACTIONS];
 	pearl_policy_tape *tape;
-	double l;
-	int hit, rc;
+	double l, hit;
+	int rc;
 
 	tape = pearl_policy_forward(p->policy, s->graph, logits, &value, err,
 				    err_size);
@@ -73,7 +104,8 @@ static int imitation_add_decision(void *user, int sample, int size,
 			  s->weight / (float)size, &l, &hit) < 0) {
 		pearl_policy_tape_free(tape);
 		snprintf(err, err_size, "imitation: decision %d: masked "
-					"action or empty mask", sample);
+					"action, empty mask or bad target",
+			 sample);
 		return -1;
 	}
 	p->sum += s->weight * l;
@@ -134,8 +166,7 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 	}
 	for (k = 0; k < n; ++k) {
 		float logits[PEARL_PPO_MAX_ACTIONS], value;
-		double l;
-		int hit;
+		double l, hit;
 
 		if (pearl_policy_eval(policy, batch->steps[k].graph, logits,
 				      &value, err, err_size) < 0)
@@ -143,7 +174,8 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 		if (decision_loss(&batch->steps[k], batch->n_actions, logits,
 				  NULL, 0, &l, &hit) < 0) {
 			snprintf(err, err_size, "imitation: decision %d: "
-				 "masked action or empty mask", k);
+				 "masked action, empty mask or bad target",
+				 k);
 			return -1;
 		}
 		sum += batch->steps[k].weight * l;

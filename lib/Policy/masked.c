@@ -50,6 +50,24 @@ void pearl_masked_log_softmax_grad(float *d_logits, const float *logp,
 	}
 }
 
+void pearl_masked_expected_log_softmax_grad(float *d_logits,
+					    const float *logp,
+					    const unsigned char *mask, int n,
+					    const float *target, float scale)
+{
+	double mass = 0.0;
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (!MASKED(mask, i))
+			mass += target[i];
+	for (i = 0; i < n; ++i)
+		if (!MASKED(mask, i))
+			d_logits[i] += (float)(scale * ((double)target[i] -
+							exp((double)logp[i]) *
+							    mass));
+}
+
 float pearl_masked_entropy(const float *logp, const unsigned char *mask,
 			   int n)
 {

@@ -17,8 +17,10 @@ void pearl_ppo_batch_clear(struct pearl_ppo_batch *batch)
 {
 	int i;
 
-	for (i = 0; i < batch->n_steps; ++i)
+	for (i = 0; i < batch->n_steps; ++i) {
 		pearl_graph_free(batch->steps[i].graph);
+		free(batch->steps[i].target);
+	}
 	free(batch->steps);
 	batch->steps = NULL;
 	batch->n_steps = batch->cap = 0;
@@ -43,6 +45,20 @@ int pearl_ppo_batch_add(struct pearl_ppo_batch *batch,
 	s->logp_old = logp_old;
 	s->value_old = value_old;
 	s->weight = 1;
+	return 0;
+}
+
+int pearl_ppo_step_set_target(struct pearl_ppo_batch *batch, int k,
+			      const float *target)
+{
+	size_t size = batch->n_actions * sizeof(*target);
+	float *copy = malloc(size);
+
+	if (!copy)
+		return -1;
+	memcpy(copy, target, size);
+	free(batch->steps[k].target);
+	batch->steps[k].target = copy;
 	return 0;
 }
 

@@ -631,6 +631,19 @@ static double entropy_d(const double *logp, const unsigned char *mask, int n)
 	return h;
 }
 
+/* sum_j t_j logp_j over the unmasked actions, in double. */
+static double expected_logp_d(const double *logp, const float *t,
+			      const unsigned char *mask, int n)
+{
+	double e = 0;
+	int i;
+
+	for (i = 0; i < n; ++i)
+		if (!mask[i])
+			e += t[i] * logp[i];
+	return e;
+}
+
 /* A PPO-like loss of the logits and value:
  *   -adv logp[action] - beta entropy + c (value - target)^2. */
 struct ppo_loss {
@@ -710,6 +723,46 @@ static void test_masked(void)
 		cmp_add(&c, dz[i], nums[i], scale);
 	}
 	cmp_report(&c, "masked lsm+H", -1);
+	/* Minus the cross-entropy to a distribution over the unmasked
+	 * actions: sum_j t_j logp_j, its gradient against finite
+	 * differences; with a one-hot t, the action's gradient exactly. */
+	{
+		float t[A] = { 0.1f, 0, 0.3f, 0.05f, 0, 0.4f, 0.1f, 0.05f, 0 };
+		float d1[A] = { 0 }, d2[A] = { 0 }, onehot[A] = { 0 };
+		double lsd[A];
+		struct cmp ce = { 0 };
+
+		for (i = 0; i < A; ++i) {
+			double save = zd[i];
+
+			zd[i] = save + 1e-6;
+			log_softmax_d(lsd, zd, mask, A);
+			lp = expected_logp_d(lsd, t, mask, A);
+			zd[i] = save - 1e-6;
+			log_softmax_d(lsd, zd, mask, A);
+			lm = expected_logp_d(lsd, t, mask, A);
+			zd[i] = save;
+			nums[i] = mask[i] ? 0 : (lp - lm) / 2e-6;
+		}
+		CHECK(pearl_masked_log_softmax(logp, z, mask, A) == 0);
+		pearl_masked_expected_log_softmax_grad(d1, logp, mask, A, t,
+						       1.0f);
+		for (i = 0; i < A; ++i) {
+			if (mask[i])
+				CHECK(d1[i] == 0.0f);
+			else
+				cmp_add(&ce, d1[i], nums[i], 1.0);
+		}
+		cmp_report(&ce, "masked cross-entropy", -1);
+		onehot[3] = 1;
+		pearl_masked_expected_log_softmax_grad(d1, logp, mask, A,
+						       onehot, -0.5f);
+		pearl_masked_log_softmax_grad(d2, logp, mask, A, 3, -0.5f);
+		pearl_masked_expected_log_softmax_grad(d2, logp, mask, A, t,
+						       1.0f);
+		for (i = 0; i < A; ++i)
+			CHECK(fabsf(d1[i] - d2[i]) < 1e-6f);
+	}
 	/* The entropy of a uniform distribution over 6 actions. */
 	for (i = 0; i < A; ++i)
 		z[i] = mask[i] ? -5.0f : 2.0f;

@@ -407,6 +407,85 @@ static void test_imitation_weights(void)
 	pearl_policy_free(p);
 }
 
+/* A target distribution (distillation): on one state, 0.6 on action 3,
+ * 0.3 on 5, 0.1 on 8. Its loss and accuracy equal those of the same
+ * decision split into one-hot decisions of those weights; the policy
+ * learns the distribution; a target with mass on a masked action, or not
+ * summing to 1, is refused. */
+static void test_imitation_target(void)
+{
+	struct pearl_policy_config cfg = {16, 16, 2, 2, 12, 0};
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	pearl_policy *p = pearl_policy_init_random(&cfg, 11, NULL, 0);
+	struct pearl_graph *g = bandit_graph(16, 0);
+	unsigned char mask[PEARL_PPO_MAX_ACTIONS] = {0};
+	float t[12] = {0};
+	const int split[3] = {3, 5, 8};
+	struct pearl_ppo_batch soft, hard;
+	double l_soft = -1, a_soft = -1, l_hard = -2, a_hard = -2, entropy;
+	uint64_t rng = 5;
+	size_t n_params;
+	pearl_adam *adam;
+	char err[256];
+	int e, i;
+
+	t[3] = 0.6f, t[5] = 0.3f, t[8] = 0.1f;
+	mask[1] = 1;
+	acfg.lr = 3e-3f;
+	pearl_policy_get_params(p, &n_params);
+	adam = pearl_adam_alloc(n_params, &acfg, NULL, 0);
+	CHECK(p && adam && g);
+	if (!p || !adam || !g)
+		return;
+	pearl_ppo_batch_init(&soft, 12);
+	pearl_ppo_batch_init(&hard, 12);
+	for (i = 0; i < 4; ++i) {
+		CHECK(pearl_ppo_batch_add(&soft, pearl_graph_copy(g), mask, 3,
+					  0, 0) == 0);
+		CHECK(pearl_ppo_step_set_target(&soft, i, t) == 0);
+	}
+	for (i = 0; i < 3; ++i) {
+		CHECK(pearl_ppo_batch_add(&hard, pearl_graph_copy(g), mask,
+					  split[i], 0, 0) == 0);
+		hard.steps[i].weight = t[split[i]];
+	}
+	CHECK(pearl_imitation_evaluate(p, &soft, &l_soft, &a_soft, err,
+				       sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate(p, &hard, &l_hard, &a_hard, err,
+				       sizeof(err)) == 0);
+	CHECK(fabs(l_soft - l_hard) < 1e-5 && fabs(a_soft - a_hard) < 1e-6);
+	for (e = 0; e < 150; ++e)
+		CHECK(pearl_imitation_epoch(p, adam, &soft, 2, &rng, NULL,
+					    NULL, err, sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate(p, &soft, &l_soft, &a_soft, err,
+				       sizeof(err)) == 0);
+	entropy = -(0.6 * log(0.6) + 0.3 * log(0.3) + 0.1 * log(0.1));
+	printf("imitated distribution: p(3) %.3f, p(5) %.3f, p(8) %.3f, "
+	       "loss %.4f (entropy %.4f), accuracy %.2f\n",
+	       prob_of(p, g, mask, 12, 3), prob_of(p, g, mask, 12, 5),
+	       prob_of(p, g, mask, 12, 8), l_soft, entropy, a_soft);
+	CHECK(fabs(prob_of(p, g, mask, 12, 3) - 0.6) < 0.05);
+	CHECK(fabs(prob_of(p, g, mask, 12, 5) - 0.3) < 0.05);
+	CHECK(fabs(prob_of(p, g, mask, 12, 8) - 0.1) < 0.05);
+	CHECK(l_soft >= entropy - 1e-3 && l_soft < entropy + 0.02);
+	CHECK(fabs(a_soft - 0.6) < 1e-6);
+	t[1] = 0.1f, t[3] = 0.5f; /* mass on a masked action */
+	CHECK(pearl_ppo_step_set_target(&soft, 0, t) == 0);
+	CHECK(pearl_imitation_evaluate(p, &soft, &l_soft, NULL, err,
+				       sizeof(err)) < 0);
+	CHECK(pearl_imitation_epoch(p, adam, &soft, 2, &rng, NULL, NULL, err,
+				    sizeof(err)) < 0);
+	t[1] = 0, t[3] = 0.4f; /* sums to 0.8 */
+	CHECK(pearl_ppo_step_set_target(&soft, 0, t) == 0);
+	CHECK(pearl_imitation_evaluate(p, &soft, &l_soft, NULL, err,
+				       sizeof(err)) < 0);
+	pearl_ppo_batch_clear(&soft);
+	pearl_ppo_batch_clear(&hard);
+	pearl_graph_free(g);
+	pearl_adam_free(adam);
+	pearl_policy_free(p);
+}
+
 int main(void)
 {
 	test_loss_gradient();
@@ -414,5 +493,6 @@ int main(void)
 	test_bandit();
 	test_imitation();
 	test_imitation_weights();
+	test_imitation_target();
 	return check_done("test_ppo");
 }

@@ -6,7 +6,8 @@
 Reads the imitate.csv files pearl-train writes (one row a program: its
 name, the candidates' speedups, what was imitated and its schedule) and
 writes OUT_DIR/NAME.sched for every program whose target is a schedule
-(programs imitating "none" get no file). pearl-train --imitate-targets
+(programs imitating "none" get no file; a program "distilled" under
+--distill keeps the target of an earlier row, if any). pearl-train --imitate-targets
 OUT_DIR --imitate-search 0 then replays the imitation from the memo
 without searching again: each program's target is timed (a memo hit when
 the memo holds the run that found it) beside the policy's own candidates,
@@ -41,6 +42,8 @@ def main(argv):
                     return 1
                 if imitated == "none":
                     targets.pop(name, None)
+                elif imitated == "distilled":
+                    pass  # the policy's own schedule: no new target
                 else:
                     targets[name] = schedule
     os.makedirs(out, exist_ok=True)

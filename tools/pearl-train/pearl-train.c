@@ -12,7 +12,11 @@
  *      schedule, a few sampled ones, the rules-only heuristic's and none
  *      at all; the policy head is trained on the decisions that lead to
  *      the fastest of them (none unless one is faster by a margin), with
- *      every tenth program held out for early stopping;
+ *      every tenth program held out for early stopping; with --distill
+ *      only the schedules a target or the search found and the policy
+ *      misses are imitated, and elsewhere the policy learns its own
+ *      distributions along its greedy schedule (distill.h), so that it
+ *      keeps what it knew;
  *   3. PPO (pearl/ppo.h): episodes of the sampling agent, rewards log4 of
  *      each action's speedup, clipped updates with masks, GAE, entropy
  *      decayed linearly to its final value over the run.
@@ -36,6 +40,7 @@
 #include "baselines.h"
 #include "pearl/clock.h"
 #include "pearl/file.h"
+#include "distill.h"
 #include "episode.h"
 #include "pearl/imitation.h"
 #include "pearl/options.h"
@@ -67,6 +72,7 @@ struct options {
 	long imitate_search; /* search budget per program (0: no search) */
 	const char *imitate_targets; /* a campaign's schedule files, or NULL */
 	float imitate_lr, imitate_margin, imitate_near;
+	float distill; /* a distilled decision's weight (0: no distillation) */
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
 	float max_grad_norm;
@@ -140,6 +146,13 @@ static void usage(FILE *f)
 "                        weight shared among them (default 0: the\n"
 "                        fastest only)\n"
 "  --imitate-near-max K  at most K schedules per program (default 4)\n"
+"  --distill X           keep the starting policy where no measurement says\n"
+"                        better: a program is imitated only if its fastest\n"
+"                        schedule is a target's or the search's and beats\n"
+"                        the policy's greedy one by the margin; on the\n"
+"                        others the policy learns its own distributions\n"
+"                        along its greedy schedule, each decision at\n"
+"                        weight X (default 0: no distillation)\n"
 "  --init-model FILE     start from these weights (default: random, --seed);\n"
 "                        actions the blob has no weights for (an older\n"
 "                        action space) start at the mean bias of the others\n"
@@ -257,6 +270,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("imitate-near-max", &o->imitate_near_max, 1,
 			     NEAR_BEST_MAX),
 	    PEARL_OPTION_STRING("imitate-targets", &o->imitate_targets),
+	    PEARL_OPTION_FLOAT_RANGE("distill", &o->distill, 0, HUGE_VAL),
 	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
 			      LONG_MAX),
 	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor",
@@ -641,10 +655,12 @@ enum source {
 	SOURCE_PRUNED,
 	SOURCE_SEARCH,
 	SOURCE_TARGET,
+	SOURCE_DISTILLED, /* the starting policy's own distributions */
 	N_SOURCES
 };
 static const char *const source_names[N_SOURCES] = {
-    "none", "heuristic", "greedy", "sampled", "pruned", "search", "target"};
+    "none",   "heuristic", "greedy",   "sampled",
+    "pruned", "search",    "target", "distilled"};
 
 struct candidates {
 	char best[EPISODE_SCHEDULE_MAX]; /* "" for none */
@@ -652,6 +668,7 @@ struct candidates {
 	double best_speedup;
 	double heuristic, greedy, sampled, searched; /* speedups (NAN: none
 						       * ran) */
+	char greedy_schedule[EPISODE_SCHEDULE_MAX]; /* if greedy ran */
 	/* The fastest candidate with actions, margin or not (top_speedup
 	 * 0: none ran), where pruning starts. */
 	char top[EPISODE_SCHEDULE_MAX];
@@ -914,8 +931,12 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 				&res, err, err_size) < 0)
 			return -1;
 		if (res.status == PEARL_ENV_OK) {
-			if (k == 0)
+			if (k == 0) {
 				c->greedy = res.speedup;
+				snprintf(c->greedy_schedule,
+					 sizeof(c->greedy_schedule), "%s",
+					 res.schedule);
+			}
 			else if (isnan(c->sampled) || res.speedup > c->sampled)
 				c->sampled = res.speedup;
 		}
@@ -973,6 +994,46 @@ static int record_candidates(pearl_env_program *p, struct candidates *c,
 	return k <= 0 ? -1 : k;
 }
 
+/* Whether, with --distill, program p (its candidates c) is distilled: the
+ * greedy schedule ran, and the fastest is neither a target's nor the
+ * search's, or does not beat the greedy one by the margin. */
+static int distills(const struct candidates *c, const struct options *o)
+{
+	int measured = c->source == SOURCE_SEARCH ||
+		       c->source == SOURCE_TARGET;
+
+	if (o->distill <= 0 || isnan(c->greedy))
+		return 0;
+	return !measured || !(c->best_speedup > c->greedy *
+						   (1 + o->imitate_margin));
+}
+
+/* Records the decisions of the policy's greedy schedule with its
+ * distributions (distill.h), c then saying so: 1, 0 if the agent cannot
+ * replay the schedule (nothing recorded; the caller imitates instead),
+ * -1 with a message in err. */
+static int distill_greedy(pearl_env_program *p, const pearl_policy *policy,
+			  struct candidates *c, const struct options *o,
+			  struct pearl_ppo_batch *dst, char *err,
+			  size_t err_size)
+{
+	int r = distill_record(p, c->greedy_schedule, policy, o->distill, dst,
+			       err, err_size);
+
+	if (r == 0) {
+		fprintf(stderr, "pearl-train: distillation: %s: %s; imitating "
+				"instead\n", pearl_env_program_name(p), err);
+		err[0] = 0;
+		return 0;
+	}
+	if (r < 0)
+		return -1;
+	c->source = SOURCE_DISTILLED;
+	c->best_speedup = c->greedy;
+	snprintf(c->best, sizeof(c->best), "%s", c->greedy_schedule);
+	return 1;
+}
+
 /* Finds the best schedule of program p (number i), records the decisions
  * that lead to it into *is and its line into csv. 1, 0 if the program
  * does not run (nothing recorded), or -1 with a message in err. */
@@ -992,6 +1053,8 @@ static int imitate_program(pearl_env *env, pearl_env_program *p, int i,
 	if (base.status != PEARL_ENV_OK)
 		return 0;
 	r = best_schedule(env, p, policy, o, rng, &c, err, err_size);
+	if (r == 0 && distills(&c, o))
+		r = distill_greedy(p, policy, &c, o, dst, err, err_size);
 	if (r == 0)
 		r = record_candidates(p, &c, o, held_out, dst, err, err_size);
 	near_best_clear(&c.near);
@@ -1033,11 +1096,12 @@ static int collect_imitation(pearl_env *env, struct program_set *set,
 			fprintf(stderr,
 				"pearl-train: imitation: %d/%d programs; "
 				"imitating none %d, heuristic %d, greedy %d, "
-				"sampled %d, pruned %d, search %d, target %d; "
+				"sampled %d, pruned %d, search %d, target %d, "
+				"distilled %d; "
 				"%d + %d decisions; %ld measurements, %.0f%% "
 				"from the memo; %.0fs\n",
 				i + 1, set->n, by[0], by[1], by[2], by[3],
-				by[4], by[5], by[6], is->train.n_steps,
+				by[4], by[5], by[6], by[7], is->train.n_steps,
 				is->val.n_steps, st.queries,
 				st.queries ? 100.0 * st.memo_hits / st.queries
 					   : 0.0,

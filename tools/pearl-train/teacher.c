@@ -98,8 +98,10 @@ int teacher_record(pearl_env_program *p, const char *schedule,
 		batch->steps[batch->n_steps - 1].episode_end = 1;
 out:
 	if (r <= 0) { /* drop what this schedule recorded */
-		for (i = first; i < batch->n_steps; ++i)
+		for (i = first; i < batch->n_steps; ++i) {
 			pearl_graph_free(batch->steps[i].graph);
+			free(batch->steps[i].target);
+		}
 		batch->n_steps = first;
 	}
 	free(actions);
