@@ -7,11 +7,11 @@
 #include "teacher.h"
 #include "pearl/train.h"
 
-/* The teacher's distribution on step s into s's target. 0, or -1 with a
- * message in err. */
+/* The teacher's distribution on step k at `temperature` into its target.
+ * 0, or -1 with a message in err. */
 static int set_distribution(struct pearl_ppo_batch *batch, int k,
-			    const pearl_policy *teacher, char *err,
-			    size_t err_size)
+			    const pearl_policy *teacher, float temperature,
+			    char *err, size_t err_size)
 {
 	const struct pearl_ppo_step *s = &batch->steps[k];
 	float logits[PEARL_PPO_MAX_ACTIONS], logp[PEARL_PPO_MAX_ACTIONS];
@@ -21,6 +21,8 @@ static int set_distribution(struct pearl_ppo_batch *batch, int k,
 	if (pearl_policy_eval(teacher, s->graph, logits, &value, err,
 			      err_size) < 0)
 		return -1;
+	for (i = 0; i < n; ++i)
+		logits[i] /= temperature;
 	if (pearl_masked_log_softmax(logp, logits, s->mask, n) < 0) {
 		snprintf(err, err_size, "distill: the teacher's logits are "
 					"not finite or the mask is empty");
@@ -36,7 +38,7 @@ static int set_distribution(struct pearl_ppo_batch *batch, int k,
 }
 
 int distill_record(pearl_env_program *p, const char *schedule,
-		   const pearl_policy *teacher, float weight,
+		   const pearl_policy *teacher, float temperature, float weight,
 		   struct pearl_ppo_batch *batch, char *err, size_t err_size)
 {
 	int first = batch->n_steps, k, r;
@@ -44,7 +46,8 @@ int distill_record(pearl_env_program *p, const char *schedule,
 	r = teacher_record(p, schedule, batch, err, err_size);
 	for (k = first; r > 0 && k < batch->n_steps; ++k) {
 		batch->steps[k].weight = weight;
-		if (set_distribution(batch, k, teacher, err, err_size) < 0)
+		if (set_distribution(batch, k, teacher, temperature, err,
+				     err_size) < 0)
 			r = -1;
 	}
 	if (r < 0) { /* drop what this schedule recorded */

@@ -20,11 +20,12 @@
 
 /* Appends to `batch` the decisions of `schedule` on `p` (teacher_record),
  * each with the distribution of `teacher` (__isl_keep) on its graph and
- * mask as target, and `weight`. Returns the number of decisions
+ * mask at `temperature` (> 0; the logits divided by it: below 1 sharper,
+ * 1 the teacher's own) as target, and `weight`. Returns the number of decisions
  * appended; 0 (nothing appended) if the agent cannot reach the schedule
  * (the reason in err); -1 with a message on errors (nothing appended). */
 int distill_record(pearl_env_program *p, const char *schedule,
-		   const pearl_policy *teacher, float weight,
+		   const pearl_policy *teacher, float temperature, float weight,
 		   struct pearl_ppo_batch *batch, char *err, size_t err_size);
 
 #endif

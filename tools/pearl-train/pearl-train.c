@@ -73,6 +73,7 @@ struct options {
 	const char *imitate_targets; /* a campaign's schedule files, or NULL */
 	float imitate_lr, imitate_margin, imitate_near;
 	float distill; /* a distilled decision's weight (0: no distillation) */
+	float distill_temperature;
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
 	float max_grad_norm;
@@ -153,6 +154,9 @@ static void usage(FILE *f)
 "                        others the policy learns its own distributions\n"
 "                        along its greedy schedule, each decision at\n"
 "                        weight X (default 0: no distillation)\n"
+"  --distill-temperature T  the distributions learnt are the policy's logits\n"
+"                        divided by T: below 1 sharper, closer to its\n"
+"                        greedy choices (default 1)\n"
 "  --init-model FILE     start from these weights (default: random, --seed);\n"
 "                        actions the blob has no weights for (an older\n"
 "                        action space) start at the mean bias of the others\n"
@@ -213,6 +217,7 @@ static void default_options(struct options *o)
 	o->imitate_lr = 3e-4f;
 	o->imitate_margin = 0.05f;
 	o->imitate_near_max = 4;
+	o->distill_temperature = 1;
 	o->entropy_start = 0.1f;
 	o->entropy_end = 0;
 	o->max_grad_norm = 1.0f;
@@ -271,6 +276,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			     NEAR_BEST_MAX),
 	    PEARL_OPTION_STRING("imitate-targets", &o->imitate_targets),
 	    PEARL_OPTION_FLOAT_RANGE("distill", &o->distill, 0, HUGE_VAL),
+	    PEARL_OPTION_FLOAT_ABOVE("distill-temperature",
+				     &o->distill_temperature, 0),
 	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
 			      LONG_MAX),
 	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor",
@@ -1017,8 +1024,9 @@ static int distill_greedy(pearl_env_program *p, const pearl_policy *policy,
 			  struct pearl_ppo_batch *dst, char *err,
 			  size_t err_size)
 {
-	int r = distill_record(p, c->greedy_schedule, policy, o->distill, dst,
-			       err, err_size);
+	int r = distill_record(p, c->greedy_schedule, policy,
+			       o->distill_temperature, o->distill, dst, err,
+			       err_size);
 
 	if (r == 0) {
 		fprintf(stderr, "pearl-train: distillation: %s: %s; imitating "
