@@ -51,8 +51,9 @@
  *   v.w3    [d, 1]               v.b3    [1]
  *
  * With the default dimensions that is 1,139,671 floats: a blob of 4,558,724
- * bytes (the committed blob, of version 1, 56 actions and 531 features,
- * has 965,817: 3,863,308 bytes). The walk over this order is pearl_policy_walk (weights.h).
+ * bytes, the committed blob's size (a version-1 blob of 56 actions and 531
+ * features, as committed until the nineteenth session, has 965,817:
+ * 3,863,308 bytes). The walk over this order is pearl_policy_walk (weights.h).
  */
 #ifndef PEARL_POLICY_BLOB_H
 #define PEARL_POLICY_BLOB_H

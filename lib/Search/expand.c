@@ -103,8 +103,8 @@ static int extended_allowed(const struct pearl_action *a,
 
 /* Appends to props[*n] the actions of the action space v2 that the search
  * tries on a branch of `depth` loops whatever the policy's logits say
- * (the compiled-in policy has not learned them; ids 56-69 cover part of
- * them, with more levels here), where the agent's rules allow them: the
+ * (a policy that has not learned them never proposes them; ids 56-69
+ * cover part of them, with more levels here), where the agent's rules allow them: the
  * distribution of each of its loops, the unroll-and-jam of each loop but
  * the innermost by SEARCH_JAM, and the vectorization of the innermost
  * loop (8 and 16 lanes). The legality checks refuse those that do not fit

@@ -281,22 +281,31 @@ static void test_widened_focus(void)
 	pearl_graph_free(g);
 }
 
-/* The compiled-in policy (56 actions, widened) opens its 30 new actions to
+/* A policy of 56 actions (before the action space v2; the compiled-in
+ * one until the nineteenth session), widened, opens its 30 new actions to
  * training: their logits become one finite value near the others' instead
- * of PEARL_NEW_ACTION_BIAS, the old logits stay; a second call and a
- * policy trained on every action open nothing. */
+ * of PEARL_NEW_ACTION_BIAS, the old logits stay; a second call, a policy
+ * trained on every action and the compiled-in one (trained on all 86)
+ * open nothing. */
 static void test_open_new_actions(void)
 {
+	struct pearl_policy_config cfg = pearl_policy_default_config();
 	char err[256] = "";
 	struct pearl_graph *g = make_tree(1.0f);
-	pearl_policy *p = pearl_policy_load_builtin(err, sizeof(err));
-	pearl_policy *r = random_policy(5);
+	pearl_policy *old, *p, *r = random_policy(5);
+	pearl_policy *builtin = pearl_policy_load_builtin(err, sizeof(err));
 	float before[N_ACTIONS], after[N_ACTIONS], v;
+	size_t n = 0;
 	int id, same = 1;
 
-	CHECK(g && p && r);
-	if (!g || !p || !r)
+	cfg.n_actions = PEARL_N_ACTIONS_V1;
+	old = pearl_policy_init_random(&cfg, 9, err, sizeof(err));
+	p = reloaded(old, &n);
+	pearl_policy_free(old);
+	CHECK(g && p && r && builtin);
+	if (!g || !p || !r || !builtin)
 		goto out;
+	CHECK(pearl_policy_open_new_actions(builtin) == 0);
 	CHECK(pearl_policy_eval(p, g, before, &v, err, sizeof(err)) == 0);
 	CHECK(pearl_policy_open_new_actions(p) ==
 	      PEARL_N_ACTIONS - PEARL_N_ACTIONS_V1);
@@ -315,6 +324,7 @@ static void test_open_new_actions(void)
 out:
 	pearl_policy_free(p);
 	pearl_policy_free(r);
+	pearl_policy_free(builtin);
 	pearl_graph_free(g);
 }
 
