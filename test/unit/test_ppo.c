@@ -354,6 +354,26 @@ static void test_imitation(void)
 	pearl_policy_free(p);
 }
 
+/* A small policy (12 actions) and an Adam for it at lr 3e-3, for the
+ * imitation tests; *adam NULL (and the policy freed) on failure. */
+static pearl_policy *imitation_fixture(uint64_t seed, pearl_adam **adam)
+{
+	struct pearl_policy_config cfg = {16, 16, 2, 2, 12, 0};
+	struct pearl_adam_config acfg = pearl_adam_default_config();
+	pearl_policy *p = pearl_policy_init_random(&cfg, seed, NULL, 0);
+	size_t n_params = 0;
+
+	acfg.lr = 3e-3f;
+	if (p)
+		pearl_policy_get_params(p, &n_params);
+	*adam = p ? pearl_adam_alloc(n_params, &acfg, NULL, 0) : NULL;
+	if (!*adam) {
+		pearl_policy_free(p);
+		return NULL;
+	}
+	return p;
+}
+
 /* Weighted imitation: on one state, action 3 with weight 0.75 and action
  * 5 with weight 0.25 (two near-best schedules, one three times as
  * often); the policy learns that distribution, the minimum of the
@@ -361,22 +381,16 @@ static void test_imitation(void)
  * over the weights. */
 static void test_imitation_weights(void)
 {
-	struct pearl_policy_config cfg = {16, 16, 2, 2, 12, 0};
-	struct pearl_adam_config acfg = pearl_adam_default_config();
-	pearl_policy *p = pearl_policy_init_random(&cfg, 7, NULL, 0);
+	pearl_adam *adam;
+	pearl_policy *p = imitation_fixture(7, &adam);
 	struct pearl_graph *g = bandit_graph(16, 0);
 	unsigned char mask[PEARL_PPO_MAX_ACTIONS] = {0};
 	struct pearl_ppo_batch b;
 	double loss = -1, acc = -1, p3, p5, entropy;
 	uint64_t rng = 3;
-	size_t n_params;
-	pearl_adam *adam;
 	char err[256];
 	int e, i;
 
-	acfg.lr = 3e-3f;
-	pearl_policy_get_params(p, &n_params);
-	adam = pearl_adam_alloc(n_params, &acfg, NULL, 0);
 	CHECK(p && adam && g);
 	if (!p || !adam || !g)
 		return;
@@ -414,9 +428,8 @@ static void test_imitation_weights(void)
  * summing to 1, is refused. */
 static void test_imitation_target(void)
 {
-	struct pearl_policy_config cfg = {16, 16, 2, 2, 12, 0};
-	struct pearl_adam_config acfg = pearl_adam_default_config();
-	pearl_policy *p = pearl_policy_init_random(&cfg, 11, NULL, 0);
+	pearl_adam *adam;
+	pearl_policy *p = imitation_fixture(11, &adam);
 	struct pearl_graph *g = bandit_graph(16, 0);
 	unsigned char mask[PEARL_PPO_MAX_ACTIONS] = {0};
 	float t[12] = {0};
@@ -424,16 +437,11 @@ static void test_imitation_target(void)
 	struct pearl_ppo_batch soft, hard;
 	double l_soft = -1, a_soft = -1, l_hard = -2, a_hard = -2, entropy;
 	uint64_t rng = 5;
-	size_t n_params;
-	pearl_adam *adam;
 	char err[256];
 	int e, i;
 
 	t[3] = 0.6f, t[5] = 0.3f, t[8] = 0.1f;
 	mask[1] = 1;
-	acfg.lr = 3e-3f;
-	pearl_policy_get_params(p, &n_params);
-	adam = pearl_adam_alloc(n_params, &acfg, NULL, 0);
 	CHECK(p && adam && g);
 	if (!p || !adam || !g)
 		return;
