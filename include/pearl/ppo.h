@@ -70,6 +70,9 @@ struct pearl_ppo_batch {
 void pearl_ppo_batch_init(struct pearl_ppo_batch *batch, int n_actions);
 /* Frees the graphs and the steps; the batch is empty afterwards. */
 void pearl_ppo_batch_clear(struct pearl_ppo_batch *batch);
+/* Frees the steps from `n` on (their graphs and targets); the batch then
+ * holds its first n steps (n <= n_steps). */
+void pearl_ppo_batch_truncate(struct pearl_ppo_batch *batch, int n);
 /* Appends a step; takes the graph (__isl_take), copies the mask (n_actions
  * bytes). Returns 0, or -1 if memory is exhausted (the graph is freed). */
 int pearl_ppo_batch_add(struct pearl_ppo_batch *batch,

@@ -15,12 +15,7 @@ void pearl_ppo_batch_init(struct pearl_ppo_batch *batch, int n_actions)
 
 void pearl_ppo_batch_clear(struct pearl_ppo_batch *batch)
 {
-	int i;
-
-	for (i = 0; i < batch->n_steps; ++i) {
-		pearl_graph_free(batch->steps[i].graph);
-		free(batch->steps[i].target);
-	}
+	pearl_ppo_batch_truncate(batch, 0);
 	free(batch->steps);
 	batch->steps = NULL;
 	batch->n_steps = batch->cap = 0;
@@ -46,6 +41,17 @@ int pearl_ppo_batch_add(struct pearl_ppo_batch *batch,
 	s->value_old = value_old;
 	s->weight = 1;
 	return 0;
+}
+
+void pearl_ppo_batch_truncate(struct pearl_ppo_batch *batch, int n)
+{
+	int i;
+
+	for (i = n; i < batch->n_steps; ++i) {
+		pearl_graph_free(batch->steps[i].graph);
+		free(batch->steps[i].target);
+	}
+	batch->n_steps = n;
 }
 
 int pearl_ppo_step_set_target(struct pearl_ppo_batch *batch, int k,

@@ -50,12 +50,7 @@ int distill_record(pearl_env_program *p, const char *schedule,
 				     err_size) < 0)
 			r = -1;
 	}
-	if (r < 0) { /* drop what this schedule recorded */
-		for (k = first; k < batch->n_steps; ++k) {
-			pearl_graph_free(batch->steps[k].graph);
-			free(batch->steps[k].target);
-		}
-		batch->n_steps = first;
-	}
+	if (r < 0) /* drop what this schedule recorded */
+		pearl_ppo_batch_truncate(batch, first);
 	return r;
 }

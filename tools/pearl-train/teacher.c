@@ -97,13 +97,8 @@ int teacher_record(pearl_env_program *p, const char *schedule,
 	if (r > 0)
 		batch->steps[batch->n_steps - 1].episode_end = 1;
 out:
-	if (r <= 0) { /* drop what this schedule recorded */
-		for (i = first; i < batch->n_steps; ++i) {
-			pearl_graph_free(batch->steps[i].graph);
-			free(batch->steps[i].target);
-		}
-		batch->n_steps = first;
-	}
+	if (r <= 0) /* drop what this schedule recorded */
+		pearl_ppo_batch_truncate(batch, first);
 	free(actions);
 	pearl_sched_free(sched);
 	return r;
