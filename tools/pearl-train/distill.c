@@ -1,7 +1,6 @@
 /* A teacher policy's decisions as distributions to imitate (distill.h). */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "distill.h"
 #include "teacher.h"
