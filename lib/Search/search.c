@@ -57,7 +57,8 @@ struct search {
 	struct search_finalists finalists; /* for the confirmation */
 	/* The starting points that ran (the policy's decision, the seeds):
 	 * confirmed beside the finalists, so that the winner is never one
-	 * the user's compilation makes slower than them. */
+	 * the user's compilation makes slower than them; a level's child
+	 * equal to one is not measured again. */
 	struct search_finalists starts;
 };
 
@@ -135,13 +136,30 @@ static int measure_schedule(struct search *s, const char *schedule,
 	return 0;
 }
 
-/* Measures `child`, a state of a level. */
+/* The position in s->starts of `schedule`, measured at level 0, or -1. */
+static int find_start(const struct search *s, const char *schedule)
+{
+	int i;
+
+	for (i = 0; i < s->starts.n; ++i)
+		if (!strcmp(s->starts.schedule[i], schedule))
+			return i;
+	return -1;
+}
+
+/* Measures `child`, a state of a level, unless level 0 measured the same
+ * schedule (the policy's decision or a seed): it then takes that speedup,
+ * and no measurement is counted. */
 static int measure(struct search *s, struct search_state *child, char *err,
 		   size_t err_size)
 {
+	int start = find_start(s, child->schedule);
+
 	child->measured = 1;
-	if (measure_schedule(s, child->schedule, "search", &child->speedup,
-			     err, err_size) < 0)
+	if (start >= 0)
+		child->speedup = s->starts.speedup[start];
+	else if (measure_schedule(s, child->schedule, "search",
+				  &child->speedup, err, err_size) < 0)
 		return -1;
 	if (child->speedup > s->levels_best)
 		s->levels_best = child->speedup;
@@ -565,8 +583,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 	s.best = strdup("");
 	s.progress.best_speedup = 1;
 	if (search_finalists_init(&s.finalists, 2 * o->confirm) < 0 ||
-	    search_finalists_init(&s.starts,
-				  o->confirm > 0 ? 1 + o->n_seeds : 0) < 0) {
+	    search_finalists_init(&s.starts, 1 + o->n_seeds) < 0) {
 		snprintf(err, err_size, "search: out of memory");
 		goto out;
 	}
