@@ -1,6 +1,7 @@
 /* A teacher policy's decisions as distributions to imitate (distill.h). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "distill.h"
 #include "teacher.h"
@@ -52,4 +53,69 @@ int distill_record(pearl_env_program *p, const char *schedule,
 	if (r < 0) /* drop what this schedule recorded */
 		pearl_ppo_batch_truncate(batch, first);
 	return r;
+}
+
+/* The observer of distill_rollout: every decision of the actor (forced
+ * ones excepted) becomes a step of the batch. */
+struct rollout {
+	struct pearl_ppo_batch *batch;
+	int failed; /* out of memory */
+};
+
+static int observe(void *user, const struct pearl_graph *graph,
+		   const unsigned char *mask,
+		   const struct pearl_agent_step *step)
+{
+	struct rollout *r = user;
+	struct pearl_graph *g;
+
+	if (step->forced)
+		return 0; /* not the actor's choice */
+	g = pearl_graph_copy(graph); /* the batch takes it, even on failure */
+	if (!g || pearl_ppo_batch_add(r->batch, g, mask, step->action, 0, 0) < 0) {
+		r->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+int distill_rollout(pearl_env_program *p, const pearl_policy *actor,
+		    const struct pearl_agent_options *opts,
+		    const pearl_policy *teacher, float temperature,
+		    float weight, struct pearl_ppo_batch *batch, char *err,
+		    size_t err_size)
+{
+	struct pearl_agent_options o = *opts;
+	struct pearl_agent_trace trace;
+	struct rollout r = {batch, 0};
+	int first = batch->n_steps, k, rc = -1;
+	pearl_sched *sched = pearl_env_program_sched(p, err, err_size);
+
+	if (!sched)
+		return -1;
+	memset(&trace, 0, sizeof(trace));
+	o.observe = observe;
+	o.observe_user = &r;
+	o.critic = NULL;
+	if (pearl_agent_run(sched, actor, &o, &trace) != pearl_stat_ok) {
+		snprintf(err, err_size, "distill: %s: %s",
+			 pearl_env_program_name(p),
+			 r.failed ? "out of memory" : "the agent failed");
+		goto out;
+	}
+	for (k = first; k < batch->n_steps; ++k) {
+		batch->steps[k].weight = weight;
+		if (set_distribution(batch, k, teacher, temperature, err,
+				     err_size) < 0)
+			goto out;
+	}
+	if (batch->n_steps > first)
+		batch->steps[batch->n_steps - 1].episode_end = 1;
+	rc = batch->n_steps - first;
+out:
+	if (rc < 0) /* drop what this episode recorded */
+		pearl_ppo_batch_truncate(batch, first);
+	pearl_agent_trace_clear(&trace);
+	pearl_sched_free(sched);
+	return rc;
 }

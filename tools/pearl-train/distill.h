@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "pearl/agent.h"
 #include "pearl/env.h"
 #include "pearl/policy.h"
 #include "pearl/ppo.h"
@@ -27,5 +28,19 @@
 int distill_record(pearl_env_program *p, const char *schedule,
 		   const pearl_policy *teacher, float temperature, float weight,
 		   struct pearl_ppo_batch *batch, char *err, size_t err_size);
+
+/* Appends to `batch` the decisions of one episode of `actor` (__isl_keep)
+ * under `opts` (its observer replaced; greedy or sampled) on a fresh model
+ * of `p`, nothing timed, each with the distribution of `teacher`
+ * (__isl_keep) at `temperature` as target and `weight`. With the teacher
+ * as actor, these are the states the teacher reaches; with the student,
+ * the states the student reaches, labelled by the teacher (DAgger).
+ * Returns the number of decisions appended (0 if the episode had none to
+ * make); -1 with a message on errors (nothing appended). */
+int distill_rollout(pearl_env_program *p, const pearl_policy *actor,
+		    const struct pearl_agent_options *opts,
+		    const pearl_policy *teacher, float temperature,
+		    float weight, struct pearl_ppo_batch *batch, char *err,
+		    size_t err_size);
 
 #endif

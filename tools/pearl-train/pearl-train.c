@@ -16,7 +16,8 @@
  *      only the schedules a target or the search found and the policy
  *      misses are imitated, and elsewhere the policy learns its own
  *      distributions along its greedy schedule (distill.h), so that it
- *      keeps what it knew;
+ *      keeps what it knew, and --distill-programs adds programs on which
+ *      nothing is timed, only its episodes distilled;
  *   3. PPO (pearl/ppo.h): episodes of the sampling agent, rewards log4 of
  *      each action's speedup, clipped updates with masks, GAE, entropy
  *      decayed linearly to its final value over the run.
@@ -74,6 +75,8 @@ struct options {
 	float imitate_lr, imitate_margin, imitate_near;
 	float distill; /* a distilled decision's weight (0: no distillation) */
 	float distill_temperature;
+	int distill_programs, distill_samples; /* unmeasured distillation */
+	uint64_t first_distill;                /* --first-distill-program */
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
 	float max_grad_norm;
@@ -157,6 +160,15 @@ static void usage(FILE *f)
 "  --distill-temperature T  the distributions learnt are the policy's logits\n"
 "                        divided by T: below 1 sharper, closer to its\n"
 "                        greedy choices (default 1)\n"
+"  --distill-programs N  with --distill, also N more random programs on\n"
+"                        which nothing is timed: the policy's distributions\n"
+"                        along its greedy episode (and --distill-samples\n"
+"                        sampled ones) are learnt, so that it keeps what\n"
+"                        it knew on more kinds of nests (default 0)\n"
+"  --first-distill-program S  pearl-gen seed of the first (default 10001;\n"
+"                        pearl-eval's held-out programs start at 100001)\n"
+"  --distill-samples K   sampled episodes per such program besides the\n"
+"                        greedy one (default 0)\n"
 "  --init-model FILE     start from these weights (default: random, --seed);\n"
 "                        actions the blob has no weights for (an older\n"
 "                        action space) start at the mean bias of the others\n"
@@ -218,6 +230,7 @@ static void default_options(struct options *o)
 	o->imitate_margin = 0.05f;
 	o->imitate_near_max = 4;
 	o->distill_temperature = 1;
+	o->first_distill = 10001;
 	o->entropy_start = 0.1f;
 	o->entropy_end = 0;
 	o->max_grad_norm = 1.0f;
@@ -278,6 +291,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_FLOAT_RANGE("distill", &o->distill, 0, HUGE_VAL),
 	    PEARL_OPTION_FLOAT_ABOVE("distill-temperature",
 				     &o->distill_temperature, 0),
+	    PEARL_OPTION_INT("distill-programs", &o->distill_programs, 0,
+			     INT_MAX),
+	    PEARL_OPTION_U64("first-distill-program", &o->first_distill),
+	    PEARL_OPTION_INT("distill-samples", &o->distill_samples, 0,
+			     INT_MAX),
 	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
 			      LONG_MAX),
 	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor",
@@ -1123,6 +1141,51 @@ static int collect_imitation(pearl_env *env, struct program_set *set,
 	return 0;
 }
 
+/* With --distill-programs, the decisions of the policy's episodes (its
+ * greedy one, --distill-samples sampled ones) on more programs, loaded one
+ * at a time and timed not at all, with its distributions as targets
+ * (distill_rollout), into is's training decisions. 0, or -1 with a
+ * message in err. */
+static int collect_distill_programs(pearl_env *env, const pearl_policy *policy,
+				    const struct options *o, uint64_t *rng,
+				    struct imitation_set *is, double t0,
+				    char *err, size_t err_size)
+{
+	int i, k, skipped = 0;
+
+	for (i = 0; i < o->distill_programs; ++i) {
+		struct program_set one;
+
+		memset(&one, 0, sizeof(one));
+		if (program_set_add_generated(&one, env, o->first_distill + i,
+					      1, o->scale, pearl_gen_family_any,
+					      o->verbose, err, err_size) < 0)
+			return -1;
+		skipped += one.skipped;
+		for (k = 0; k < one.n && k <= o->distill_samples; ++k) {
+			struct pearl_agent_options ao = o->agent;
+
+			ao.sample = k > 0;
+			ao.seed = pearl_splitmix64(rng);
+			if (distill_rollout(one.p[0], policy, &ao, policy,
+					    o->distill_temperature, o->distill,
+					    &is->train, err, err_size) < 0) {
+				program_set_clear(&one);
+				return -1;
+			}
+		}
+		program_set_clear(&one);
+		if ((i + 1) % 500 == 0 || i + 1 == o->distill_programs)
+			fprintf(stderr,
+				"pearl-train: distillation: %d/%d more "
+				"programs (%d skipped); %d decisions to learn "
+				"in all; %.0fs\n",
+				i + 1, o->distill_programs, skipped,
+				is->train.n_steps, pearl_now() - t0);
+	}
+	return 0;
+}
+
 /* The epochs of imitation, one line each in ecsv, keeping the parameters
  * of the best held-out epoch (the held-out decisions are evaluated before
  * the first, as epoch 0). 0, or -1 with a message in err. */
@@ -1229,6 +1292,8 @@ static int imitate(pearl_env *env, struct program_set *set,
 	}
 	if (collect_imitation(env, set, policy, o, rng, &is, csv, t0, err,
 			      err_size) < 0 ||
+	    collect_distill_programs(env, policy, o, rng, &is, t0, err,
+				     err_size) < 0 ||
 	    fit_imitation(policy, &is, o, rng, ecsv, t0, err, err_size) < 0)
 		goto out;
 	rc = 0;
@@ -1630,6 +1695,11 @@ int main(int argc, char **argv)
 					   usage, pearl_exit_usage);
 	if (status >= 0)
 		return status;
+	if (o.distill_programs > 0 && (o.distill <= 0 || o.imitate_epochs <= 0)) {
+		fprintf(stderr, "pearl-train: --distill-programs needs "
+				"--distill and --imitate-epochs\n");
+		return pearl_exit_usage;
+	}
 	if (mkdir(o.out, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "pearl-train: cannot create %s\n", o.out);
 		return 1;
