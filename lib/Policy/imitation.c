@@ -152,39 +152,73 @@ out:
 	return rc;
 }
 
-int pearl_imitation_evaluate(const pearl_policy *policy,
-			     const struct pearl_ppo_batch *batch,
-			     double *loss, double *accuracy, char *err,
-			     size_t err_size)
+/* Whether decision s belongs to `part`. */
+static int in_part(const struct pearl_ppo_step *s,
+		   enum pearl_imitation_part part)
 {
-	int n = batch->n_steps, k;
-	double sum = 0, hits = 0, weight;
+	if (part == pearl_imitation_actions)
+		return !s->target;
+	if (part == pearl_imitation_targets)
+		return s->target != NULL;
+	return 1;
+}
 
-	if (n < 1 || batch->n_actions > PEARL_PPO_MAX_ACTIONS) {
-		snprintf(err, err_size, "imitation: no decisions");
+int pearl_imitation_evaluate_part(const pearl_policy *policy,
+				  const struct pearl_ppo_batch *batch,
+				  enum pearl_imitation_part part,
+				  double *loss, double *accuracy, int *n_part,
+				  char *err, size_t err_size)
+{
+	int n = batch->n_steps, k, count = 0;
+	double sum = 0, hits = 0, weight = 0;
+
+	if (batch->n_actions > PEARL_PPO_MAX_ACTIONS) {
+		snprintf(err, err_size, "imitation: too many actions");
 		return -1;
 	}
 	for (k = 0; k < n; ++k) {
+		const struct pearl_ppo_step *s = &batch->steps[k];
 		float logits[PEARL_PPO_MAX_ACTIONS], value;
 		double l, hit;
 
-		if (pearl_policy_eval(policy, batch->steps[k].graph, logits,
-				      &value, err, err_size) < 0)
+		if (!in_part(s, part))
+			continue;
+		if (pearl_policy_eval(policy, s->graph, logits, &value, err,
+				      err_size) < 0)
 			return -1;
-		if (decision_loss(&batch->steps[k], batch->n_actions, logits,
-				  NULL, 0, &l, &hit) < 0) {
+		if (decision_loss(s, batch->n_actions, logits, NULL, 0, &l,
+				  &hit) < 0) {
 			snprintf(err, err_size, "imitation: decision %d: "
 				 "masked action, empty mask or bad target",
 				 k);
 			return -1;
 		}
-		sum += batch->steps[k].weight * l;
-		hits += batch->steps[k].weight * hit;
+		sum += s->weight * l;
+		hits += s->weight * hit;
+		weight += s->weight;
+		count++;
 	}
-	weight = total_weight(batch);
+	if (weight <= 0)
+		weight = 1; /* as total_weight */
 	if (loss)
-		*loss = sum / weight;
+		*loss = count ? sum / weight : NAN;
 	if (accuracy)
-		*accuracy = hits / weight;
+		*accuracy = count ? hits / weight : NAN;
+	if (n_part)
+		*n_part = count;
 	return 0;
+}
+
+int pearl_imitation_evaluate(const pearl_policy *policy,
+			     const struct pearl_ppo_batch *batch,
+			     double *loss, double *accuracy, char *err,
+			     size_t err_size)
+{
+	if (batch->n_steps < 1) {
+		snprintf(err, err_size, "imitation: no decisions");
+		return -1;
+	}
+	return pearl_imitation_evaluate_part(policy, batch,
+					     pearl_imitation_all, loss,
+					     accuracy, NULL, err, err_size);
 }

@@ -494,6 +494,65 @@ static void test_imitation_target(void)
 	pearl_policy_free(p);
 }
 
+/* The held-out parts (pearl_imitation_evaluate_part): in a batch of two
+ * imitated actions (weights 1 and 0.5) and two targets (weights 2), each
+ * part counts its own decisions, and the weighted mean of the parts'
+ * losses is the whole batch's. A part without decisions is nan. */
+static void test_imitation_parts(void)
+{
+	pearl_adam *adam;
+	pearl_policy *p = imitation_fixture(13, &adam);
+	struct pearl_graph *g = bandit_graph(16, 0);
+	unsigned char mask[PEARL_PPO_MAX_ACTIONS] = {0};
+	float t[12] = {0};
+	struct pearl_ppo_batch b, only;
+	double all = -1, acts = -1, tgts = -1, alone = -2, none = 0;
+	int n_acts = -1, n_tgts = -1, n_none = -1, i;
+	char err[256];
+
+	t[2] = 0.5f, t[7] = 0.5f;
+	CHECK(p && adam && g);
+	if (!p || !adam || !g)
+		return;
+	pearl_ppo_batch_init(&b, 12);
+	pearl_ppo_batch_init(&only, 12);
+	for (i = 0; i < 4; ++i) {
+		CHECK(pearl_ppo_batch_add(&b, pearl_graph_copy(g), mask,
+					  i % 2 ? 3 : 5, 0, 0) == 0);
+		if (i % 2 == 0) {
+			CHECK(pearl_ppo_step_set_target(&b, i, t) == 0);
+			b.steps[i].weight = 2;
+		} else {
+			CHECK(pearl_ppo_batch_add(&only, pearl_graph_copy(g),
+						  mask, 3, 0, 0) == 0);
+			b.steps[i].weight = i == 1 ? 1 : 0.5f;
+			only.steps[only.n_steps - 1].weight = b.steps[i].weight;
+		}
+	}
+	CHECK(pearl_imitation_evaluate(p, &b, &all, NULL, err,
+				       sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate_part(p, &b, pearl_imitation_actions,
+					    &acts, NULL, &n_acts, err,
+					    sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate_part(p, &b, pearl_imitation_targets,
+					    &tgts, NULL, &n_tgts, err,
+					    sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate(p, &only, &alone, NULL, err,
+				       sizeof(err)) == 0);
+	CHECK(n_acts == 2 && n_tgts == 2);
+	CHECK(fabs(acts - alone) < 1e-9);
+	CHECK(fabs(all - (1.5 * acts + 4 * tgts) / 5.5) < 1e-6);
+	CHECK(pearl_imitation_evaluate_part(p, &only, pearl_imitation_targets,
+					    &none, NULL, &n_none, err,
+					    sizeof(err)) == 0);
+	CHECK(n_none == 0 && isnan(none));
+	pearl_ppo_batch_clear(&b);
+	pearl_ppo_batch_clear(&only);
+	pearl_graph_free(g);
+	pearl_adam_free(adam);
+	pearl_policy_free(p);
+}
+
 int main(void)
 {
 	test_loss_gradient();
@@ -502,5 +561,6 @@ int main(void)
 	test_imitation();
 	test_imitation_weights();
 	test_imitation_target();
+	test_imitation_parts();
 	return check_done("test_ppo");
 }

@@ -1186,6 +1186,24 @@ static int collect_distill_programs(pearl_env *env, const pearl_policy *policy,
 	return 0;
 }
 
+/* The held-out losses of the imitated decisions (actions to imitate) and
+ * of the distilled ones (distributions to learn) apart: the first says how
+ * well the policy learns the measured schedules, the second how much it
+ * keeps of the starting policy. NAN for a part without decisions. */
+static int held_out_parts(const pearl_policy *policy,
+			  const struct pearl_ppo_batch *val, double *imitated,
+			  double *distilled, char *err, size_t err_size)
+{
+	if (pearl_imitation_evaluate_part(policy, val,
+					  pearl_imitation_actions, imitated,
+					  NULL, NULL, err, err_size) < 0)
+		return -1;
+	return pearl_imitation_evaluate_part(policy, val,
+					     pearl_imitation_targets,
+					     distilled, NULL, NULL, err,
+					     err_size);
+}
+
 /* The epochs of imitation, one line each in ecsv, keeping the parameters
  * of the best held-out epoch (the held-out decisions are evaluated before
  * the first, as epoch 0). 0, or -1 with a message in err. */
@@ -1198,30 +1216,35 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 	int epoch, held_out = is->val.n_steps > 0;
 
 	fprintf(ecsv, "epoch,loss,accuracy,validation_loss,"
-		      "validation_accuracy\n");
+		      "validation_accuracy,validation_loss_imitated,"
+		      "validation_loss_distilled\n");
 	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
 		double loss, acc, vloss = NAN, vacc = NAN;
+		double vimitated = NAN, vdistilled = NAN;
 
 		if (pearl_imitation_epoch(policy, adam, &is->train,
 					  o->ppo.minibatch, rng, &loss, &acc,
 					  err, err_size) < 0)
 			return -1;
 		if (held_out &&
-		    pearl_imitation_evaluate(policy, &is->val, &vloss, &vacc,
-					     err, err_size) < 0)
+		    (pearl_imitation_evaluate(policy, &is->val, &vloss, &vacc,
+					      err, err_size) < 0 ||
+		     held_out_parts(policy, &is->val, &vimitated, &vdistilled,
+				    err, err_size) < 0))
 			return -1;
-		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f\n", epoch, loss, acc,
-			vloss, vacc);
+		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f,%.5f,%.5f\n", epoch, loss,
+			acc, vloss, vacc, vimitated, vdistilled);
 		fflush(ecsv);
 		if (held_out) /* early stopping */
 			best_epoch_offer(best, epoch, vloss);
 		if (epoch == 1 || epoch % 5 == 0 || epoch == o->imitate_epochs)
 			fprintf(stderr,
 				"pearl-train: imitation epoch %d/%d: loss "
-				"%.4f, accuracy %.3f; held-out loss %.4f, "
+				"%.4f, accuracy %.3f; held-out loss %.4f "
+				"(imitated %.4f, distilled %.4f), "
 				"accuracy %.3f; %.0fs\n",
 				epoch, o->imitate_epochs, loss, acc, vloss,
-				vacc, pearl_now() - t0);
+				vimitated, vdistilled, vacc, pearl_now() - t0);
 	}
 	if (held_out) {
 		best_epoch_restore(best);
