@@ -76,6 +76,7 @@ struct options {
 	float distill; /* a distilled decision's weight (0: no distillation) */
 	float distill_temperature;
 	int distill_programs, distill_samples; /* unmeasured distillation */
+	const char *distill_teacher; /* NULL: the starting policy */
 	uint64_t first_distill;                /* --first-distill-program */
 	float lr, pretrain_lr;
 	float entropy_start, entropy_end;
@@ -160,6 +161,9 @@ static void usage(FILE *f)
 "  --distill-temperature T  the distributions learnt are the policy's logits\n"
 "                        divided by T: below 1 sharper, closer to its\n"
 "                        greedy choices (default 1)\n"
+"  --distill-teacher FILE  the distributions learnt are this policy's, on\n"
+"                        the states the starting policy reaches (from a\n"
+"                        student: DAgger) (default: the starting policy)\n"
 "  --distill-programs N  with --distill, also N more random programs on\n"
 "                        which nothing is timed: the policy's distributions\n"
 "                        along its greedy episode (and --distill-samples\n"
@@ -291,6 +295,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_FLOAT_RANGE("distill", &o->distill, 0, HUGE_VAL),
 	    PEARL_OPTION_FLOAT_ABOVE("distill-temperature",
 				     &o->distill_temperature, 0),
+	    PEARL_OPTION_STRING("distill-teacher", &o->distill_teacher),
 	    PEARL_OPTION_INT("distill-programs", &o->distill_programs, 0,
 			     INT_MAX),
 	    PEARL_OPTION_U64("first-distill-program", &o->first_distill),
@@ -982,6 +987,9 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 struct imitation_set {
 	struct pearl_ppo_batch train, val;
 	int by_source[N_SOURCES]; /* programs per imitated source */
+	/* Whose distributions are distilled: --distill-teacher's policy, or
+	 * the starting policy (kept; not owned). */
+	const pearl_policy *teacher;
 };
 
 /* Records into dst the decisions of c's fastest schedule and, with
@@ -1033,16 +1041,16 @@ static int distills(const struct candidates *c, const struct options *o)
 						   (1 + o->imitate_margin));
 }
 
-/* Records the decisions of the policy's greedy schedule with its
- * distributions (distill.h), c then saying so: 1, 0 if the agent cannot
- * replay the schedule (nothing recorded; the caller imitates instead),
- * -1 with a message in err. */
-static int distill_greedy(pearl_env_program *p, const pearl_policy *policy,
+/* Records the decisions of the policy's greedy schedule with the
+ * teacher's distributions (distill.h), c then saying so: 1, 0 if the
+ * agent cannot replay the schedule (nothing recorded; the caller imitates
+ * instead), -1 with a message in err. */
+static int distill_greedy(pearl_env_program *p, const pearl_policy *teacher,
 			  struct candidates *c, const struct options *o,
 			  struct pearl_ppo_batch *dst, char *err,
 			  size_t err_size)
 {
-	int r = distill_record(p, c->greedy_schedule, policy,
+	int r = distill_record(p, c->greedy_schedule, teacher,
 			       o->distill_temperature, o->distill, dst, err,
 			       err_size);
 
@@ -1080,7 +1088,7 @@ static int imitate_program(pearl_env *env, pearl_env_program *p, int i,
 		return 0;
 	r = best_schedule(env, p, policy, o, rng, &c, err, err_size);
 	if (r == 0 && distills(&c, o))
-		r = distill_greedy(p, policy, &c, o, dst, err, err_size);
+		r = distill_greedy(p, is->teacher, &c, o, dst, err, err_size);
 	if (r == 0)
 		r = record_candidates(p, &c, o, held_out, dst, err, err_size);
 	near_best_clear(&c.near);
@@ -1143,8 +1151,8 @@ static int collect_imitation(pearl_env *env, struct program_set *set,
 
 /* With --distill-programs, the decisions of the policy's episodes (its
  * greedy one, --distill-samples sampled ones) on more programs, loaded one
- * at a time and timed not at all, with its distributions as targets
- * (distill_rollout), into is's training decisions. 0, or -1 with a
+ * at a time and timed not at all, with the teacher's distributions as
+ * targets (distill_rollout), into is's training decisions. 0, or -1 with a
  * message in err. */
 static int collect_distill_programs(pearl_env *env, const pearl_policy *policy,
 				    const struct options *o, uint64_t *rng,
@@ -1162,12 +1170,12 @@ static int collect_distill_programs(pearl_env *env, const pearl_policy *policy,
 					      o->verbose, err, err_size) < 0)
 			return -1;
 		skipped += one.skipped;
-		for (k = 0; k < one.n && k <= o->distill_samples; ++k) {
+		for (k = 0; one.n > 0 && k <= o->distill_samples; ++k) {
 			struct pearl_agent_options ao = o->agent;
 
 			ao.sample = k > 0;
 			ao.seed = pearl_splitmix64(rng);
-			if (distill_rollout(one.p[0], policy, &ao, policy,
+			if (distill_rollout(one.p[0], policy, &ao, is->teacher,
 					    o->distill_temperature, o->distill,
 					    &is->train, err, err_size) < 0) {
 				program_set_clear(&one);
@@ -1290,6 +1298,23 @@ out:
 	return rc;
 }
 
+/* A policy blob (--init-model, --distill-teacher): actions it has no
+ * weights for (an older action space) start at the mean bias of the
+ * others, with a line saying so. NULL with a message in err. */
+static pearl_policy *load_policy(const char *path, char *err,
+				 size_t err_size)
+{
+	pearl_policy *policy = pearl_policy_load_file(path, err, err_size);
+	int n_opened = policy ? pearl_policy_open_new_actions(policy) : 0;
+
+	if (n_opened)
+		fprintf(stderr, "pearl-train: %s has no weights for %d actions "
+				"(a blob of an older action space); they "
+				"start at the mean bias of the others\n",
+			path, n_opened);
+	return policy;
+}
+
 /* Imitation of the best measured schedule of every program (see the top
  * of this file); imitate.csv says what was imitated, imitate-epochs.csv
  * how the epochs went. */
@@ -1300,11 +1325,19 @@ static int imitate(pearl_env *env, struct program_set *set,
 	struct imitation_set is;
 	char *csv_path = pearl_path_join(dir, "imitate.csv");
 	char *epochs_path = pearl_path_join(dir, "imitate-epochs.csv");
+	pearl_policy *teacher = NULL;
 	FILE *csv = NULL, *ecsv = NULL;
 	double t0 = pearl_now();
 	int rc = -1;
 
 	memset(&is, 0, sizeof(is));
+	is.teacher = policy;
+	if (o->distill_teacher) {
+		teacher = load_policy(o->distill_teacher, err, err_size);
+		if (!teacher)
+			return -1;
+		is.teacher = teacher;
+	}
 	pearl_ppo_batch_init(&is.train, PEARL_N_ACTIONS);
 	pearl_ppo_batch_init(&is.val, PEARL_N_ACTIONS);
 	csv = csv_path ? fopen(csv_path, "w") : NULL;
@@ -1327,6 +1360,7 @@ out:
 		fclose(ecsv);
 	free(csv_path);
 	free(epochs_path);
+	pearl_policy_free(teacher);
 	pearl_ppo_batch_clear(&is.train);
 	pearl_ppo_batch_clear(&is.val);
 	return rc;
@@ -1601,22 +1635,11 @@ static pearl_policy *start(const struct options *o, struct state *st,
 			   char *err, size_t err_size)
 {
 	struct pearl_policy_config cfg = pearl_policy_default_config();
-	pearl_policy *policy;
-	int n_opened;
 
 	st->rng = o->seed;
-	policy = o->init_model
-		     ? pearl_policy_load_file(o->init_model, err, err_size)
-		     : pearl_policy_init_random(&cfg, o->seed, err, err_size);
-	if (!policy)
-		return NULL;
-	n_opened = o->init_model ? pearl_policy_open_new_actions(policy) : 0;
-	if (n_opened)
-		fprintf(stderr, "pearl-train: %s has no weights for %d actions "
-				"(a blob of an older action space); they "
-				"start at the mean bias of the others\n",
-			o->init_model, n_opened);
-	return policy;
+	return o->init_model
+		   ? load_policy(o->init_model, err, err_size)
+		   : pearl_policy_init_random(&cfg, o->seed, err, err_size);
 }
 
 /* Pre-training and imitation (each if asked for), then a checkpoint;
@@ -1718,9 +1741,11 @@ int main(int argc, char **argv)
 					   usage, pearl_exit_usage);
 	if (status >= 0)
 		return status;
-	if (o.distill_programs > 0 && (o.distill <= 0 || o.imitate_epochs <= 0)) {
-		fprintf(stderr, "pearl-train: --distill-programs needs "
-				"--distill and --imitate-epochs\n");
+	if ((o.distill_programs > 0 || o.distill_teacher) &&
+	    (o.distill <= 0 || o.imitate_epochs <= 0)) {
+		fprintf(stderr, "pearl-train: --distill-programs and "
+				"--distill-teacher need --distill and "
+				"--imitate-epochs\n");
 		return pearl_exit_usage;
 	}
 	if (mkdir(o.out, 0777) < 0 && errno != EEXIST) {
