@@ -72,7 +72,8 @@ static int observe(void *user, const struct pearl_graph *graph,
 	if (step->forced)
 		return 0; /* not the actor's choice */
 	g = pearl_graph_copy(graph); /* the batch takes it, even on failure */
-	if (!g || pearl_ppo_batch_add(r->batch, g, mask, step->action, 0, 0) < 0) {
+	if (!g ||
+	    pearl_ppo_batch_add(r->batch, g, mask, step->action, 0, 0) < 0) {
 		r->failed = 1;
 		return -1;
 	}

@@ -163,7 +163,9 @@ static void usage(FILE *f)
 "                        greedy choices (default 1)\n"
 "  --distill-teacher FILE  the distributions learnt are this policy's, on\n"
 "                        the states the starting policy reaches (from a\n"
-"                        student: DAgger) (default: the starting policy)\n"
+"                        student: DAgger); programs with a target then\n"
+"                        imitate their fastest candidate, never the\n"
+"                        teacher (default: the starting policy)\n"
 "  --distill-programs N  with --distill, also N more random programs on\n"
 "                        which nothing is timed: the policy's distributions\n"
 "                        along its greedy episode (and --distill-samples\n"
@@ -1029,13 +1031,20 @@ static int record_candidates(pearl_env_program *p, struct candidates *c,
 
 /* Whether, with --distill, program p (its candidates c) is distilled: the
  * greedy schedule ran, and the fastest is neither a target's nor the
- * search's, or does not beat the greedy one by the margin. */
+ * search's, or does not beat the greedy one by the margin. With
+ * --distill-teacher, whose distributions are not the policy's own, a
+ * program with a target or a search result is never distilled: it
+ * imitates its fastest candidate (the policy's greedy schedule, when that
+ * is as fast), so that the teacher does not undo what the measurements
+ * taught the policy before. */
 static int distills(const struct candidates *c, const struct options *o)
 {
 	int measured = c->source == SOURCE_SEARCH ||
 		       c->source == SOURCE_TARGET;
 
 	if (o->distill <= 0 || isnan(c->greedy))
+		return 0;
+	if (o->distill_teacher && !isnan(c->searched))
 		return 0;
 	return !measured || !(c->best_speedup > c->greedy *
 						   (1 + o->imitate_margin));
