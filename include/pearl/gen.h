@@ -86,10 +86,17 @@ enum pearl_gen_family {
 	 * perhaps triangular), its loop order drawn uniformly from the six:
 	 * for training where the loop order alone decides which interchange
 	 * pays. Its programs are named mm-<seed>. */
-	pearl_gen_family_matmul
+	pearl_gen_family_matmul,
+	/* One matmul nest shaped as PolyBench's gemm, syrk and syr2k: C's
+	 * row (or column) scaled by a loop of its own inside the outermost
+	 * loop, before the product's two inner loops; the outermost loop is
+	 * one of C's (the orders ijk, ikj, jik, jki, drawn uniformly); B
+	 * perhaps A itself, read transposed (syrk), a loop pair perhaps
+	 * triangular, the scaling loop then too. Named gemm-<seed>. */
+	pearl_gen_family_gemm
 };
 
-/* The family called `name` ("any", "matmul") in *family; 0 on success, -1
+/* The family called `name` ("any", "matmul", "gemm") in *family; 0 on success, -1
  * for an unknown name. */
 int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family);
 /* pearl_gen_family_parse as the callback of a tool's --family option
@@ -97,7 +104,8 @@ int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family);
 int pearl_gen_family_option(const char *value, void *dest);
 /* The name of `family` (static), "?" if out of range. */
 const char *pearl_gen_family_name(enum pearl_gen_family family);
-/* The name of program `seed` of `family`: "gen-<seed>" or "mm-<seed>" into
+/* The name of program `seed` of `family`: "gen-<seed>", "mm-<seed>" or
+ * "gemm-<seed>" into
  * buf[size] (truncated if need be); returns buf. */
 char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 			     char *buf, size_t size);

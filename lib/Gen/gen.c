@@ -562,7 +562,8 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	p->scale = opts ? opts->scale : pearl_gen_scale_small;
 	p->family = opts ? opts->family : pearl_gen_family_any;
 	if (p->family != pearl_gen_family_any &&
-	    p->family != pearl_gen_family_matmul) {
+	    p->family != pearl_gen_family_matmul &&
+	    p->family != pearl_gen_family_gemm) {
 		snprintf(err, err_size, "unknown program family %d",
 			 (int)p->family);
 		free(p);

@@ -1558,6 +1558,8 @@ enum {
 	MATMUL_BATCHED_INIT = 300,	/* ... the same, batched, ... */
 	MATMUL_INIT_ZERO = 500,		/* ... to 0 (else C scaled) */
 	MATMUL_ALPHA = 300,		/* the product times a constant */
+	MATMUL_B_IS_A = 400,		/* gemm family: B is A, read
+					 * transposed (syrk) */
 	DOITGEN_CHAIN = 500,		/* A an earlier nest's output */
 	DOITGEN_C4_CHAIN = 300,		/* C4 an earlier nest's output */
 	DOITGEN_INIT = 600,		/* the sums set to 0 before loop s */
@@ -1600,6 +1602,13 @@ static int loop_chain(struct gen_prog *p, int parent, int depth0, int n,
 	return root;
 }
 
+/* Whether p is of a family of one matmul nest (matmul, gemm). */
+static int one_matmul(const struct gen_prog *p)
+{
+	return p->family == pearl_gen_family_matmul ||
+	       p->family == pearl_gen_family_gemm;
+}
+
 /* The loop orders of a matmul, as the axis of each loop (I = 0, J = 1,
  * K = 2), and their names. */
 static const int matmul_perms[6][3] = { { 0, 1, 2 }, { 0, 2, 1 },
@@ -1628,6 +1637,10 @@ struct matmul {
 	int adims[3], bdims[3], cdims[3];
 	int alev[3], blev[3], clev[3];	/* the loop level of each index */
 	int init;			/* C initialized before the k loop */
+	int row_init;			/* gemm family: C's row (or column)
+					 * scaled by a loop of its own inside
+					 * the outermost loop */
+	int b_is_a;			/* B is A, read transposed */
 	int root;			/* the nest's outermost loop */
 	int loops[GEN_MAX_DEPTH];
 };
@@ -1637,12 +1650,16 @@ struct matmul {
 static void matmul_choose_loops(struct gen_prog *p, struct matmul *m)
 {
 	static const int perm_w[] = { 30, 30, 10, 15, 5, 10 };
+	/* the orders whose outermost loop is one of C's (i or j) */
+	static const int c_outer[4] = { 0, 1, 2, 4 };
 	int i;
 
 	m->pi = m->batched ? gen_below(&p->rng, 2)
 			   : gen_pick(&p->rng, perm_w, N_OF(perm_w));
 	if (p->family == pearl_gen_family_matmul)
 		m->pi = gen_below(&p->rng, 6);
+	if (p->family == pearl_gen_family_gemm)
+		m->pi = c_outer[gen_below(&p->rng, 4)];
 	m->perm = matmul_perms[m->pi];
 	m->dI = random_dim(p);
 	m->dJ = random_dim(p);
@@ -1732,10 +1749,18 @@ static void matmul_choose_arrays(struct gen_prog *p, struct matmul *m)
 {
 	m->shared_b = m->batched && gen_chance(&p->rng, MATMUL_SHARED_B);
 	m->b_t = !m->batched && gen_chance(&p->rng, MATMUL_B_TRANSPOSED);
+	if (p->family == pearl_gen_family_gemm && !m->a_t &&
+	    gen_chance(&p->rng, MATMUL_B_IS_A)) {
+		m->b_is_a = 1; /* B[j][k] read as A[j][k]: J of I's size */
+		m->b_t = 1;
+		m->dJ = m->dI;
+	}
 	matmul_layout(m);
 	if (m->A < 0)
 		m->A = array_new(p, m->na, m->adims);
-	m->B = input_array(p, m->nest, m->nb, m->bdims, MATMUL_B_CHAIN);
+	m->B = m->b_is_a ? m->A
+			 : input_array(p, m->nest, m->nb, m->bdims,
+				       MATMUL_B_CHAIN);
 	m->C = array_new(p, m->na, m->cdims);
 	if (m->a_t || m->b_t)
 		p->features |= pearl_gen_f_transpose;
@@ -1743,41 +1768,76 @@ static void matmul_choose_arrays(struct gen_prog *p, struct matmul *m)
 		p->features |= pearl_gen_f_batched;
 }
 
-/* C = 0 or C = c * C in `parent`, before the k loop. */
+/* C = 0 or C = c * C in `parent`, before the k loop; C's indices at the
+ * loop levels clev. */
 static void matmul_init_statement(struct gen_prog *p, const struct matmul *m,
-				  int parent)
+				  int parent, const int *clev)
 {
 	int v;
 
 	if (gen_chance(&p->rng, MATMUL_INIT_ZERO)) {
 		v = e_const(p, zero_literal(p));
 	} else {
-		v = e_load(p, access_levels(p, m->C, m->clev, 0));
+		v = e_load(p, access_levels(p, m->C, clev, 0));
 		v = e_bin(p, GEN_OP_MUL, v, e_const(p,
 			  is_float(p) ? LIT(p, f_large)
 				      : LIT(p, i_mul)));
 	}
-	stmt_new(p, parent, m->b0 + 2, access_levels(p, m->C, m->clev, 1), v,
-		 0);
+	stmt_new(p, parent, m->b0 + 2, access_levels(p, m->C, clev, 1), v, 0);
 	p->features |= pearl_gen_f_imperfect;
 }
 
+/* The gemm family's loops: the outermost (i or j), in it a loop over
+ * C's other axis scaling (or zeroing) C there, triangular if that axis is
+ * bounded by the outermost, then the product's two inner loops. */
+static void matmul_emit_row_init_loops(struct gen_prog *p, struct matmul *m,
+				       const int *dall, const int *c3,
+				       const enum gen_loop_role *r3)
+{
+	int other = m->perm[0] == 0 ? 1 : 0; /* C's axis not outermost */
+	int dim = other == 1 ? m->dJ : m->dI, clev[2], outer, l;
+
+	m->row_init = 1;
+	outer = loop_chain(p, -1, 0, 1, dall, c3, r3, -1, -1, -1, m->loops);
+	m->root = outer;
+	if (m->tri >= 0 && m->tri_ref == 0 && m->perm[m->tri_in] == other)
+		l = loop_tri(p, outer, 1, dim, 0, m->tri, GEN_ROLE_SPACE);
+	else
+		l = loop_dim(p, outer, 1, dim, 0, 0, GEN_ROLE_SPACE);
+	clev[m->perm[0]] = 0;
+	clev[other] = 1;
+	matmul_init_statement(p, m, l, clev);
+	loop_chain(p, outer, 1, 2, dall + 1, c3, r3 + 1,
+		   m->tri >= 0 ? m->tri_in - 1 : -1, m->tri_ref - 1, m->tri,
+		   m->loops + 1);
+}
+
 /* The loops: [b], then the three in perm order, with C's initialization
- * before the k loop if it is innermost and that was chosen. */
+ * before the k loop if it is innermost and that was chosen (the gemm
+ * family: matmul_emit_row_init_loops). */
 static void matmul_emit_loops(struct gen_prog *p, struct matmul *m)
 {
 	int d3[3], dall[GEN_MAX_DEPTH], c3[GEN_MAX_DEPTH], i, l, b0 = m->b0;
 	enum gen_loop_role r3[GEN_MAX_DEPTH];
 	int parent = -1, before;
 
-	m->init = m->perm[2] == 2 &&
-		  gen_chance(&p->rng, m->batched ? MATMUL_BATCHED_INIT
-						 : MATMUL_INIT);
-	before = m->init ? 2 : 3;
 	d3[0] = m->dI;
 	d3[1] = m->dJ;
 	d3[2] = m->dK;
 	memset(c3, 0, sizeof(c3));
+	if (p->family == pearl_gen_family_gemm) {
+		for (i = 0; i < 3; ++i) {
+			dall[i] = d3[m->perm[i]];
+			r3[i] = m->perm[i] == 2 ? GEN_ROLE_REDUCTION
+						: GEN_ROLE_SPACE;
+		}
+		matmul_emit_row_init_loops(p, m, dall, c3, r3);
+		return;
+	}
+	m->init = m->perm[2] == 2 &&
+		  gen_chance(&p->rng, m->batched ? MATMUL_BATCHED_INIT
+						 : MATMUL_INIT);
+	before = m->init ? 2 : 3;
 	if (m->batched) {
 		dall[0] = m->dB;
 		r3[0] = GEN_ROLE_SPACE;
@@ -1796,7 +1856,7 @@ static void matmul_emit_loops(struct gen_prog *p, struct matmul *m)
 		m->root = l;
 	if (m->init) {
 		parent = m->loops[b0 + before - 1];
-		matmul_init_statement(p, m, parent);
+		matmul_init_statement(p, m, parent, m->clev);
 		loop_chain(p, parent, b0 + 2, 1, dall + 2, c3, r3 + 2,
 			   m->tri_in == 2 ? 0 : -1, m->tri_ref - 2,
 			   m->tri_in == 2 ? m->tri : -1, m->loops + b0 + 2);
@@ -1833,6 +1893,10 @@ static void matmul_describe(const struct matmul *m, char *desc)
 		     tri_name[m->tri], m->b0 + m->tri_ref);
 	if (m->init)
 		DESC(", init");
+	if (m->row_init)
+		DESC(", C scaled in the outer loop");
+	if (m->b_is_a)
+		DESC(", B = A^T");
 }
 
 /* C[b][i][j] += A[b][i][k] * B[b][k][j], b only if batched. */
@@ -2077,7 +2141,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 	enum { MATMUL, BATCHED, DOITGEN, CONV };
 	int variant = gen_pick(&p->rng, var_w, N_OF(var_w));
 
-	if (p->family == pearl_gen_family_matmul)
+	if (one_matmul(p))
 		variant = MATMUL;
 
 	if (variant == MATMUL || variant == BATCHED)
@@ -2104,13 +2168,13 @@ void gen_build(struct gen_prog *p)
 		p->dim_mul[i] = 32 + gen_below(&p->rng, 97);
 	}
 	n = 1 + gen_pick(&p->rng, nest_w, N_OF(nest_w));
-	if (p->family == pearl_gen_family_matmul)
+	if (one_matmul(p))
 		n = 1;
 	for (i = 0; i < n && !p->full; ++i) {
 		struct gen_nest *nest = &p->nests[i];
 
 		k = gen_pick(&p->rng, kind_w, N_OF(kind_w));
-		if (p->family == pearl_gen_family_matmul)
+		if (one_matmul(p))
 			k = pearl_gen_kind_contraction;
 		nest->kind = (enum pearl_gen_kind)k;
 		nest->desc[0] = '\0';

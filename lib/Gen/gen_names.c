@@ -43,7 +43,7 @@ int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family)
 {
 	enum pearl_gen_family f;
 
-	for (f = pearl_gen_family_any; f <= pearl_gen_family_matmul; ++f)
+	for (f = pearl_gen_family_any; f <= pearl_gen_family_gemm; ++f)
 		if (name && !strcmp(name, pearl_gen_family_name(f))) {
 			*family = f;
 			return 0;
@@ -63,6 +63,7 @@ const char *pearl_gen_family_name(enum pearl_gen_family family)
 	switch (family) {
 	case pearl_gen_family_any: return "any";
 	case pearl_gen_family_matmul: return "matmul";
+	case pearl_gen_family_gemm: return "gemm";
 	}
 	return "?";
 }
@@ -71,7 +72,9 @@ char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 			     char *buf, size_t size)
 {
 	snprintf(buf, size, "%s-%llu",
-		 family == pearl_gen_family_matmul ? "mm" : "gen",
+		 family == pearl_gen_family_matmul ? "mm"
+		 : family == pearl_gen_family_gemm ? "gemm"
+						   : "gen",
 		 (unsigned long long)seed);
 	return buf;
 }

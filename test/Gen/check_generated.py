@@ -3,7 +3,7 @@
 
   check_generated.py --pearl-gen G --pearl-opt P --pearl-exec E --mlir-opt M
                      [--seed 1] [--count 60] [--scale small] [-j 2] [--quick]
-                     [--family any|matmul]
+                     [--family any|matmul|gemm]
 
 Generates programs of seeds SEED .. SEED+COUNT-1 (pearl-gen --size-scale
 SCALE) and checks each:
@@ -29,7 +29,9 @@ counted in the distribution, but only every fourth one is run through the
 checks.  With --family matmul (one matmul nest per program), the coverage
 asks instead for the contraction kind alone, every type and all six loop
 orders (read off the programs' "// nest 0: contraction: matmul ORDER"
-lines).  Exit status 0 when nothing failed and the coverage is complete.
+lines).  With --family gemm, the four orders whose outermost loop is i or
+j, C scaled in the outer loop in every program, and among them a
+triangular one and one whose B is A (syrk's shape).  Exit status 0 when nothing failed and the coverage is complete.
 """
 import argparse
 import concurrent.futures
@@ -167,7 +169,8 @@ def main():
     ap.add_argument("--count", type=int, default=60)
     ap.add_argument("--scale", default="small", choices=["small", "train"])
     ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--family", default="any", choices=["any", "matmul"])
+    ap.add_argument("--family", default="any",
+                    choices=["any", "matmul", "gemm"])
     ap.add_argument("--quick", action="store_true",
                     help="run the checks on every fourth program only")
     args = ap.parse_args()
@@ -177,13 +180,15 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
             results = list(pool.map(lambda s: one(s, args, work), seeds))
         orders = set()
+        nest_lines = []
         for seed in seeds:
             try:
                 with open(os.path.join(work, "gen-%d.mlir.in" % seed)) as f:
-                    m = re.search(r"^// nest 0: contraction: matmul (\w+)",
-                                  f.read(), re.M)
+                    m = re.search(r"^// nest 0: contraction: matmul (\w+)"
+                                  r"(.*)$", f.read(), re.M)
                     if m:
                         orders.add(m.group(1))
+                        nest_lines.append(m.group(2))
             except OSError:
                 pass
 
@@ -201,7 +206,8 @@ def main():
             continue
         short = " ".join(summary.split()[1:6]) if summary else ""
         print("%s %s-%d: %s%s" % (status,
-                                   "mm" if args.family == "matmul" else "gen",
+                                   {"matmul": "mm", "gemm": "gemm"}.get(
+                                       args.family, "gen"),
                                    seed, short,
                                    ": " + why if why else ""))
         if status == "FAIL":
@@ -212,12 +218,21 @@ def main():
     missing = []
     required = (("kinds", KINDS), ("types", TYPES),
                 ("features", REQUIRED_FEATURES))
-    if args.family == "matmul":
+    if args.family in ("matmul", "gemm"):
         required = (("kinds", ["contraction"]), ("types", TYPES))
         missing += ["kind " + n for (k, n) in dist
                     if k == "kinds" and n != "contraction"]
-        missing += ["order " + o for o in ("ijk", "ikj", "jik", "jki", "kij",
-                                           "kji") if o not in orders]
+        want = ("ijk", "ikj", "jik", "jki", "kij", "kji")
+        if args.family == "gemm":
+            want = ("ijk", "ikj", "jik", "jki")
+            missing += ["order " + o for o in orders if o not in want]
+            if len(nest_lines) != len(seeds) or not all(
+                    "C scaled in the outer loop" in n for n in nest_lines):
+                missing.append("C scaled in every program")
+            for shape in ("triangular", "B = A^T"):
+                if not any(shape in n for n in nest_lines):
+                    missing.append(shape)
+        missing += ["order " + o for o in want if o not in orders]
         print("loop orders: %s" % " ".join(sorted(orders)))
     for key, names in required:
         for name in names:
