@@ -64,6 +64,8 @@ struct options {
 	int programs;
 	uint64_t first_matmul; /* --first-matmul-program */
 	int matmul_programs;
+	uint64_t first_gemm; /* --first-gemm-program */
+	int gemm_programs;
 	enum pearl_gen_scale scale;
 	long steps;
 	int batch;
@@ -113,6 +115,10 @@ static void usage(FILE *f)
 "                        matmul nest in a uniformly drawn loop order, named\n"
 "                        mm-<seed>) after them (default 0)\n"
 "  --first-matmul-program S  seed of the first of those (default 1)\n"
+"  --gemm-programs N     also N programs of pearl-gen's gemm family (a\n"
+"                        matmul nest shaped as PolyBench's gemm, syrk,\n"
+"                        syr2k, named gemm-<seed>) after them (default 0)\n"
+"  --first-gemm-program S  seed of the first of those (default 1)\n"
 "  --size-scale small|train|wide|cache  program sizes (default train; wide\n"
 "                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
@@ -225,6 +231,7 @@ static void default_options(struct options *o)
 	o->first_program = 1;
 	o->programs = 200;
 	o->first_matmul = 1;
+	o->first_gemm = 1;
 	o->scale = pearl_gen_scale_train;
 	o->steps = 20000;
 	o->batch = 512;
@@ -260,6 +267,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("matmul-programs", &o->matmul_programs, 0,
 			     INT_MAX),
 	    PEARL_OPTION_U64("first-matmul-program", &o->first_matmul),
+	    PEARL_OPTION_INT("gemm-programs", &o->gemm_programs, 0, INT_MAX),
+	    PEARL_OPTION_U64("first-gemm-program", &o->first_gemm),
 	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
@@ -1584,6 +1593,10 @@ static int load_programs(pearl_env *env, const struct options *o,
 	    program_set_add_generated(set, env, o->first_matmul,
 				      o->matmul_programs, o->scale,
 				      pearl_gen_family_matmul, o->verbose, err,
+				      err_size) < 0 ||
+	    program_set_add_generated(set, env, o->first_gemm,
+				      o->gemm_programs, o->scale,
+				      pearl_gen_family_gemm, o->verbose, err,
 				      err_size) < 0)
 		return -1;
 	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
@@ -1597,6 +1610,12 @@ static int load_programs(pearl_env *env, const struct options *o,
 			(unsigned long long)o->first_matmul,
 			(unsigned long long)(o->first_matmul +
 					     o->matmul_programs - 1));
+	if (o->gemm_programs > 0)
+		fprintf(stderr, "pearl-train: of them the gemm family's "
+				"gemm-%llu..gemm-%llu\n",
+			(unsigned long long)o->first_gemm,
+			(unsigned long long)(o->first_gemm +
+					     o->gemm_programs - 1));
 	if (set->n == 0) {
 		snprintf(err, err_size, "no program to train on");
 		return -1;
