@@ -2,7 +2,7 @@
  * pearl-gen - writes seeded random affine programs as MLIR (pearl/gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
- *             [--size-scale small|train|wide|cache] [--family any|matmul]
+ *             [--size-scale small|train|wide|cache] [--family any|matmul|gemm]
  *             [--lang mlir|c] [--quiet]
  *   pearl-gen --list-features
  *
@@ -25,7 +25,9 @@
  * tiny sizes for tests; wide the train structures at 0.25-108 ms.
  * --family matmul gives one matmul nest per seed in one of its six loop
  * orders, drawn uniformly (programs named mm-<seed>, files
- * DIR/mm-<seed>.mlir.in); the default, any, every structure.
+ * DIR/mm-<seed>.mlir.in); --family gemm one matmul nest shaped as
+ * PolyBench's gemm, syrk and syr2k, C scaled in its outer loop (named
+ * gemm-<seed>); the default, any, every structure.
  * Exit status: 0 success, 1 error (generation or output), 2 usage.
  */
 #include <errno.h>
@@ -42,7 +44,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: pearl-gen --seed S [--count N] [-o DIR/|FILE] "
 		"[--size-scale small|train|wide|cache]\n"
-		"                 [--family any|matmul] [--lang mlir|c] [--quiet]\n"
+		"                 [--family any|matmul|gemm] [--lang mlir|c] [--quiet]\n"
 		"       pearl-gen --list-features\n"
 		"Writes N random affine programs (seeds S .. S+N-1) as MLIR "
 		"modules in the\npearl-bench kernel contract: into "
