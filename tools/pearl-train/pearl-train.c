@@ -1583,6 +1583,22 @@ static pearl_env *open_env(const struct options *o, char **memo, char *err,
 	return env;
 }
 
+/* Says which programs of a family (--matmul-programs, --gemm-programs)
+ * are among those trained on, if any. */
+static void say_family(enum pearl_gen_family family, uint64_t first,
+		       int count)
+{
+	char a[64], b[64];
+
+	if (count > 0)
+		fprintf(stderr, "pearl-train: of them the %s family's "
+				"%s..%s\n",
+			pearl_gen_family_name(family),
+			pearl_gen_program_name(family, first, a, sizeof(a)),
+			pearl_gen_program_name(family, first + count - 1, b,
+					       sizeof(b)));
+}
+
 /* The programs to train on into *set; 0, or -1 with a message in err. */
 static int load_programs(pearl_env *env, const struct options *o,
 			 struct program_set *set, char *err, size_t err_size)
@@ -1604,18 +1620,9 @@ static int load_programs(pearl_env *env, const struct options *o,
 		set->n, (unsigned long long)o->first_program,
 		(unsigned long long)(o->first_program + o->programs - 1),
 		pearl_gen_scale_name(o->scale), set->skipped);
-	if (o->matmul_programs > 0)
-		fprintf(stderr, "pearl-train: of them the matmul family's "
-				"mm-%llu..mm-%llu\n",
-			(unsigned long long)o->first_matmul,
-			(unsigned long long)(o->first_matmul +
-					     o->matmul_programs - 1));
-	if (o->gemm_programs > 0)
-		fprintf(stderr, "pearl-train: of them the gemm family's "
-				"gemm-%llu..gemm-%llu\n",
-			(unsigned long long)o->first_gemm,
-			(unsigned long long)(o->first_gemm +
-					     o->gemm_programs - 1));
+	say_family(pearl_gen_family_matmul, o->first_matmul,
+		   o->matmul_programs);
+	say_family(pearl_gen_family_gemm, o->first_gemm, o->gemm_programs);
 	if (set->n == 0) {
 		snprintf(err, err_size, "no program to train on");
 		return -1;
