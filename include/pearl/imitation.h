@@ -58,21 +58,29 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 			     double *loss, double *accuracy, char *err,
 			     size_t err_size);
 
-/* The decisions of a batch that pearl_imitation_evaluate_part reads. */
+/* The parts of a batch pearl_imitation_evaluate_parts scores apart. */
 enum pearl_imitation_part {
 	pearl_imitation_all,
 	pearl_imitation_actions, /* those without a target: imitated actions */
-	pearl_imitation_targets  /* those with one (distillation) */
+	pearl_imitation_targets, /* those with one (distillation) */
+	pearl_imitation_n_parts
 };
 
-/* pearl_imitation_evaluate over the decisions of `part` alone: their
- * number to *n_part, and a loss and accuracy of NAN if there are none
- * (any pointer may be NULL). Returns 0 or -1 with a message. */
-int pearl_imitation_evaluate_part(const pearl_policy *policy,
-				  const struct pearl_ppo_batch *batch,
-				  enum pearl_imitation_part part,
-				  double *loss, double *accuracy, int *n_part,
-				  char *err, size_t err_size);
+/* The loss and accuracy of pearl_imitation_evaluate over some decisions,
+ * and their number; loss and accuracy NAN if there are none. */
+struct pearl_imitation_score {
+	double loss, accuracy;
+	int n;
+};
+
+/* pearl_imitation_evaluate over the whole batch and over each part, in
+ * one pass: score[part] for every enum pearl_imitation_part (an empty
+ * batch is no error here: every part is then empty). Returns 0 or -1 with
+ * a message. */
+int pearl_imitation_evaluate_parts(
+	const pearl_policy *policy, const struct pearl_ppo_batch *batch,
+	struct pearl_imitation_score score[pearl_imitation_n_parts],
+	char *err, size_t err_size);
 
 #ifdef __cplusplus
 }

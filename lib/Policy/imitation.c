@@ -152,37 +152,37 @@ out:
 	return rc;
 }
 
-/* Whether decision s belongs to `part`. */
-static int in_part(const struct pearl_ppo_step *s,
-		   enum pearl_imitation_part part)
+/* The part of the decisions without a target (imitated actions) or with
+ * one (distilled distributions) that decision s belongs to. */
+static enum pearl_imitation_part part_of(const struct pearl_ppo_step *s)
 {
-	if (part == pearl_imitation_actions)
-		return !s->target;
-	if (part == pearl_imitation_targets)
-		return s->target != NULL;
-	return 1;
+	return s->target ? pearl_imitation_targets : pearl_imitation_actions;
 }
 
-int pearl_imitation_evaluate_part(const pearl_policy *policy,
-				  const struct pearl_ppo_batch *batch,
-				  enum pearl_imitation_part part,
-				  double *loss, double *accuracy, int *n_part,
-				  char *err, size_t err_size)
+/* Weighted sums of losses and hits, and the weight and number of
+ * decisions, of one part. */
+struct part_sums {
+	double loss, hits, weight;
+	int n;
+};
+
+int pearl_imitation_evaluate_parts(
+	const pearl_policy *policy, const struct pearl_ppo_batch *batch,
+	struct pearl_imitation_score score[pearl_imitation_n_parts],
+	char *err, size_t err_size)
 {
-	int n = batch->n_steps, k, count = 0;
-	double sum = 0, hits = 0, weight = 0;
+	struct part_sums sums[pearl_imitation_n_parts] = {{0}};
+	int k, i, parts[2];
 
 	if (batch->n_actions > PEARL_PPO_MAX_ACTIONS) {
 		snprintf(err, err_size, "imitation: too many actions");
 		return -1;
 	}
-	for (k = 0; k < n; ++k) {
+	for (k = 0; k < batch->n_steps; ++k) {
 		const struct pearl_ppo_step *s = &batch->steps[k];
 		float logits[PEARL_PPO_MAX_ACTIONS], value;
 		double l, hit;
 
-		if (!in_part(s, part))
-			continue;
 		if (pearl_policy_eval(policy, s->graph, logits, &value, err,
 				      err_size) < 0)
 			return -1;
@@ -193,19 +193,25 @@ int pearl_imitation_evaluate_part(const pearl_policy *policy,
 				 k);
 			return -1;
 		}
-		sum += s->weight * l;
-		hits += s->weight * hit;
-		weight += s->weight;
-		count++;
+		parts[0] = pearl_imitation_all;
+		parts[1] = part_of(s);
+		for (i = 0; i < 2; ++i) {
+			struct part_sums *p = &sums[parts[i]];
+
+			p->loss += s->weight * l;
+			p->hits += s->weight * hit;
+			p->weight += s->weight;
+			p->n++;
+		}
 	}
-	if (weight <= 0)
-		weight = 1; /* as total_weight */
-	if (loss)
-		*loss = count ? sum / weight : NAN;
-	if (accuracy)
-		*accuracy = count ? hits / weight : NAN;
-	if (n_part)
-		*n_part = count;
+	for (i = 0; i < pearl_imitation_n_parts; ++i) {
+		/* a weight of 0 counts as 1, as in total_weight */
+		double w = sums[i].weight > 0 ? sums[i].weight : 1;
+
+		score[i].n = sums[i].n;
+		score[i].loss = sums[i].n ? sums[i].loss / w : NAN;
+		score[i].accuracy = sums[i].n ? sums[i].hits / w : NAN;
+	}
 	return 0;
 }
 
@@ -214,11 +220,18 @@ int pearl_imitation_evaluate(const pearl_policy *policy,
 			     double *loss, double *accuracy, char *err,
 			     size_t err_size)
 {
+	struct pearl_imitation_score score[pearl_imitation_n_parts];
+
 	if (batch->n_steps < 1) {
 		snprintf(err, err_size, "imitation: no decisions");
 		return -1;
 	}
-	return pearl_imitation_evaluate_part(policy, batch,
-					     pearl_imitation_all, loss,
-					     accuracy, NULL, err, err_size);
+	if (pearl_imitation_evaluate_parts(policy, batch, score, err,
+					   err_size) < 0)
+		return -1;
+	if (loss)
+		*loss = score[pearl_imitation_all].loss;
+	if (accuracy)
+		*accuracy = score[pearl_imitation_all].accuracy;
+	return 0;
 }

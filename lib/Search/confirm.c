@@ -31,8 +31,8 @@ void search_finalists_clear(struct search_finalists *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The position of `schedule` among the finalists, or -1. */
-static int find(const struct search_finalists *f, const char *schedule)
+int search_finalists_find(const struct search_finalists *f,
+			  const char *schedule)
 {
 	return pearl_str_index((const char *const *)f->schedule, f->n,
 			       schedule);
@@ -116,7 +116,7 @@ int search_finalists_note(struct search_finalists *f, const char *schedule,
 	char *copy;
 
 	if (f->cap == 0 || !*schedule || speedup <= 0 ||
-	    find(f, schedule) >= 0)
+	    search_finalists_find(f, schedule) >= 0)
 		return 0;
 	at = f->by_family ? full_family(f, schedule) : -1;
 	if (at >= 0 && speedup <= f->speedup[at])

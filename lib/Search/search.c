@@ -136,24 +136,15 @@ static int measure_schedule(struct search *s, const char *schedule,
 	return 0;
 }
 
-/* The position in s->starts of `schedule`, measured at level 0, or -1. */
-static int find_start(const struct search *s, const char *schedule)
-{
-	int i;
-
-	for (i = 0; i < s->starts.n; ++i)
-		if (!strcmp(s->starts.schedule[i], schedule))
-			return i;
-	return -1;
-}
-
 /* Measures `child`, a state of a level, unless level 0 measured the same
- * schedule (the policy's decision or a seed): it then takes that speedup,
- * and no measurement is counted. */
+ * schedule (the policy's decision or a seed) and it ran OK: it then takes
+ * that speedup, and no measurement is counted. (s->starts keeps only the
+ * schedules that ran, so a start that failed is measured again, a memo
+ * hit.) */
 static int measure(struct search *s, struct search_state *child, char *err,
 		   size_t err_size)
 {
-	int start = find_start(s, child->schedule);
+	int start = search_finalists_find(&s->starts, child->schedule);
 
 	child->measured = 1;
 	if (start >= 0)

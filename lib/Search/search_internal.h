@@ -125,6 +125,9 @@ struct search_finalists {
  * memory is exhausted. */
 int search_finalists_init(struct search_finalists *f, int cap);
 void search_finalists_clear(struct search_finalists *f);
+/* The position of `schedule` among the finalists of f, or -1. */
+int search_finalists_find(const struct search_finalists *f,
+			  const char *schedule);
 /* Notes a measured schedule (kept) with its speedup and origin (static):
  * it joins the finalists if it is among the cap fastest so far, replacing
  * the slower of the two of its family there already (if f->by_family). A schedule already noted keeps its first

@@ -494,10 +494,12 @@ static void test_imitation_target(void)
 	pearl_policy_free(p);
 }
 
-/* The held-out parts (pearl_imitation_evaluate_part): in a batch of two
+/* The held-out parts (pearl_imitation_evaluate_parts): in a batch of two
  * imitated actions (weights 1 and 0.5) and two targets (weights 2), each
- * part counts its own decisions, and the weighted mean of the parts'
- * losses is the whole batch's. A part without decisions is nan. */
+ * part counts its own decisions, the actions' part scores as a batch of
+ * them alone, the whole is pearl_imitation_evaluate's, and the weighted
+ * mean of the parts' losses is the whole batch's. A part without
+ * decisions is nan. */
 static void test_imitation_parts(void)
 {
 	pearl_adam *adam;
@@ -506,9 +508,11 @@ static void test_imitation_parts(void)
 	unsigned char mask[PEARL_PPO_MAX_ACTIONS] = {0};
 	float t[12] = {0};
 	struct pearl_ppo_batch b, only;
-	double all = -1, acts = -1, tgts = -1, alone = -2, none = 0;
-	int n_acts = -1, n_tgts = -1, n_none = -1, i;
+	struct pearl_imitation_score sb[pearl_imitation_n_parts];
+	struct pearl_imitation_score so[pearl_imitation_n_parts];
+	double all = -1, acc = -1, acts, tgts;
 	char err[256];
+	int i;
 
 	t[2] = 0.5f, t[7] = 0.5f;
 	CHECK(p && adam && g);
@@ -529,23 +533,23 @@ static void test_imitation_parts(void)
 			only.steps[only.n_steps - 1].weight = b.steps[i].weight;
 		}
 	}
-	CHECK(pearl_imitation_evaluate(p, &b, &all, NULL, err,
+	CHECK(pearl_imitation_evaluate(p, &b, &all, &acc, err,
 				       sizeof(err)) == 0);
-	CHECK(pearl_imitation_evaluate_part(p, &b, pearl_imitation_actions,
-					    &acts, NULL, &n_acts, err,
-					    sizeof(err)) == 0);
-	CHECK(pearl_imitation_evaluate_part(p, &b, pearl_imitation_targets,
-					    &tgts, NULL, &n_tgts, err,
-					    sizeof(err)) == 0);
-	CHECK(pearl_imitation_evaluate(p, &only, &alone, NULL, err,
-				       sizeof(err)) == 0);
-	CHECK(n_acts == 2 && n_tgts == 2);
-	CHECK(fabs(acts - alone) < 1e-9);
+	CHECK(pearl_imitation_evaluate_parts(p, &b, sb, err,
+					     sizeof(err)) == 0);
+	CHECK(pearl_imitation_evaluate_parts(p, &only, so, err,
+					     sizeof(err)) == 0);
+	acts = sb[pearl_imitation_actions].loss;
+	tgts = sb[pearl_imitation_targets].loss;
+	CHECK(sb[pearl_imitation_actions].n == 2 &&
+	      sb[pearl_imitation_targets].n == 2 &&
+	      sb[pearl_imitation_all].n == 4);
+	CHECK(fabs(acts - so[pearl_imitation_all].loss) < 1e-9);
+	CHECK(sb[pearl_imitation_all].loss == all &&
+	      sb[pearl_imitation_all].accuracy == acc);
 	CHECK(fabs(all - (1.5 * acts + 4 * tgts) / 5.5) < 1e-6);
-	CHECK(pearl_imitation_evaluate_part(p, &only, pearl_imitation_targets,
-					    &none, NULL, &n_none, err,
-					    sizeof(err)) == 0);
-	CHECK(n_none == 0 && isnan(none));
+	CHECK(so[pearl_imitation_targets].n == 0 &&
+	      isnan(so[pearl_imitation_targets].loss));
 	pearl_ppo_batch_clear(&b);
 	pearl_ppo_batch_clear(&only);
 	pearl_graph_free(g);

@@ -1212,27 +1212,12 @@ static int collect_distill_programs(pearl_env *env, const pearl_policy *policy,
 	return 0;
 }
 
-/* The held-out losses of the imitated decisions (actions to imitate) and
- * of the distilled ones (distributions to learn) apart: the first says how
- * well the policy learns the measured schedules, the second how much it
- * keeps of the starting policy. NAN for a part without decisions. */
-static int held_out_parts(const pearl_policy *policy,
-			  const struct pearl_ppo_batch *val, double *imitated,
-			  double *distilled, char *err, size_t err_size)
-{
-	if (pearl_imitation_evaluate_part(policy, val,
-					  pearl_imitation_actions, imitated,
-					  NULL, NULL, err, err_size) < 0)
-		return -1;
-	return pearl_imitation_evaluate_part(policy, val,
-					     pearl_imitation_targets,
-					     distilled, NULL, NULL, err,
-					     err_size);
-}
-
 /* The epochs of imitation, one line each in ecsv, keeping the parameters
  * of the best held-out epoch (the held-out decisions are evaluated before
- * the first, as epoch 0). 0, or -1 with a message in err. */
+ * the first, as epoch 0). The held-out loss is also given for the
+ * imitated decisions (actions) and the distilled ones (distributions)
+ * apart: how well the policy learns the measured schedules, and how much
+ * it keeps of the teacher. 0, or -1 with a message in err. */
 static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 			    const struct imitation_set *is,
 			    const struct options *o, uint64_t *rng,
@@ -1245,6 +1230,7 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 		      "validation_accuracy,validation_loss_imitated,"
 		      "validation_loss_distilled\n");
 	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
+		struct pearl_imitation_score v[pearl_imitation_n_parts];
 		double loss, acc, vloss = NAN, vacc = NAN;
 		double vimitated = NAN, vdistilled = NAN;
 
@@ -1252,12 +1238,15 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 					  o->ppo.minibatch, rng, &loss, &acc,
 					  err, err_size) < 0)
 			return -1;
-		if (held_out &&
-		    (pearl_imitation_evaluate(policy, &is->val, &vloss, &vacc,
-					      err, err_size) < 0 ||
-		     held_out_parts(policy, &is->val, &vimitated, &vdistilled,
-				    err, err_size) < 0))
-			return -1;
+		if (held_out) {
+			if (pearl_imitation_evaluate_parts(policy, &is->val, v,
+							   err, err_size) < 0)
+				return -1;
+			vloss = v[pearl_imitation_all].loss;
+			vacc = v[pearl_imitation_all].accuracy;
+			vimitated = v[pearl_imitation_actions].loss;
+			vdistilled = v[pearl_imitation_targets].loss;
+		}
 		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f,%.5f,%.5f\n", epoch, loss,
 			acc, vloss, vacc, vimitated, vdistilled);
 		fflush(ecsv);
