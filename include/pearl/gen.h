@@ -93,20 +93,25 @@ enum pearl_gen_family {
 	 * one of C's (the orders ijk, ikj, jik, jki, drawn uniformly); B
 	 * perhaps A itself, read transposed (syrk), a loop pair perhaps
 	 * triangular, the scaling loop then too. Named gemm-<seed>. */
-	pearl_gen_family_gemm
+	pearl_gen_family_gemm,
+	/* Two or three matmul nests, later ones mostly reading an earlier
+	 * one's product, as PolyBench's 2mm and 3mm: most have k innermost
+	 * and C set to 0 or scaled before the k loop; rectangular. Named
+	 * chain-<seed>. */
+	pearl_gen_family_chain
 };
 
-/* The family called `name` ("any", "matmul", "gemm") in *family; 0 on success, -1
- * for an unknown name. */
+/* The family called `name` ("any", "matmul", "gemm", "chain") in *family; 0
+ * on success, -1 for an unknown name. */
 int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family);
 /* pearl_gen_family_parse as the callback of a tool's --family option
  * (dest: an enum pearl_gen_family). */
 int pearl_gen_family_option(const char *value, void *dest);
 /* The name of `family` (static), "?" if out of range. */
 const char *pearl_gen_family_name(enum pearl_gen_family family);
-/* The name of program `seed` of `family`: "gen-<seed>", "mm-<seed>" or
- * "gemm-<seed>" into
- * buf[size] (truncated if need be); returns buf. */
+/* The name of program `seed` of `family`: "gen-<seed>", "mm-<seed>",
+ * "gemm-<seed>" or "chain-<seed>" into buf[size] (truncated if need be);
+ * returns buf. */
 char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 			     char *buf, size_t size);
 

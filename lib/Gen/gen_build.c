@@ -46,6 +46,11 @@
  *   convolution: 3x3 (800) or 5x5 filter, channels 300, filter loops
  *   outermost 250, init 350.
  *
+ * Families (pearl_gen_family) fix parts of this: matmul and gemm one
+ * matmul nest (see gen.h); chain 2 or 3 (600:400) matmul nests, chained
+ * A 700, order ijk ikj jik kij jki kji (50:10:20:10:5:5), init 800 before
+ * an innermost k loop, never triangular.
+ *
  * Expressions: f32/f64 use addf subf mulf divf (by constants), maximumf
  * minimumf, cmpf+select, math.absf, math.sqrt(absf); i32 uses addi subi
  * muli divsi/remsi (by positive constants), shrsi, maxsi minsi, cmpi+select
@@ -1560,6 +1565,12 @@ enum {
 	MATMUL_ALPHA = 300,		/* the product times a constant */
 	MATMUL_B_IS_A = 400,		/* gemm family: B is A, read
 					 * transposed (syrk) */
+	CHAIN_THIRD_NEST = 400,		/* chain family: three nests (else
+					 * two) */
+	CHAIN_A_CHAIN = 700,		/* chain family: A an earlier nest's
+					 * output */
+	CHAIN_INIT = 800,		/* chain family: C initialized before
+					 * an innermost k loop */
 	DOITGEN_CHAIN = 500,		/* A an earlier nest's output */
 	DOITGEN_C4_CHAIN = 300,		/* C4 an earlier nest's output */
 	DOITGEN_INIT = 600,		/* the sums set to 0 before loop s */
@@ -1609,6 +1620,13 @@ static int one_matmul(const struct gen_prog *p)
 	       p->family == pearl_gen_family_gemm;
 }
 
+/* Whether every nest of p is a matmul (the matmul, gemm and chain
+ * families). */
+static int only_matmuls(const struct gen_prog *p)
+{
+	return one_matmul(p) || p->family == pearl_gen_family_chain;
+}
+
 /* The loop orders of a matmul, as the axis of each loop (I = 0, J = 1,
  * K = 2), and their names. */
 static const int matmul_perms[6][3] = { { 0, 1, 2 }, { 0, 2, 1 },
@@ -1650,9 +1668,11 @@ struct matmul {
 static void matmul_choose_loops(struct gen_prog *p, struct matmul *m)
 {
 	static const int perm_w[] = { 30, 30, 10, 15, 5, 10 };
+	/* the chain family: k innermost (ijk, jik) mostly, as 2mm, 3mm */
+	static const int chain_perm_w[] = { 50, 10, 20, 10, 5, 5 };
 	/* the orders whose outermost loop is one of C's (i or j) */
 	static const int c_outer[4] = { 0, 1, 2, 4 };
-	int i;
+	int i, a_chain = MATMUL_A_CHAIN;
 
 	m->pi = m->batched ? gen_below(&p->rng, 2)
 			   : gen_pick(&p->rng, perm_w, N_OF(perm_w));
@@ -1660,6 +1680,10 @@ static void matmul_choose_loops(struct gen_prog *p, struct matmul *m)
 		m->pi = gen_below(&p->rng, 6);
 	if (p->family == pearl_gen_family_gemm)
 		m->pi = c_outer[gen_below(&p->rng, 4)];
+	if (p->family == pearl_gen_family_chain) {
+		m->pi = gen_pick(&p->rng, chain_perm_w, N_OF(chain_perm_w));
+		a_chain = CHAIN_A_CHAIN;
+	}
 	m->perm = matmul_perms[m->pi];
 	m->dI = random_dim(p);
 	m->dJ = random_dim(p);
@@ -1667,8 +1691,7 @@ static void matmul_choose_loops(struct gen_prog *p, struct matmul *m)
 	if (m->batched)
 		m->dB = random_dim(p);
 	m->a_t = !m->batched && gen_chance(&p->rng, MATMUL_A_TRANSPOSED);
-	if (!m->batched && m->nest > 0 &&
-	    gen_chance(&p->rng, MATMUL_A_CHAIN)) {
+	if (!m->batched && m->nest > 0 && gen_chance(&p->rng, a_chain)) {
 		m->A = chain_any(p, m->nest, 2, 2);
 		if (m->A >= 0) {
 			m->dI = p->arrays[m->A].dim[m->a_t ? 1 : 0];
@@ -1686,7 +1709,8 @@ static void matmul_choose_triangle(struct gen_prog *p, struct matmul *m)
 {
 	int pair_j, other, b0 = m->b0;
 
-	if (!gen_chance(&p->rng, MATMUL_TRIANGULAR))
+	if (p->family == pearl_gen_family_chain ||
+	    !gen_chance(&p->rng, MATMUL_TRIANGULAR))
 		return;
 	pair_j = gen_chance(&p->rng, MATMUL_TRIANGULAR_J);
 	other = pair_j ? 1 : 2;
@@ -1836,7 +1860,9 @@ static void matmul_emit_loops(struct gen_prog *p, struct matmul *m)
 	}
 	m->init = m->perm[2] == 2 &&
 		  gen_chance(&p->rng, m->batched ? MATMUL_BATCHED_INIT
-						 : MATMUL_INIT);
+				      : p->family == pearl_gen_family_chain
+					  ? CHAIN_INIT
+					  : MATMUL_INIT);
 	before = m->init ? 2 : 3;
 	if (m->batched) {
 		dall[0] = m->dB;
@@ -2141,7 +2167,7 @@ static int build_contraction(struct gen_prog *p, int nest, char *desc)
 	enum { MATMUL, BATCHED, DOITGEN, CONV };
 	int variant = gen_pick(&p->rng, var_w, N_OF(var_w));
 
-	if (one_matmul(p))
+	if (only_matmuls(p))
 		variant = MATMUL;
 
 	if (variant == MATMUL || variant == BATCHED)
@@ -2170,11 +2196,13 @@ void gen_build(struct gen_prog *p)
 	n = 1 + gen_pick(&p->rng, nest_w, N_OF(nest_w));
 	if (one_matmul(p))
 		n = 1;
+	if (p->family == pearl_gen_family_chain)
+		n = gen_chance(&p->rng, CHAIN_THIRD_NEST) ? 3 : 2;
 	for (i = 0; i < n && !p->full; ++i) {
 		struct gen_nest *nest = &p->nests[i];
 
 		k = gen_pick(&p->rng, kind_w, N_OF(kind_w));
-		if (one_matmul(p))
+		if (only_matmuls(p))
 			k = pearl_gen_kind_contraction;
 		nest->kind = (enum pearl_gen_kind)k;
 		nest->desc[0] = '\0';

@@ -3,7 +3,7 @@
 
   check_generated.py --pearl-gen G --pearl-opt P --pearl-exec E --mlir-opt M
                      [--seed 1] [--count 60] [--scale small] [-j 2] [--quick]
-                     [--family any|matmul|gemm]
+                     [--family any|matmul|gemm|chain]
 
 Generates programs of seeds SEED .. SEED+COUNT-1 (pearl-gen --size-scale
 SCALE) and checks each:
@@ -31,7 +31,11 @@ asks instead for the contraction kind alone, every type and all six loop
 orders (read off the programs' "// nest 0: contraction: matmul ORDER"
 lines).  With --family gemm, the four orders whose outermost loop is i or
 j, C scaled in the outer loop in every program, and among them a
-triangular one and one whose B is A (syrk's shape).  Exit status 0 when nothing failed and the coverage is complete.
+triangular one and one whose B is A (syrk's shape).  With --family chain,
+two or three matmul nests in every program (three in some), a nest
+reading an earlier one's product and an initialized C in some, nothing
+triangular, and the orders ijk and jik (k innermost, as 2mm and 3mm).
+Exit status 0 when nothing failed and the coverage is complete.
 """
 import argparse
 import concurrent.futures
@@ -170,7 +174,7 @@ def main():
     ap.add_argument("--scale", default="small", choices=["small", "train"])
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--family", default="any",
-                    choices=["any", "matmul", "gemm"])
+                    choices=["any", "matmul", "gemm", "chain"])
     ap.add_argument("--quick", action="store_true",
                     help="run the checks on every fourth program only")
     args = ap.parse_args()
@@ -181,16 +185,20 @@ def main():
             results = list(pool.map(lambda s: one(s, args, work), seeds))
         orders = set()
         nest_lines = []
+        matmuls = {}  # seed -> [(order, rest of the line)] of every nest
         for seed in seeds:
             try:
                 with open(os.path.join(work, "gen-%d.mlir.in" % seed)) as f:
-                    m = re.search(r"^// nest 0: contraction: matmul (\w+)"
-                                  r"(.*)$", f.read(), re.M)
-                    if m:
-                        orders.add(m.group(1))
-                        nest_lines.append(m.group(2))
+                    text = f.read()
             except OSError:
-                pass
+                continue
+            m = re.search(r"^// nest 0: contraction: matmul (\w+)(.*)$",
+                          text, re.M)
+            if m:
+                orders.add(m.group(1))
+                nest_lines.append(m.group(2))
+            matmuls[seed] = re.findall(
+                r"^// nest \d+: contraction: matmul (\w+)(.*)$", text, re.M)
 
     checked = sum(1 for r in results if r[2] != "SKIP")
     print("programs: %d generated, %d checked" % (len(results), checked))
@@ -206,7 +214,8 @@ def main():
             continue
         short = " ".join(summary.split()[1:6]) if summary else ""
         print("%s %s-%d: %s%s" % (status,
-                                   {"matmul": "mm", "gemm": "gemm"}.get(
+                                   {"matmul": "mm", "gemm": "gemm",
+                                    "chain": "chain"}.get(
                                        args.family, "gen"),
                                    seed, short,
                                    ": " + why if why else ""))
@@ -234,6 +243,27 @@ def main():
                     missing.append(shape)
         missing += ["order " + o for o in want if o not in orders]
         print("loop orders: %s" % " ".join(sorted(orders)))
+    if args.family == "chain":
+        required = (("kinds", ["contraction"]), ("types", TYPES),
+                    ("features", ["multi-nest", "chain", "imperfect"]))
+        missing += ["kind " + n for (k, n) in dist
+                    if k == "kinds" and n != "contraction"]
+        counts = [len(v) for v in matmuls.values()]
+        if len(counts) != len(seeds) or not all(c in (2, 3)
+                                                for c in counts):
+            missing.append("two or three matmuls in every program")
+        if 3 not in counts:
+            missing.append("three matmuls")
+        lines = [rest for v in matmuls.values() for _, rest in v]
+        if not any(", init" in rest for rest in lines):
+            missing.append("init")
+        if any("triangular" in rest for rest in lines):
+            missing.append("rectangular only")
+        all_orders = set(o for v in matmuls.values() for o, _ in v)
+        missing += ["order " + o for o in ("ijk", "jik")
+                    if o not in all_orders]
+        print("matmuls per program: %s" % " ".join(
+            "%d:%d" % (c, counts.count(c)) for c in sorted(set(counts))))
     for key, names in required:
         for name in names:
             if not dist.get((key, name)):

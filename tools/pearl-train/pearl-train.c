@@ -66,6 +66,8 @@ struct options {
 	int matmul_programs;
 	uint64_t first_gemm; /* --first-gemm-program */
 	int gemm_programs;
+	uint64_t first_chain; /* --first-chain-program */
+	int chain_programs;
 	enum pearl_gen_scale scale;
 	long steps;
 	int batch;
@@ -119,6 +121,10 @@ static void usage(FILE *f)
 "                        matmul nest shaped as PolyBench's gemm, syrk,\n"
 "                        syr2k, named gemm-<seed>) after them (default 0)\n"
 "  --first-gemm-program S  seed of the first of those (default 1)\n"
+"  --chain-programs N    also N programs of pearl-gen's chain family (2-3\n"
+"                        chained matmul nests as PolyBench's 2mm and 3mm,\n"
+"                        named chain-<seed>) after them (default 0)\n"
+"  --first-chain-program S  seed of the first of those (default 1)\n"
 "  --size-scale small|train|wide|cache  program sizes (default train; wide\n"
 "                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
@@ -232,6 +238,7 @@ static void default_options(struct options *o)
 	o->programs = 200;
 	o->first_matmul = 1;
 	o->first_gemm = 1;
+	o->first_chain = 1;
 	o->scale = pearl_gen_scale_train;
 	o->steps = 20000;
 	o->batch = 512;
@@ -269,6 +276,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_U64("first-matmul-program", &o->first_matmul),
 	    PEARL_OPTION_INT("gemm-programs", &o->gemm_programs, 0, INT_MAX),
 	    PEARL_OPTION_U64("first-gemm-program", &o->first_gemm),
+	    PEARL_OPTION_INT("chain-programs", &o->chain_programs, 0, INT_MAX),
+	    PEARL_OPTION_U64("first-chain-program", &o->first_chain),
 	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
@@ -1572,8 +1581,8 @@ static pearl_env *open_env(const struct options *o, char **memo, char *err,
 	return env;
 }
 
-/* Says which programs of a family (--matmul-programs, --gemm-programs)
- * are among those trained on, if any. */
+/* Says which programs of a family (--matmul-programs, --gemm-programs,
+ * --chain-programs) are among those trained on, if any. */
 static void say_family(enum pearl_gen_family family, uint64_t first,
 		       int count)
 {
@@ -1602,6 +1611,10 @@ static int load_programs(pearl_env *env, const struct options *o,
 	    program_set_add_generated(set, env, o->first_gemm,
 				      o->gemm_programs, o->scale,
 				      pearl_gen_family_gemm, o->verbose, err,
+				      err_size) < 0 ||
+	    program_set_add_generated(set, env, o->first_chain,
+				      o->chain_programs, o->scale,
+				      pearl_gen_family_chain, o->verbose, err,
 				      err_size) < 0)
 		return -1;
 	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
@@ -1612,6 +1625,7 @@ static int load_programs(pearl_env *env, const struct options *o,
 	say_family(pearl_gen_family_matmul, o->first_matmul,
 		   o->matmul_programs);
 	say_family(pearl_gen_family_gemm, o->first_gemm, o->gemm_programs);
+	say_family(pearl_gen_family_chain, o->first_chain, o->chain_programs);
 	if (set->n == 0) {
 		snprintf(err, err_size, "no program to train on");
 		return -1;
