@@ -98,11 +98,17 @@ enum pearl_gen_family {
 	 * one's product, as PolyBench's 2mm and 3mm: most have k innermost
 	 * and C set to 0 or scaled before the k loop; rectangular. Named
 	 * chain-<seed>. */
-	pearl_gen_family_chain
+	pearl_gen_family_chain,
+	/* Two or three nests over one matrix A, as PolyBench's atax, bicg,
+	 * gemver, gesummv and mvt: A x, A^T x in row or column order, bicg's
+	 * and gesummv's fused pairs, an axpy on an earlier product; the
+	 * first nest perhaps updates A by outer products (gemver). Named
+	 * mv-<seed>. */
+	pearl_gen_family_matvec
 };
 
-/* The family called `name` ("any", "matmul", "gemm", "chain") in *family; 0
- * on success, -1 for an unknown name. */
+/* The family called `name` ("any", "matmul", "gemm", "chain", "matvec")
+ * in *family; 0 on success, -1 for an unknown name. */
 int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family);
 /* pearl_gen_family_parse as the callback of a tool's --family option
  * (dest: an enum pearl_gen_family). */
@@ -110,8 +116,8 @@ int pearl_gen_family_option(const char *value, void *dest);
 /* The name of `family` (static), "?" if out of range. */
 const char *pearl_gen_family_name(enum pearl_gen_family family);
 /* The name of program `seed` of `family`: "gen-<seed>", "mm-<seed>",
- * "gemm-<seed>" or "chain-<seed>" into buf[size] (truncated if need be);
- * returns buf. */
+ * "gemm-<seed>", "chain-<seed>" or "mv-<seed>" into buf[size] (truncated
+ * if need be); returns buf. */
 char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 			     char *buf, size_t size);
 

@@ -564,7 +564,8 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	if (p->family != pearl_gen_family_any &&
 	    p->family != pearl_gen_family_matmul &&
 	    p->family != pearl_gen_family_gemm &&
-	    p->family != pearl_gen_family_chain) {
+	    p->family != pearl_gen_family_chain &&
+	    p->family != pearl_gen_family_matvec) {
 		snprintf(err, err_size, "unknown program family %d",
 			 (int)p->family);
 		free(p);

@@ -43,7 +43,7 @@ int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family)
 {
 	enum pearl_gen_family f;
 
-	for (f = pearl_gen_family_any; f <= pearl_gen_family_chain; ++f)
+	for (f = pearl_gen_family_any; f <= pearl_gen_family_matvec; ++f)
 		if (name && !strcmp(name, pearl_gen_family_name(f))) {
 			*family = f;
 			return 0;
@@ -65,6 +65,7 @@ const char *pearl_gen_family_name(enum pearl_gen_family family)
 	case pearl_gen_family_matmul: return "matmul";
 	case pearl_gen_family_gemm: return "gemm";
 	case pearl_gen_family_chain: return "chain";
+	case pearl_gen_family_matvec: return "matvec";
 	}
 	return "?";
 }
@@ -76,7 +77,8 @@ char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 		 family == pearl_gen_family_matmul ? "mm"
 		 : family == pearl_gen_family_gemm ? "gemm"
 		 : family == pearl_gen_family_chain ? "chain"
-						    : "gen",
+		 : family == pearl_gen_family_matvec ? "mv"
+						     : "gen",
 		 (unsigned long long)seed);
 	return buf;
 }

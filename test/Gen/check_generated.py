@@ -3,7 +3,7 @@
 
   check_generated.py --pearl-gen G --pearl-opt P --pearl-exec E --mlir-opt M
                      [--seed 1] [--count 60] [--scale small] [-j 2] [--quick]
-                     [--family any|matmul|gemm|chain]
+                     [--family any|matmul|gemm|chain|matvec]
 
 Generates programs of seeds SEED .. SEED+COUNT-1 (pearl-gen --size-scale
 SCALE) and checks each:
@@ -35,6 +35,9 @@ triangular one and one whose B is A (syrk's shape).  With --family chain,
 two or three matmul nests in every program (three in some), a nest
 reading an earlier one's product and an initialized C in some, nothing
 triangular, and the orders ijk and jik (k innermost, as 2mm and 3mm).
+With --family matvec, two or three matrix-vector nests in every program
+and each of their kinds somewhere (A x, A^T x in row and in column order,
+bicg, gesummv, the outer-product update of A).
 Exit status 0 when nothing failed and the coverage is complete.
 """
 import argparse
@@ -174,7 +177,7 @@ def main():
     ap.add_argument("--scale", default="small", choices=["small", "train"])
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--family", default="any",
-                    choices=["any", "matmul", "gemm", "chain"])
+                    choices=["any", "matmul", "gemm", "chain", "matvec"])
     ap.add_argument("--quick", action="store_true",
                     help="run the checks on every fourth program only")
     args = ap.parse_args()
@@ -186,6 +189,7 @@ def main():
         orders = set()
         nest_lines = []
         matmuls = {}  # seed -> [(order, rest of the line)] of every nest
+        matvecs = {}  # seed -> [what] of every nest ("// nest N: matvec: ")
         for seed in seeds:
             try:
                 with open(os.path.join(work, "gen-%d.mlir.in" % seed)) as f:
@@ -199,6 +203,8 @@ def main():
                 nest_lines.append(m.group(2))
             matmuls[seed] = re.findall(
                 r"^// nest \d+: contraction: matmul (\w+)(.*)$", text, re.M)
+            matvecs[seed] = re.findall(r"^// nest \d+: matvec: (.*)$", text,
+                                       re.M)
 
     checked = sum(1 for r in results if r[2] != "SKIP")
     print("programs: %d generated, %d checked" % (len(results), checked))
@@ -215,7 +221,7 @@ def main():
         short = " ".join(summary.split()[1:6]) if summary else ""
         print("%s %s-%d: %s%s" % (status,
                                    {"matmul": "mm", "gemm": "gemm",
-                                    "chain": "chain"}.get(
+                                    "chain": "chain", "matvec": "mv"}.get(
                                        args.family, "gen"),
                                    seed, short,
                                    ": " + why if why else ""))
@@ -263,6 +269,21 @@ def main():
         missing += ["order " + o for o in ("ijk", "jik")
                     if o not in all_orders]
         print("matmuls per program: %s" % " ".join(
+            "%d:%d" % (c, counts.count(c)) for c in sorted(set(counts))))
+    if args.family == "matvec":
+        required = (("kinds", ["reduction"]), ("types", TYPES),
+                    ("features", ["multi-nest", "chain", "imperfect",
+                                  "transpose", "broadcast"]))
+        counts = [len(v) for v in matvecs.values()]
+        if len(counts) != len(seeds) or not all(c in (2, 3)
+                                                for c in counts):
+            missing.append("two or three matrix-vector nests everywhere")
+        lines = [w for v in matvecs.values() for w in v]
+        for what in ("A x", "A^T x, row order", "A^T x, column order",
+                     "bicg", "gesummv", "A +="):
+            if not any(w.startswith(what) for w in lines):
+                missing.append(what)
+        print("nests per program: %s" % " ".join(
             "%d:%d" % (c, counts.count(c)) for c in sorted(set(counts))))
     for key, names in required:
         for name in names:

@@ -2,7 +2,7 @@
  * pearl-gen - writes seeded random affine programs as MLIR (pearl/gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
- *             [--size-scale small|train|wide|cache] [--family any|matmul|gemm|chain]
+ *             [--size-scale small|train|wide|cache] [--family any|matmul|gemm|chain|matvec]
  *             [--lang mlir|c] [--quiet]
  *   pearl-gen --list-features
  *
@@ -28,8 +28,9 @@
  * DIR/mm-<seed>.mlir.in); --family gemm one matmul nest shaped as
  * PolyBench's gemm, syrk and syr2k, C scaled in its outer loop (named
  * gemm-<seed>); --family chain two or three chained matmul nests as
- * PolyBench's 2mm and 3mm (named chain-<seed>); the default, any, every
- * structure.
+ * PolyBench's 2mm and 3mm (named chain-<seed>); --family matvec two or
+ * three nests over one matrix as PolyBench's atax, bicg, gemver, gesummv
+ * and mvt (named mv-<seed>); the default, any, every structure.
  * Exit status: 0 success, 1 error (generation or output), 2 usage.
  */
 #include <errno.h>
@@ -46,7 +47,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: pearl-gen --seed S [--count N] [-o DIR/|FILE] "
 		"[--size-scale small|train|wide|cache]\n"
-		"                 [--family any|matmul|gemm|chain] [--lang mlir|c] [--quiet]\n"
+		"                 [--family any|matmul|gemm|chain|matvec] [--lang mlir|c] [--quiet]\n"
 		"       pearl-gen --list-features\n"
 		"Writes N random affine programs (seeds S .. S+N-1) as MLIR "
 		"modules in the\npearl-bench kernel contract: into "

@@ -68,6 +68,8 @@ struct options {
 	int gemm_programs;
 	uint64_t first_chain; /* --first-chain-program */
 	int chain_programs;
+	uint64_t first_matvec; /* --first-matvec-program */
+	int matvec_programs;
 	enum pearl_gen_scale scale;
 	long steps;
 	int batch;
@@ -125,6 +127,11 @@ static void usage(FILE *f)
 "                        chained matmul nests as PolyBench's 2mm and 3mm,\n"
 "                        named chain-<seed>) after them (default 0)\n"
 "  --first-chain-program S  seed of the first of those (default 1)\n"
+"  --matvec-programs N   also N programs of pearl-gen's matvec family (2-3\n"
+"                        nests over one matrix as PolyBench's atax, bicg,\n"
+"                        gemver, gesummv, mvt; named mv-<seed>) after them\n"
+"                        (default 0)\n"
+"  --first-matvec-program S  seed of the first of those (default 1)\n"
 "  --size-scale small|train|wide|cache  program sizes (default train; wide\n"
 "                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
@@ -239,6 +246,7 @@ static void default_options(struct options *o)
 	o->first_matmul = 1;
 	o->first_gemm = 1;
 	o->first_chain = 1;
+	o->first_matvec = 1;
 	o->scale = pearl_gen_scale_train;
 	o->steps = 20000;
 	o->batch = 512;
@@ -278,6 +286,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_U64("first-gemm-program", &o->first_gemm),
 	    PEARL_OPTION_INT("chain-programs", &o->chain_programs, 0, INT_MAX),
 	    PEARL_OPTION_U64("first-chain-program", &o->first_chain),
+	    PEARL_OPTION_INT("matvec-programs", &o->matvec_programs, 0,
+			     INT_MAX),
+	    PEARL_OPTION_U64("first-matvec-program", &o->first_matvec),
 	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
@@ -1582,7 +1593,8 @@ static pearl_env *open_env(const struct options *o, char **memo, char *err,
 }
 
 /* Says which programs of a family (--matmul-programs, --gemm-programs,
- * --chain-programs) are among those trained on, if any. */
+ * --chain-programs, --matvec-programs) are among those trained on, if
+ * any. */
 static void say_family(enum pearl_gen_family family, uint64_t first,
 		       int count)
 {
@@ -1615,6 +1627,10 @@ static int load_programs(pearl_env *env, const struct options *o,
 	    program_set_add_generated(set, env, o->first_chain,
 				      o->chain_programs, o->scale,
 				      pearl_gen_family_chain, o->verbose, err,
+				      err_size) < 0 ||
+	    program_set_add_generated(set, env, o->first_matvec,
+				      o->matvec_programs, o->scale,
+				      pearl_gen_family_matvec, o->verbose, err,
 				      err_size) < 0)
 		return -1;
 	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
@@ -1626,6 +1642,8 @@ static int load_programs(pearl_env *env, const struct options *o,
 		   o->matmul_programs);
 	say_family(pearl_gen_family_gemm, o->first_gemm, o->gemm_programs);
 	say_family(pearl_gen_family_chain, o->first_chain, o->chain_programs);
+	say_family(pearl_gen_family_matvec, o->first_matvec,
+		   o->matvec_programs);
 	if (set->n == 0) {
 		snprintf(err, err_size, "no program to train on");
 		return -1;
