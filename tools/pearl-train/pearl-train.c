@@ -1633,11 +1633,17 @@ static int load_programs(pearl_env *env, const struct options *o,
 				      pearl_gen_family_matvec, o->verbose, err,
 				      err_size) < 0)
 		return -1;
-	fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, %s), "
-			"%d skipped\n",
-		set->n, (unsigned long long)o->first_program,
-		(unsigned long long)(o->first_program + o->programs - 1),
-		pearl_gen_scale_name(o->scale), set->skipped);
+	if (o->programs > 0)
+		fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, "
+				"%s), %d skipped\n",
+			set->n, (unsigned long long)o->first_program,
+			(unsigned long long)(o->first_program + o->programs -
+					     1),
+			pearl_gen_scale_name(o->scale), set->skipped);
+	else
+		fprintf(stderr, "pearl-train: %d programs (no random ones, "
+				"%s), %d skipped\n",
+			set->n, pearl_gen_scale_name(o->scale), set->skipped);
 	say_family(pearl_gen_family_matmul, o->first_matmul,
 		   o->matmul_programs);
 	say_family(pearl_gen_family_gemm, o->first_gemm, o->gemm_programs);
