@@ -1609,30 +1609,32 @@ static void say_family(enum pearl_gen_family family, uint64_t first,
 					       sizeof(b)));
 }
 
-/* The programs to train on into *set; 0, or -1 with a message in err. */
+/* The programs to train on into *set: the random ones, then each
+ * family's (--matmul-programs ... --matvec-programs) in this order; 0, or
+ * -1 with a message in err. */
 static int load_programs(pearl_env *env, const struct options *o,
 			 struct program_set *set, char *err, size_t err_size)
 {
-	if (program_set_add_generated(set, env, o->first_program, o->programs,
-				      o->scale, pearl_gen_family_any,
-				      o->verbose, err, err_size) < 0 ||
-	    program_set_add_generated(set, env, o->first_matmul,
-				      o->matmul_programs, o->scale,
-				      pearl_gen_family_matmul, o->verbose, err,
-				      err_size) < 0 ||
-	    program_set_add_generated(set, env, o->first_gemm,
-				      o->gemm_programs, o->scale,
-				      pearl_gen_family_gemm, o->verbose, err,
-				      err_size) < 0 ||
-	    program_set_add_generated(set, env, o->first_chain,
-				      o->chain_programs, o->scale,
-				      pearl_gen_family_chain, o->verbose, err,
-				      err_size) < 0 ||
-	    program_set_add_generated(set, env, o->first_matvec,
-				      o->matvec_programs, o->scale,
-				      pearl_gen_family_matvec, o->verbose, err,
-				      err_size) < 0)
-		return -1;
+	const struct {
+		enum pearl_gen_family family;
+		uint64_t first;
+		int count;
+	} sets[] = {
+		{ pearl_gen_family_any, o->first_program, o->programs },
+		{ pearl_gen_family_matmul, o->first_matmul, o->matmul_programs },
+		{ pearl_gen_family_gemm, o->first_gemm, o->gemm_programs },
+		{ pearl_gen_family_chain, o->first_chain, o->chain_programs },
+		{ pearl_gen_family_matvec, o->first_matvec,
+		  o->matvec_programs },
+	};
+	size_t i, n_sets = sizeof(sets) / sizeof(sets[0]);
+
+	for (i = 0; i < n_sets; ++i)
+		if (program_set_add_generated(set, env, sets[i].first,
+					      sets[i].count, o->scale,
+					      sets[i].family, o->verbose, err,
+					      err_size) < 0)
+			return -1;
 	if (o->programs > 0)
 		fprintf(stderr, "pearl-train: %d programs (seeds %llu..%llu, "
 				"%s), %d skipped\n",
@@ -1644,12 +1646,8 @@ static int load_programs(pearl_env *env, const struct options *o,
 		fprintf(stderr, "pearl-train: %d programs (no random ones, "
 				"%s), %d skipped\n",
 			set->n, pearl_gen_scale_name(o->scale), set->skipped);
-	say_family(pearl_gen_family_matmul, o->first_matmul,
-		   o->matmul_programs);
-	say_family(pearl_gen_family_gemm, o->first_gemm, o->gemm_programs);
-	say_family(pearl_gen_family_chain, o->first_chain, o->chain_programs);
-	say_family(pearl_gen_family_matvec, o->first_matvec,
-		   o->matvec_programs);
+	for (i = 1; i < n_sets; ++i)
+		say_family(sets[i].family, sets[i].first, sets[i].count);
 	if (set->n == 0) {
 		snprintf(err, err_size, "no program to train on");
 		return -1;
