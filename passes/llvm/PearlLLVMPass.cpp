@@ -806,7 +806,10 @@ public:
     const Dependences &Deps =
         DA.recomputeDependences(Dependences::AL_Statement);
     if (!Deps.hasValidDependences())
-      return Unchanged("Polly's dependence analysis failed");
+      return Unchanged("Polly's dependence analysis failed (its compute "
+                       "limit: -polly-dependences-computeout) before it "
+                       "could check the schedule \"" +
+                       Actions + "\"");
     if (!Deps.isValidSchedule(S, Sched))
       return Unchanged("Polly's dependences reject the schedule \"" +
                        Actions + "\"");
