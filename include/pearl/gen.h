@@ -104,7 +104,8 @@ enum pearl_gen_family {
 	 * and gesummv's fused pairs, an axpy on an earlier product; the
 	 * first nest perhaps updates A by outer products (gemver). Named
 	 * mv-<seed>. */
-	pearl_gen_family_matvec
+	pearl_gen_family_matvec,
+	pearl_gen_n_families
 };
 
 /* The family called `name` ("any", "matmul", "gemm", "chain", "matvec")

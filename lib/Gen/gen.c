@@ -561,11 +561,7 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	p->seed = seed;
 	p->scale = opts ? opts->scale : pearl_gen_scale_small;
 	p->family = opts ? opts->family : pearl_gen_family_any;
-	if (p->family != pearl_gen_family_any &&
-	    p->family != pearl_gen_family_matmul &&
-	    p->family != pearl_gen_family_gemm &&
-	    p->family != pearl_gen_family_chain &&
-	    p->family != pearl_gen_family_matvec) {
+	if ((unsigned)p->family >= pearl_gen_n_families) {
 		snprintf(err, err_size, "unknown program family %d",
 			 (int)p->family);
 		free(p);

@@ -39,13 +39,21 @@ const char *pearl_gen_scale_name(enum pearl_gen_scale scale)
 	return "?";
 }
 
+/* Each family's name and the prefix of its programs' names. */
+static const char *const family_names[pearl_gen_n_families] = {
+	"any", "matmul", "gemm", "chain", "matvec"
+};
+static const char *const family_prefixes[pearl_gen_n_families] = {
+	"gen", "mm", "gemm", "chain", "mv"
+};
+
 int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family)
 {
-	enum pearl_gen_family f;
+	int f;
 
-	for (f = pearl_gen_family_any; f <= pearl_gen_family_matvec; ++f)
-		if (name && !strcmp(name, pearl_gen_family_name(f))) {
-			*family = f;
+	for (f = 0; f < pearl_gen_n_families; ++f)
+		if (name && !strcmp(name, family_names[f])) {
+			*family = (enum pearl_gen_family)f;
 			return 0;
 		}
 	return -1;
@@ -60,25 +68,17 @@ int pearl_gen_family_option(const char *value, void *dest)
 
 const char *pearl_gen_family_name(enum pearl_gen_family family)
 {
-	switch (family) {
-	case pearl_gen_family_any: return "any";
-	case pearl_gen_family_matmul: return "matmul";
-	case pearl_gen_family_gemm: return "gemm";
-	case pearl_gen_family_chain: return "chain";
-	case pearl_gen_family_matvec: return "matvec";
-	}
-	return "?";
+	return (unsigned)family < pearl_gen_n_families ? family_names[family]
+						       : "?";
 }
 
 char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 			     char *buf, size_t size)
 {
 	snprintf(buf, size, "%s-%llu",
-		 family == pearl_gen_family_matmul ? "mm"
-		 : family == pearl_gen_family_gemm ? "gemm"
-		 : family == pearl_gen_family_chain ? "chain"
-		 : family == pearl_gen_family_matvec ? "mv"
-						     : "gen",
+		 (unsigned)family < pearl_gen_n_families
+			 ? family_prefixes[family]
+			 : "gen",
 		 (unsigned long long)seed);
 	return buf;
 }

@@ -186,8 +186,6 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pearl-gen-") as work:
         with concurrent.futures.ThreadPoolExecutor(max(args.jobs, 1)) as pool:
             results = list(pool.map(lambda s: one(s, args, work), seeds))
-        orders = set()
-        nest_lines = []
         matmuls = {}  # seed -> [(order, rest of the line)] of every nest
         matvecs = {}  # seed -> [what] of every nest ("// nest N: matvec: ")
         for seed in seeds:
@@ -196,11 +194,6 @@ def main():
                     text = f.read()
             except OSError:
                 continue
-            m = re.search(r"^// nest 0: contraction: matmul (\w+)(.*)$",
-                          text, re.M)
-            if m:
-                orders.add(m.group(1))
-                nest_lines.append(m.group(2))
             matmuls[seed] = re.findall(
                 r"^// nest \d+: contraction: matmul (\w+)(.*)$", text, re.M)
             matvecs[seed] = re.findall(r"^// nest \d+: matvec: (.*)$", text,
@@ -234,6 +227,9 @@ def main():
     required = (("kinds", KINDS), ("types", TYPES),
                 ("features", REQUIRED_FEATURES))
     if args.family in ("matmul", "gemm"):
+        # one nest per program: its order and the rest of its line
+        orders = set(v[0][0] for v in matmuls.values() if v)
+        nest_lines = [v[0][1] for v in matmuls.values() if v]
         required = (("kinds", ["contraction"]), ("types", TYPES))
         missing += ["kind " + n for (k, n) in dist
                     if k == "kinds" and n != "contraction"]
