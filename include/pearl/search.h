@@ -46,7 +46,9 @@
  * After each level, the fastest children in the tile phase (a tiling or
  * a jam last, nothing parallel or vectorized yet) are measured once more,
  * completed by a parallel loop and V(16) (completions); the beam ranks
- * them by what the completion gives.
+ * them by what the completion gives. Likewise the fastest children whose
+ * last action is a distribution, followed by the interchanges and jams of
+ * the part split off (reorderings).
  *
  * After the last level, the fastest schedules, at most two per family
  * (alike but for U and V), and the unscheduled program are measured again in turn
@@ -133,6 +135,14 @@ struct pearl_search_options {
 	 * eight untiled states and left the beam though it led to the
 	 * fastest schedule (default 4; 0: none). */
 	int completions;
+	/* After each level, its `reorderings` fastest children whose last
+	 * action is a D(l) (measured first if sampling left them out) are
+	 * followed by each reordering of the branch after theirs (the part
+	 * the distribution split off): its interchanges, interchange chains
+	 * and jams, at most 6 measured. The beam ranks such a child by the
+	 * fastest, as a completion: 2mm's `D(1)` gains nothing by itself,
+	 * `D(1) N I(1,2)` puts the reduction outside (default 2; 0: none). */
+	int reorderings;
 	/* Measure the policy's greedy decision first (default 1). */
 	int seed_policy;
 	/* Schedules measured first, in Pearl's notation (kept; n_seeds of

@@ -397,6 +397,46 @@ int search_expand(const struct search_state *parent,
 	return 0;
 }
 
+/* Whether the first action of `prop` (kept) reorders the loops of its
+ * branch: an interchange (alone or the first of a chain) or an
+ * unroll-and-jam. */
+static int reorders(const struct proposal *prop)
+{
+	struct pearl_action a;
+
+	proposal_action(prop, 0, &a);
+	return a.kind == pearl_action_interchange ||
+	       a.kind == pearl_action_unroll_jam;
+}
+
+int search_expand_reorderings(const struct search_state *parent, int b,
+			      const pearl_policy *policy,
+			      const struct pearl_search_options *o,
+			      struct search_states *children,
+			      struct search_counts *counts, char *err,
+			      size_t err_size)
+{
+	struct proposal props[PEARL_ACTION_SPACE_SIZE + 2 * MAX_CHAIN +
+			      2 * SEARCH_MAX_LEVELS + 2];
+	struct pearl_branch_state state;
+	int n, i;
+
+	if (b <= parent->branch || b >= pearl_sched_n_branch(parent->sched))
+		return 0;
+	pearl_branch_state_init(&state);
+	state.min_parallel_work = o->min_parallel_work;
+	n = proposals(parent->sched, b, &state, policy, o->top_k,
+		      o->extended_actions, props, err, err_size);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; ++i)
+		if (reorders(&props[i]) &&
+		    add_child(parent, b, &state, &props[i], i, children,
+			      counts, err, err_size) < 0)
+			return -1;
+	return 0;
+}
+
 int search_child(const struct search_state *parent,
 		 const struct pearl_action *a, struct search_state *child, struct search_counts *counts,
 		 char *err, size_t err_size)

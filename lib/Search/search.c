@@ -12,7 +12,8 @@
 static const struct pearl_search_options search_defaults = {
 	/* the beam and its proposals */
 	.beam_width = 8, .beam_diversity = 4, .top_k = 6,
-	.extended_actions = 1, .completions = 4, .seed_policy = 1,
+	.extended_actions = 1, .completions = 4, .reorderings = 2,
+	.seed_policy = 1,
 	.min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK,
 	.sampling = pearl_search_adaptive,
 	/* when it stops */
@@ -333,6 +334,89 @@ static int measure_completions(struct search *s,
 	return r < 0 ? -1 : 0;
 }
 
+/* Reorderings measured per distributed child (measure_reorderings), in
+ * the order of their proposals. */
+#define REORDERINGS_PER_STATE 6
+
+/* The child of `children` whose last action is a distribution, not
+ * looked at yet (looked[i] 0), that ran fastest (an unmeasured one
+ * counts 0; ties go to the first: children are in prior order), or -1. */
+static int next_distributed(const struct search_states *children,
+			    const char *looked)
+{
+	int i, pick = -1;
+
+	for (i = 0; i < children->n; ++i) {
+		const struct search_state *c = &children->s[i];
+
+		if (looked[i] || c->last_kind != pearl_action_distribute ||
+		    (c->measured && c->speedup <= 0))
+			continue;
+		if (pick < 0 || c->speedup > children->s[pick].speedup)
+			pick = i;
+	}
+	return pick;
+}
+
+/* The reorderings of the distributed children: for the o->reorderings
+ * fastest children of the level whose last action is a D(l),
+ * measured first if adaptive sampling left them out, the first
+ * REORDERINGS_PER_STATE reorderings of the branch after theirs
+ * (search_expand_reorderings) are measured, and the child notes the
+ * fastest in `completed`. A distribution is seldom faster by itself: it
+ * pays when the part it splits off becomes a perfect nest that can be
+ * interchanged or jammed (2mm's `D(1) N I(1,2)` or `D(1) N J(0,6)`: the
+ * reduction innermost no longer, or a register tile), one level later,
+ * after the beam dropped it for faster states that lead nowhere. Like a
+ * completion, a reordering may become the best and a finalist, but is
+ * not the level's gain. */
+static int measure_reorderings(struct search *s,
+			       struct search_states *children, char *err,
+			       size_t err_size)
+{
+	char *looked = calloc(children->n ? children->n : 1, 1);
+	int done, i, j, r = 0;
+
+	if (!looked) {
+		snprintf(err, err_size, "search: out of memory");
+		return -1;
+	}
+	for (done = 0; r == 0 && done < s->o->reorderings &&
+		       !s->stop && !out_of_budget(s);
+	     ++done) {
+		struct search_states after = {0};
+		struct search_state *c;
+
+		i = next_distributed(children, looked);
+		if (i < 0)
+			break;
+		looked[i] = 1;
+		c = &children->s[i];
+		if (!c->measured && measure(s, c, err, err_size) < 0) {
+			r = -1;
+			break;
+		}
+		if (c->speedup <= 0)
+			continue;
+		r = search_expand_reorderings(c, c->branch + 1, s->policy,
+					      s->o, &after, &s->counts, err,
+					      err_size);
+		for (j = 0; r == 0 && j < after.n && j < REORDERINGS_PER_STATE &&
+			    !s->stop && !out_of_budget(s);
+		     ++j) {
+			double speedup;
+
+			r = measure_schedule(s, after.s[j].schedule, "search",
+					     &speedup, err, err_size);
+			if (r == 0 && speedup > c->completed)
+				c->completed = speedup;
+		}
+		search_states_clear(&after);
+	}
+	free(looked);
+	return r < 0 ? -1 : 0;
+}
+
 /* Whether the children of this level are sampled adaptively. */
 static int adaptive_level(struct search *s, int n_children)
 {
@@ -364,7 +448,8 @@ static int run_level(struct search *s, struct search_states *beam,
 		rc = measure_adaptive(s, &children, err, err_size);
 	else
 		rc = measure_all(s, &children, err, err_size);
-	if (rc < 0 || measure_completions(s, &children, err, err_size) < 0)
+	if (rc < 0 || measure_completions(s, &children, err, err_size) < 0 ||
+	    measure_reorderings(s, &children, err, err_size) < 0)
 		goto error;
 	for (i = 0; i < children.n; ++i)
 		s->counts.skipped += !children.s[i].measured;

@@ -73,6 +73,19 @@ int search_child(const struct search_state *parent,
 		 const struct pearl_action *a, struct search_state *child,
 		 struct search_counts *counts, char *err, size_t err_size);
 
+/* Appends to `children` the children of `parent` (kept) on its branch
+ * b, a later one, that reorder that branch's loops: the interchanges
+ * and interchange chains, and the unroll-and-jams, among the proposals
+ * search_expand makes there (its policy's top_k, the heuristic's, the
+ * chains, the extended actions). None if b is not a later branch of
+ * `parent`. Returns 0, or -1 with a message in err. */
+int search_expand_reorderings(const struct search_state *parent, int b,
+			      const pearl_policy *policy,
+			      const struct pearl_search_options *o,
+			      struct search_states *children,
+			      struct search_counts *counts, char *err,
+			      size_t err_size);
+
 /* Whether `s` (kept) is a measured, OK state in the tile phase: its last
  * action a T or a J, and no action of the parallel phase or later (P, U,
  * V) applied to its branch yet. */

@@ -419,6 +419,94 @@ out:
 	pearl_ctx_free(ctx);
 }
 
+/* gemm with its initialization, as PolyBench's 2mm writes each product:
+ * for i, j: C[i][j] = 0, then for k: C[i][j] += A[i][k] * B[k][j]. The
+ * init keeps j and k from being interchanged until D(1) splits it off. */
+static pearl_program *example_gemm_init(pearl_ctx *ctx)
+{
+	static const char *r1[] = { "{ S1[i, j, k] -> C[i, j] }",
+				    "{ S1[i, j, k] -> A[i, k] }",
+				    "{ S1[i, j, k] -> B[k, j] }", NULL };
+	pearl_program *prog = pearl_program_alloc(ctx, "gemm_init");
+
+	add_stmt_str(prog, "{ S0[i, j] : 0 <= i < 64 and 0 <= j < 64 }",
+		     "{ S0[i, j] -> C[i, j] }", NULL);
+	add_stmt_str(prog, "{ S1[i, j, k] : 0 <= i < 64 and 0 <= j < 64 and "
+			   "0 <= k < 64 }", "{ S1[i, j, k] -> C[i, j] }", r1);
+	set_schedule_str(prog,
+	    "{ domain: \"{ S0[i, j] : 0 <= i < 64 and 0 <= j < 64; "
+	    "S1[i, j, k] : 0 <= i < 64 and 0 <= j < 64 and 0 <= k < 64 }\", "
+	    "child: { schedule: \"[{ S0[i, j] -> [(i)]; S1[i, j, k] -> [(i)] }]\", "
+	    "child: { schedule: \"[{ S0[i, j] -> [(j)]; S1[i, j, k] -> [(j)] }]\", "
+	    "child: { sequence: [ { filter: \"{ S0[i, j] }\" }, "
+	    "{ filter: \"{ S1[i, j, k] }\", "
+	    "child: { schedule: \"[{ S1[i, j, k] -> [(k)] }]\" } } ] } } } }");
+	return prog;
+}
+
+/* The reorderings of a distributed state (expand.c): after D(1), the
+ * product's nest is perfect, and the children on its branch (the next
+ * one) are its interchanges and jams, each after an N: I(1,2) among them
+ * (i-k-j, the reduction no longer innermost), and no action of another
+ * kind. Before D(1), the init refuses I(1,2); the branch in focus itself
+ * gets no reorderings. */
+static void test_reorderings(void)
+{
+	pearl_ctx *ctx = pearl_ctx_alloc();
+	pearl_program *prog = example_gemm_init(ctx);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	struct pearl_policy_config cfg = pearl_policy_default_config();
+	struct pearl_search_options o;
+	struct search_counts counts = {0};
+	struct search_states after = {0};
+	struct search_state s;
+	pearl_policy *policy;
+	char err[256] = "";
+	int i, interchange = 0;
+
+	pearl_search_options_init(&o);
+	policy = pearl_policy_init_random(&cfg, 5, err, sizeof(err));
+	CHECK(deps && policy);
+	if (!deps || !policy)
+		goto out;
+	matmul_state(prog, deps, "D(1)", &s);
+	CHECK(s.last_kind == pearl_action_distribute);
+	CHECK(pearl_sched_n_branch(s.sched) == 2);
+	CHECK(search_expand_reorderings(&s, 1, policy, &o, &after, &counts,
+					err, sizeof(err)) == 0);
+	CHECK(after.n >= 2); /* I(1,2), J(1,4): i still encloses the init */
+	for (i = 0; i < after.n; ++i) {
+		const char *t = after.s[i].schedule;
+
+		CHECK(strncmp(t, "D(1) N ", 7) == 0);
+		CHECK(t[7] == 'I' || t[7] == 'J');
+		CHECK(after.s[i].branch == 1);
+		interchange += strcmp(t, "D(1) N I(1,2)") == 0;
+	}
+	CHECK(interchange == 1);
+	search_states_clear(&after);
+	CHECK(search_expand_reorderings(&s, 0, policy, &o, &after, &counts,
+					err, sizeof(err)) == 0);
+	CHECK(after.n == 0);
+	CHECK(search_expand_reorderings(&s, 2, policy, &o, &after, &counts,
+					err, sizeof(err)) == 0);
+	CHECK(after.n == 0);
+	search_state_clear(&s);
+	{
+		struct pearl_action a = { .kind = pearl_action_interchange,
+					  .n_level = 2, .level = { 1, 2 } };
+		pearl_sched *plain = pearl_sched_alloc(prog, deps);
+
+		CHECK(plain && pearl_sched_apply(plain, 0, &a) != pearl_stat_ok);
+		pearl_sched_free(plain);
+	}
+out:
+	pearl_policy_free(policy);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	pearl_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_fastest_only();
@@ -432,5 +520,6 @@ int main(void)
 	test_ranked_by_completion();
 	test_completion();
 	test_cluster_without_graph();
+	test_reorderings();
 	return check_done("test_beam");
 }

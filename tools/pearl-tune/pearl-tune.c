@@ -98,6 +98,12 @@ static void usage(FILE *out)
 		"outermost parallel\n"
 		"                       loop and V(16); the beam ranks them "
 		"by it (default 4)\n"
+		"  --reorderings R      after each level, also measure its R "
+		"fastest distributed\n"
+		"                       states followed by the interchanges "
+		"and jams of the part\n"
+		"                       split off; the beam ranks them by the "
+		"fastest (default 2)\n"
 		"  --confirm K          measure the 2K fastest schedules, at "
 		"most two of a family\n"
 		"                       (alike but for U and V), and the "
@@ -257,6 +263,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_INT("beam", &a->search.beam_width, 1, 1000),
 	    PEARL_OPTION_INT("diversity", &a->search.beam_diversity, 0, 1000),
 	    PEARL_OPTION_INT("completions", &a->search.completions, 0, 1000),
+	    PEARL_OPTION_INT("reorderings", &a->search.reorderings, 0, 1000),
 	    PEARL_OPTION_INT("confirm", &a->search.confirm, 0, 100),
 	    PEARL_OPTION_INT("confirm-rounds", &a->search.confirm_rounds, 1,
 			     100),
