@@ -143,6 +143,11 @@ struct pearl_search_options {
 	 * fastest, as a completion: 2mm's `D(1)` gains nothing by itself,
 	 * `D(1) N I(1,2)` puts the reduction outside (default 2; 0: none). */
 	int reorderings;
+	/* Search each top-level loop nest on its own, with an even share
+	 * of the budget, then measure the composition of their bests
+	 * (default 0: the whole program at once, one action a level, so
+	 * that a program of n nests needs n times the levels) */
+	int per_nest;
 	/* Measure the policy's greedy decision first (default 1). */
 	int seed_policy;
 	/* Schedules measured first, in Pearl's notation (kept; n_seeds of

@@ -361,7 +361,7 @@ static int add_child(const struct search_state *parent, int b,
 
 int search_expand(const struct search_state *parent,
 		  const pearl_policy *policy,
-		  const struct pearl_search_options *o,
+		  const struct pearl_search_options *o, int last_branch,
 		  struct search_states *children,
 		  struct search_counts *counts, char *err, size_t err_size)
 {
@@ -371,6 +371,8 @@ int search_expand(const struct search_state *parent,
 	/* Branches where the dependences refuse every proposal (a nest
 	 * with a scalar carried through all its loops) are passed over, so
 	 * that the nests after them are reached. */
+	if (last_branch < n_branch - 1)
+		n_branch = last_branch + 1;
 	for (b = parent->branch; b < n_branch && with_children < 2; ++b) {
 		struct pearl_branch_state state = parent->branch_state;
 		struct proposal props[PEARL_ACTION_SPACE_SIZE + 2 * MAX_CHAIN +

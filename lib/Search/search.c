@@ -1,4 +1,5 @@
 /* The measured beam search (pearl/search.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ struct search {
 	double levels_best;
 	double start;
 	const char *stop; /* why the search stopped, NULL while it runs */
+	int last_branch;  /* the last branch searched (INT_MAX: all) */
 	struct search_finalists finalists; /* for the confirmation */
 	/* The starting points that ran (the policy's decision, the seeds):
 	 * confirmed beside the finalists, so that the winner is never one
@@ -396,7 +398,7 @@ static int measure_reorderings(struct search *s,
 			r = -1;
 			break;
 		}
-		if (c->speedup <= 0)
+		if (c->speedup <= 0 || c->branch + 1 > s->last_branch)
 			continue;
 		r = search_expand_reorderings(c, c->branch + 1, s->policy,
 					      s->o, &after, &s->counts, err,
@@ -440,7 +442,8 @@ static int run_level(struct search *s, struct search_states *beam,
 	int i, rc;
 
 	for (i = 0; i < beam->n; ++i)
-		if (search_expand(&beam->s[i], s->policy, s->o, &children,
+		if (search_expand(&beam->s[i], s->policy, s->o,
+				  s->last_branch, &children,
 				  &s->counts, err, err_size) < 0)
 			goto error;
 	qsort(children.s, children.n, sizeof(*children.s), by_prior);
@@ -464,15 +467,21 @@ error:
 	return -1;
 }
 
-/* The root state: the program's model, nothing applied. */
+/* The root state: the program's model, nothing applied, its focus on
+ * branch `first` (reached by as many N). */
 static int root_state(pearl_env_program *p,
-		      const struct pearl_search_options *o,
+		      const struct pearl_search_options *o, int first,
 		      struct search_states *beam, char *err, size_t err_size)
 {
 	struct search_state root = {0};
+	pearl_str text = PEARL_STR_INIT;
+	int i;
 
+	for (i = 0; i < first; ++i)
+		pearl_str_append(&text, i ? " N" : "N");
 	root.sched = pearl_env_program_sched(p, err, err_size);
-	root.schedule = strdup("");
+	root.schedule = pearl_str_take(&text);
+	root.branch = first;
 	if (!root.sched || !root.schedule) {
 		if (root.sched && !root.schedule)
 			snprintf(err, err_size, "search: out of memory");
@@ -632,10 +641,10 @@ static int confirm(struct search *s, struct pearl_search_result *r,
 	return 0;
 }
 
-int pearl_search_run(pearl_env *env, pearl_env_program *p,
-		     const struct pearl_search_options *o,
-		     struct pearl_search_result *r, char *err,
-		     size_t err_size)
+int search_run_branches(pearl_env *env, pearl_env_program *p,
+			const struct pearl_search_options *o, int first,
+			int last, struct pearl_search_result *r, char *err,
+			size_t err_size)
 {
 	struct pearl_search_options defaults;
 	struct search s = {0};
@@ -650,6 +659,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		o = &defaults;
 	}
 	s.o = o;
+	s.last_branch = last;
 	s.env = env;
 	s.p = p;
 	s.start = pearl_now();
@@ -670,7 +680,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 	if (pearl_env_time(env, p, "", &base, err, err_size) < 0)
 		goto out;
 	s.progress.base_seconds = base.base_seconds;
-	if (root_state(p, o, &beam, err, err_size) < 0 ||
+	if (root_state(p, o, first, &beam, err, err_size) < 0 ||
 	    measure_seeds(&s, err, err_size) < 0)
 		goto out;
 	if (!s.stop && !out_of_budget(&s) &&
@@ -702,4 +712,14 @@ out:
 	search_finalists_clear(&s.starts);
 	pearl_policy_free(builtin);
 	return rc;
+}
+
+int pearl_search_run(pearl_env *env, pearl_env_program *p,
+		     const struct pearl_search_options *o,
+		     struct pearl_search_result *r, char *err,
+		     size_t err_size)
+{
+	if (o && o->per_nest)
+		return search_run_nests(env, p, o, r, err, err_size);
+	return search_run_branches(env, p, o, 0, INT_MAX, r, err, err_size);
 }

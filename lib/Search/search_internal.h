@@ -59,10 +59,12 @@ struct search_counts {
  * whose schedule text `children` already holds is dropped. Its prior
  * is the proposal's rank on its branch plus half the branches it skips
  * (0 is the policy's favourite; a later branch's proposals rank after
- * the current one's). Returns 0, or -1 with a message in err. */
+ * the current one's). No branch after `last_branch` is looked at (the
+ * last of the nest searched; INT_MAX: every one). Returns 0, or -1 with
+ * a message in err. */
 int search_expand(const struct search_state *parent,
 		  const pearl_policy *policy, const struct pearl_search_options *o,
-		  struct search_states *children,
+		  int last_branch, struct search_states *children,
 		  struct search_counts *counts, char *err, size_t err_size);
 
 /* The child of `parent` (kept) by the action `a` (kept) on its branch in
@@ -85,6 +87,45 @@ int search_expand_reorderings(const struct search_state *parent, int b,
 			      struct search_states *children,
 			      struct search_counts *counts, char *err,
 			      size_t err_size);
+
+/* The search of branches first..last of the model of `p` (the root's
+ * focus on branch `first`, reached by as many N; no branch after `last`
+ * looked at): pearl_search_run on a part of the program. */
+int search_run_branches(pearl_env *env, pearl_env_program *p,
+			const struct pearl_search_options *o, int first,
+			int last, struct pearl_search_result *r, char *err,
+			size_t err_size);
+
+/* Programs of more top-level nests are searched whole (nests.c). */
+#define SEARCH_MAX_NESTS 16
+
+/* The top-level nests of `sched` (kept): the children of the loop tree's
+ * root, each the branches (statements) below it, which are consecutive.
+ * Returns their number, first[k] the first branch of nest k (at most cap
+ * written), or -1 if there is no loop tree. */
+int search_nests(pearl_sched *sched, int *first, int cap);
+
+/* The composition of the n nests' schedules best[k] (kept; each from a
+ * search of nest k alone: first[k] N, then its actions, which stay on
+ * its branches; NULL or "" for none): each nest's actions after the N
+ * that reach its first branch from where the earlier nest's left the
+ * focus. A nest whose actions include a copy (K adds branches) is left
+ * out. Malloc'd ("" if nothing is left), NULL if memory is exhausted. */
+char *search_compose_nests(char *const *best, const int *first, int n);
+
+/* pearl_search_run with o->per_nest: each top-level nest searched on
+ * its own (search_run_branches) with an even share of the budget (less
+ * the n + 2 measurements of the last stage) and of the time, without
+ * starting points or confirmation; then the
+ * composition of their bests, each nest's best alone, the policy's
+ * decision and o's seeds are measured and confirmed as the starting
+ * points of a search of no level. A program of one nest (or more than
+ * SEARCH_MAX_NESTS) is searched whole. The result counts every
+ * measurement; its stop_reason is "nests". */
+int search_run_nests(pearl_env *env, pearl_env_program *p,
+		     const struct pearl_search_options *o,
+		     struct pearl_search_result *r, char *err,
+		     size_t err_size);
 
 /* Whether `s` (kept) is a measured, OK state in the tile phase: its last
  * action a T or a J, and no action of the parallel phase or later (P, U,

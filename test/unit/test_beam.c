@@ -507,6 +507,78 @@ out:
 	pearl_ctx_free(ctx);
 }
 
+/* The top-level nests (nests.c): gemm with its init is one nest of two
+ * branches; the two-nest example of test_transform.c-like shape (two
+ * loops at the root) is two. The composition puts each nest's actions
+ * after the N that reach its first branch from where the nest before
+ * left the focus; a nest without actions, or with a copy, is left out. */
+static void test_nests(void)
+{
+	pearl_ctx *ctx = pearl_ctx_alloc();
+	pearl_program *prog = example_gemm_init(ctx);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	pearl_sched *sched = deps ? pearl_sched_alloc(prog, deps) : NULL;
+	int first[4] = {-1, -1, -1, -1};
+	char *best[3], *t;
+	int firsts[3] = {0, 2, 5};
+
+	CHECK(sched != NULL);
+	CHECK(search_nests(sched, first, 4) == 1);
+	CHECK(first[0] == 0);
+	pearl_sched_free(sched);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+
+	prog = pearl_program_alloc(ctx, "two_loops");
+	add_stmt_str(prog, "{ S0[i] : 0 <= i < 8 }", "{ S0[i] -> A[i] }",
+		     NULL);
+	add_stmt_str(prog, "{ S1[i, j] : 0 <= i < 8 and 0 <= j < 8 }",
+		     "{ S1[i, j] -> B[i, j] }", NULL);
+	add_stmt_str(prog, "{ S2[i, j] : 0 <= i < 8 and 0 <= j < 8 }",
+		     "{ S2[i, j] -> C[i, j] }", NULL);
+	set_schedule_str(prog,
+	    "{ domain: \"{ S0[i] : 0 <= i < 8; S1[i, j] : 0 <= i < 8 and "
+	    "0 <= j < 8; S2[i, j] : 0 <= i < 8 and 0 <= j < 8 }\", "
+	    "child: { sequence: [ { filter: \"{ S0[i] }\", "
+	    "child: { schedule: \"[{ S0[i] -> [(i)] }]\" } }, "
+	    "{ filter: \"{ S1[i, j]; S2[i, j] }\", "
+	    "child: { schedule: \"[{ S1[i, j] -> [(i)]; S2[i, j] -> [(i)] }]\", "
+	    "child: { sequence: [ { filter: \"{ S1[i, j] }\", "
+	    "child: { schedule: \"[{ S1[i, j] -> [(j)] }]\" } }, "
+	    "{ filter: \"{ S2[i, j] }\", "
+	    "child: { schedule: \"[{ S2[i, j] -> [(j)] }]\" } } ] } } } ] } }");
+	deps = pearl_deps_compute(prog);
+	sched = deps ? pearl_sched_alloc(prog, deps) : NULL;
+	CHECK(sched != NULL && pearl_sched_n_branch(sched) == 3);
+	CHECK(search_nests(sched, first, 4) == 2);
+	CHECK(first[0] == 0 && first[1] == 1);
+	CHECK(search_nests(sched, first, 1) == 2); /* counted past cap */
+	pearl_sched_free(sched);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	pearl_ctx_free(ctx);
+
+	best[0] = "P(0) U(4) N T(0,1,32,32)"; /* ends on branch 1 */
+	best[1] = "N N D(1) N I(1,2)";        /* nest 1: branches 2..4 */
+	best[2] = "N N N N N P(0)";
+	t = search_compose_nests(best, firsts, 3);
+	CHECK_STR(t, "P(0) U(4) N T(0,1,32,32) N D(1) N I(1,2) N N P(0)");
+	free(t);
+	best[0] = "";
+	best[2] = "N N N N N K(0) P(0)";
+	t = search_compose_nests(best, firsts, 3);
+	CHECK_STR(t, "N N D(1) N I(1,2)");
+	free(t);
+	best[1] = NULL;
+	t = search_compose_nests(best, firsts, 3);
+	CHECK_STR(t, "");
+	free(t);
+	best[0] = "N P(0)"; /* not from nest 1's search: no leading N */
+	t = search_compose_nests(best, firsts + 1, 1);
+	CHECK_STR(t, "");
+	free(t);
+}
+
 int main(void)
 {
 	test_fastest_only();
@@ -521,5 +593,6 @@ int main(void)
 	test_completion();
 	test_cluster_without_graph();
 	test_reorderings();
+	test_nests();
 	return check_done("test_beam");
 }

@@ -163,6 +163,11 @@ static void usage(FILE *out)
 		"wins if it is fastest\n"
 		"  --no-policy-seed     do not measure the policy's own "
 		"decision first\n"
+		"  --per-nest           search each top-level loop nest on "
+		"its own, with an even\n"
+		"                       share of the budget, then measure "
+		"the composition of\n"
+		"                       their bests (stopped: nests)\n"
 		"  --quiet              no progress lines\n");
 }
 
@@ -292,6 +297,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_FLAG("policy-actions-only", &policy_actions_only),
 	    PEARL_OPTION_CALL("seed", a, add_seed, "a schedule"),
 	    PEARL_OPTION_FLAG("no-policy-seed", &no_policy_seed),
+	    PEARL_OPTION_FLAG("per-nest", &a->search.per_nest),
 	    PEARL_OPTION_STOP("help"),
 	    PEARL_OPTION_END};
 	struct pearl_options_result res = {0};
