@@ -83,6 +83,10 @@ static void proposal_action(const struct proposal *prop, int i,
 #define SEARCH_JAM 4
 /* Loops of a branch the extended actions are proposed on. */
 #define SEARCH_MAX_LEVELS 8
+/* Proposals on a branch at most: the action space, the interchange
+ * chains, the extended actions (D and J per level, V twice). */
+#define MAX_PROPOSALS \
+	(PEARL_ACTION_SPACE_SIZE + 2 * MAX_CHAIN + 2 * SEARCH_MAX_LEVELS + 2)
 
 /* Whether the agent's rules allow the action `a` beyond the policy's
  * proposals on a branch: by the mask `rules` of its id when it has one
@@ -359,6 +363,15 @@ static int add_child(const struct search_state *parent, int b,
 	return 0;
 }
 
+/* The agent's memory of a branch it has not acted on yet, as `o` sets
+ * it up. */
+static void new_branch_state(struct pearl_branch_state *state,
+			     const struct pearl_search_options *o)
+{
+	pearl_branch_state_init(state);
+	state->min_parallel_work = o->min_parallel_work;
+}
+
 int search_expand(const struct search_state *parent,
 		  const pearl_policy *policy,
 		  const struct pearl_search_options *o, int last_branch,
@@ -375,14 +388,11 @@ int search_expand(const struct search_state *parent,
 		n_branch = last_branch + 1;
 	for (b = parent->branch; b < n_branch && with_children < 2; ++b) {
 		struct pearl_branch_state state = parent->branch_state;
-		struct proposal props[PEARL_ACTION_SPACE_SIZE + 2 * MAX_CHAIN +
-				      2 * SEARCH_MAX_LEVELS + 2];
+		struct proposal props[MAX_PROPOSALS];
 		int n, i, before = children->n;
 
-		if (b != parent->branch) {
-			pearl_branch_state_init(&state);
-			state.min_parallel_work = o->min_parallel_work;
-		}
+		if (b != parent->branch)
+			new_branch_state(&state, o);
 		n = proposals(parent->sched, b, &state, policy, o->top_k,
 			      o->extended_actions, props, err, err_size);
 		if (n < 0)
@@ -418,15 +428,13 @@ int search_expand_reorderings(const struct search_state *parent, int b,
 			      struct search_counts *counts, char *err,
 			      size_t err_size)
 {
-	struct proposal props[PEARL_ACTION_SPACE_SIZE + 2 * MAX_CHAIN +
-			      2 * SEARCH_MAX_LEVELS + 2];
+	struct proposal props[MAX_PROPOSALS];
 	struct pearl_branch_state state;
 	int n, i;
 
 	if (b <= parent->branch || b >= pearl_sched_n_branch(parent->sched))
 		return 0;
-	pearl_branch_state_init(&state);
-	state.min_parallel_work = o->min_parallel_work;
+	new_branch_state(&state, o);
 	n = proposals(parent->sched, b, &state, policy, o->top_k,
 		      o->extended_actions, props, err, err_size);
 	if (n < 0)
