@@ -367,7 +367,7 @@ static int next_distributed(const struct search_states *children,
  * (search_expand_reorderings) are measured, and the child notes the
  * fastest in `completed`. A distribution is seldom faster by itself: it
  * pays when the part it splits off becomes a perfect nest that can be
- * interchanged or jammed (2mm's `D(1) N I(1,2)` or `D(1) N J(0,6)`: the
+ * interchanged or jammed (2mm's `D(1) N I(1,2)` or `D(1) N J(1,4)`: the
  * reduction innermost no longer, or a register tile), one level later,
  * after the beam dropped it for faster states that lead nowhere. Like a
  * completion, a reordering may become the best and a finalist, but is
