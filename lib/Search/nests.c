@@ -165,7 +165,7 @@ int search_run_nests(pearl_env *env, pearl_env_program *p,
 		seeds[n_seeds++] = o->seeds[k];
 	seeds[n_seeds++] = composed;
 	for (k = 0; k < n; ++k)
-		if (*best[k])
+		if (best[k] && *best[k])
 			seeds[n_seeds++] = best[k];
 	/* the starting points and the nests' bests measured (the memo
 	 * answers those), then confirmed: no level */
