@@ -381,11 +381,11 @@ int search_expand(const struct search_state *parent,
 	int n_branch = pearl_sched_n_branch(parent->sched), b;
 	int with_children = 0;
 
+	if (last_branch < n_branch - 1)
+		n_branch = last_branch + 1;
 	/* Branches where the dependences refuse every proposal (a nest
 	 * with a scalar carried through all its loops) are passed over, so
 	 * that the nests after them are reached. */
-	if (last_branch < n_branch - 1)
-		n_branch = last_branch + 1;
 	for (b = parent->branch; b < n_branch && with_children < 2; ++b) {
 		struct pearl_branch_state state = parent->branch_state;
 		struct proposal props[MAX_PROPOSALS];
