@@ -147,6 +147,12 @@ static void add_extended_actions(int depth, const unsigned char *rules,
 	}
 }
 
+void search_append_next(pearl_str *out, int n)
+{
+	for (; n > 0; --n)
+		pearl_str_append(out, out->len ? " N" : "N");
+}
+
 /* The parent's schedule text followed by `skips` N and the actions of
  * `prop` (malloc'd; NULL if memory is exhausted). */
 static char *child_text(const char *parent, int skips,
@@ -158,8 +164,7 @@ static char *child_text(const char *parent, int skips,
 	int i;
 
 	pearl_str_append(&out, parent);
-	for (i = 0; i < skips; ++i)
-		pearl_str_append(&out, out.len ? " N" : "N");
+	search_append_next(&out, skips);
 	for (i = 0; i < prop->n; ++i) {
 		proposal_action(prop, i, &a);
 		pearl_action_format(&a, token, sizeof(token));

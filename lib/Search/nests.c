@@ -60,7 +60,7 @@ static const char *after_skips(const char *t, int skip)
 char *search_compose_nests(char *const *best, const int *first, int n)
 {
 	pearl_str out = PEARL_STR_INIT;
-	int focus = 0, k, i;
+	int focus = 0, k;
 
 	for (k = 0; k < n; ++k) {
 		const char *body = best[k] ? after_skips(best[k], first[k])
@@ -70,8 +70,7 @@ char *search_compose_nests(char *const *best, const int *first, int n)
 		 * the later nests' first branches: such a nest is left out */
 		if (!body || !*body || strstr(body, "K("))
 			continue;
-		for (i = focus; i < first[k]; ++i)
-			pearl_str_append(&out, out.len ? " N" : "N");
+		search_append_next(&out, first[k] - focus);
 		if (out.len)
 			pearl_str_append(&out, " ");
 		pearl_str_append(&out, body);

@@ -475,10 +475,8 @@ static int root_state(pearl_env_program *p,
 {
 	struct search_state root = {0};
 	pearl_str text = PEARL_STR_INIT;
-	int i;
 
-	for (i = 0; i < first; ++i)
-		pearl_str_append(&text, i ? " N" : "N");
+	search_append_next(&text, first);
 	root.sched = pearl_env_program_sched(p, err, err_size);
 	root.schedule = pearl_str_take(&text);
 	root.branch = first;

@@ -75,6 +75,10 @@ int search_child(const struct search_state *parent,
 		 const struct pearl_action *a, struct search_state *child,
 		 struct search_counts *counts, char *err, size_t err_size);
 
+/* Appends n tokens N (the focus n branches on) to the schedule text
+ * `out`, each after a space unless `out` is empty. */
+void search_append_next(pearl_str *out, int n);
+
 /* Appends to `children` the children of `parent` (kept) on its branch
  * b, a later one, that reorder that branch's loops: the interchanges
  * and interchange chains, and the unroll-and-jams, among the proposals
