@@ -42,6 +42,7 @@
 #include "pearl/clock.h"
 #include "pearl/file.h"
 #include "distill.h"
+#include "held_out_speed.h"
 #include "episode.h"
 #include "pearl/imitation.h"
 #include "pearl/options.h"
@@ -80,6 +81,7 @@ struct options {
 	int search_per_nest; /* --search-per-nest */
 	const char *imitate_targets; /* a campaign's schedule files, or NULL */
 	float imitate_lr, imitate_margin, imitate_near;
+	int imitate_select_speed; /* --imitate-select speed */
 	float distill; /* a distilled decision's weight (0: no distillation) */
 	float distill_temperature;
 	int distill_programs, distill_samples; /* unmeasured distillation */
@@ -168,6 +170,11 @@ static void usage(FILE *f)
 "                        (pearl-tune --out-dir DIR on the same programs,\n"
 "                        over MPI ranks if need be) and imitate it if it\n"
 "                        is the fastest\n"
+"  --imitate-select loss|speed\n"
+"                        which epoch of imitation is kept: the lowest\n"
+"                        held-out loss (default), or the fastest greedy\n"
+"                        schedules on the held-out programs, measured\n"
+"                        after every epoch (held_out_speed.h)\n"
 "  --imitate-near X      also imitate the schedules measured within this\n"
 "                        fraction of the fastest that the agent can reach\n"
 "                        (candidates and the search's), each program's\n"
@@ -235,6 +242,20 @@ static int parse_reward(const char *value, void *dest)
 		*reward = EPISODE_REWARD_STEP;
 	else if (!strcmp(value, "final"))
 		*reward = EPISODE_REWARD_FINAL;
+	else
+		return pearl_option_bad_value;
+	return pearl_option_ok;
+}
+
+/* --imitate-select loss|speed */
+static int parse_select(const char *value, void *dest)
+{
+	int *speed = dest;
+
+	if (!strcmp(value, "loss"))
+		*speed = 0;
+	else if (!strcmp(value, "speed"))
+		*speed = 1;
 	else
 		return pearl_option_bad_value;
 	return pearl_option_ok;
@@ -309,6 +330,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_STRING("init-model", &o->init_model),
 	    PEARL_OPTION_CALL("reward", &o->reward, parse_reward,
 			      "step|final"),
+	    PEARL_OPTION_CALL("imitate-select", &o->imitate_select_speed,
+			      parse_select, "loss|speed"),
 	    PEARL_OPTION_INT("max-branch-steps", &o->agent.max_branch_steps,
 			     1, INT_MAX),
 	    PEARL_OPTION_INT("threads", &o->env.threads, 1, INT_MAX),
@@ -453,23 +476,23 @@ static void plot_curve(const char *dir)
 /* ---- Early stopping ----------------------------------------------------- */
 
 /* A copy of the policy's parameters at the epoch with the lowest held-out
- * loss so far. */
+ * score so far: a loss, or minus the log of a speedup (lower is better). */
 struct best_epoch {
 	float *params; /* the policy's (__isl_keep) */
 	float *copy;   /* owned */
 	size_t n;
-	double loss;   /* held-out loss of the copy */
+	double score;  /* held-out score of the copy */
 	int epoch;     /* 0: the parameters before the first epoch */
 };
 
-/* The parameters of `policy` now, as epoch 0 of held-out loss `loss`;
+/* The parameters of `policy` now, as epoch 0 of held-out score `score`;
  * 0, or -1 if memory is exhausted. */
 static int best_epoch_init(struct best_epoch *b, pearl_policy *policy,
-			   double loss)
+			   double score)
 {
 	b->params = pearl_policy_get_params(policy, &b->n);
 	b->copy = malloc(b->n * sizeof(*b->copy));
-	b->loss = loss;
+	b->score = score;
 	b->epoch = 0;
 	if (!b->copy)
 		return -1;
@@ -477,12 +500,12 @@ static int best_epoch_init(struct best_epoch *b, pearl_policy *policy,
 	return 0;
 }
 
-/* Keeps the parameters now if `loss` (of epoch `epoch`) is the lowest. */
-static void best_epoch_offer(struct best_epoch *b, int epoch, double loss)
+/* Keeps the parameters now if `score` (of epoch `epoch`) is the lowest. */
+static void best_epoch_offer(struct best_epoch *b, int epoch, double score)
 {
-	if (!(loss < b->loss))
+	if (!(score < b->score))
 		return;
-	b->loss = loss;
+	b->score = score;
 	b->epoch = epoch;
 	memcpy(b->copy, b->params, b->n * sizeof(*b->copy));
 }
@@ -657,7 +680,7 @@ static int pretrain_epochs(pearl_policy *policy, pearl_adam *adam,
 		best_epoch_restore(best);
 		fprintf(stderr, "pearl-train: pre-training keeps epoch %d "
 				"(held-out mse %.4f)\n", best->epoch,
-			best->loss);
+			best->score);
 	}
 	return 0;
 }
@@ -1027,6 +1050,10 @@ struct imitation_set {
 	/* Whose distributions are distilled: --distill-teacher's policy, or
 	 * the starting policy (kept; not owned). */
 	const pearl_policy *teacher;
+	/* Where --imitate-select speed times the held-out programs' greedy
+	 * schedules (kept; not owned). */
+	pearl_env *env;
+	const struct program_set *programs;
 };
 
 /* Records into dst the decisions of c's fastest schedule and, with
@@ -1120,7 +1147,7 @@ static int imitate_program(pearl_env *env, pearl_env_program *p, int i,
 			   uint64_t *rng, struct imitation_set *is, FILE *csv,
 			   char *err, size_t err_size)
 {
-	int held_out = i % 10 == 9;
+	int held_out = held_out_program(i);
 	struct pearl_ppo_batch *dst = held_out ? &is->val : &is->train;
 	struct pearl_env_result base;
 	struct candidates c;
@@ -1238,12 +1265,39 @@ static int collect_distill_programs(pearl_env *env, const pearl_policy *policy,
 	return 0;
 }
 
+/* The held-out score of `policy` by --imitate-select: its held-out loss
+ * (`vloss`, given), or minus the log of its greedy schedules' geomean
+ * speedup on the held-out programs, measured now into *speed (one line on
+ * stderr for epoch `epoch`). 0, or -1 with a message in err. */
+static int held_out_score(pearl_policy *policy, const struct imitation_set *is,
+			  const struct options *o, int epoch, double vloss,
+			  struct held_out_speed *speed, double *score,
+			  double t0, char *err, size_t err_size)
+{
+	speed->geomean = NAN;
+	*score = vloss;
+	if (!o->imitate_select_speed)
+		return 0;
+	if (held_out_speed_measure(is->env, is->programs, policy, &o->agent,
+				   speed, err, err_size) < 0)
+		return -1;
+	*score = -log(speed->geomean);
+	fprintf(stderr,
+		"pearl-train: imitation epoch %d: held-out greedy geomean "
+		"%.4fx on %d programs (%d did not run; %d of %d measurements "
+		"from the memo); %.0fs\n",
+		epoch, speed->geomean, speed->programs, speed->failed,
+		speed->memo_hits, speed->queries, pearl_now() - t0);
+	return 0;
+}
+
 /* The epochs of imitation, one line each in ecsv, keeping the parameters
- * of the best held-out epoch (the held-out decisions are evaluated before
- * the first, as epoch 0). The held-out loss is also given for the
- * imitated decisions (actions) and the distilled ones (distributions)
- * apart: how well the policy learns the measured schedules, and how much
- * it keeps of the teacher. 0, or -1 with a message in err. */
+ * of the best held-out epoch by --imitate-select (the held-out decisions
+ * are evaluated before the first, as epoch 0, into best). The held-out
+ * loss is also given for the imitated decisions (actions) and the
+ * distilled ones (distributions) apart: how well the policy learns the
+ * measured schedules, and how much it keeps of the teacher. 0, or -1 with
+ * a message in err. */
 static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 			    const struct imitation_set *is,
 			    const struct options *o, uint64_t *rng,
@@ -1254,10 +1308,11 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 
 	fprintf(ecsv, "epoch,loss,accuracy,validation_loss,"
 		      "validation_accuracy,validation_loss_imitated,"
-		      "validation_loss_distilled\n");
+		      "validation_loss_distilled,validation_speedup\n");
 	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
 		struct pearl_imitation_score v[pearl_imitation_n_parts];
-		double loss, acc, vloss = NAN, vacc = NAN;
+		struct held_out_speed speed;
+		double loss, acc, vloss = NAN, vacc = NAN, score;
 		double vimitated = NAN, vdistilled = NAN;
 
 		if (pearl_imitation_epoch(policy, adam, &is->train,
@@ -1273,11 +1328,17 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 			vimitated = v[pearl_imitation_actions].loss;
 			vdistilled = v[pearl_imitation_targets].loss;
 		}
-		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f,%.5f,%.5f\n", epoch, loss,
-			acc, vloss, vacc, vimitated, vdistilled);
+		speed.geomean = NAN;
+		if (held_out &&
+		    held_out_score(policy, is, o, epoch, vloss, &speed, &score,
+				   t0, err, err_size) < 0)
+			return -1;
+		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f,%.5f,%.5f,%.5f\n", epoch,
+			loss, acc, vloss, vacc, vimitated, vdistilled,
+			speed.geomean);
 		fflush(ecsv);
 		if (held_out) /* early stopping */
-			best_epoch_offer(best, epoch, vloss);
+			best_epoch_offer(best, epoch, score);
 		if (epoch == 1 || epoch % 5 == 0 || epoch == o->imitate_epochs)
 			fprintf(stderr,
 				"pearl-train: imitation epoch %d/%d: loss "
@@ -1289,9 +1350,14 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 	}
 	if (held_out) {
 		best_epoch_restore(best);
-		fprintf(stderr, "pearl-train: imitation keeps epoch %d "
-				"(held-out loss %.4f)\n", best->epoch,
-			best->loss);
+		if (o->imitate_select_speed)
+			fprintf(stderr, "pearl-train: imitation keeps epoch "
+					"%d (held-out greedy geomean %.4fx)\n",
+				best->epoch, exp(-best->score));
+		else
+			fprintf(stderr, "pearl-train: imitation keeps epoch "
+					"%d (held-out loss %.4f)\n",
+				best->epoch, best->score);
 	}
 	return 0;
 }
@@ -1304,6 +1370,7 @@ static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
 {
 	struct pearl_adam_config acfg = pearl_adam_default_config();
 	struct best_epoch best = {0};
+	struct held_out_speed speed;
 	double loss = INFINITY;
 	pearl_adam *adam;
 	size_t n_params;
@@ -1319,10 +1386,11 @@ static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
 		goto out;
 	}
 	if (is->val.n_steps > 0 &&
-	    pearl_imitation_evaluate(policy, &is->val, &loss, NULL, err,
-				     err_size) < 0)
+	    (pearl_imitation_evaluate(policy, &is->val, &loss, NULL, err,
+				      err_size) < 0 ||
+	     held_out_score(policy, is, o, 0, loss, &speed, &best.score, t0,
+			    err, err_size) < 0))
 		goto out;
-	best.loss = loss;
 	rc = imitation_epochs(policy, adam, is, o, rng, ecsv, &best, t0, err,
 			      err_size);
 out:
@@ -1365,6 +1433,8 @@ static int imitate(pearl_env *env, struct program_set *set,
 
 	memset(&is, 0, sizeof(is));
 	is.teacher = policy;
+	is.env = env;
+	is.programs = set;
 	if (o->distill_teacher) {
 		teacher = load_policy(o->distill_teacher, err, err_size);
 		if (!teacher)
