@@ -92,6 +92,26 @@ enum pearl_search_sampling {
 	pearl_search_adaptive_always
 };
 
+/* How a program of several top-level loop nests is searched. */
+enum pearl_search_nests {
+	/* the whole program at once, one action a level: n nests need n
+	 * times the levels */
+	pearl_search_nests_whole,
+	/* each top-level loop nest on its own, its root's focus on the
+	 * nest's first branch, with an even share of the budget and of
+	 * the time; then the composition of their bests, each best alone,
+	 * the policy's decision and the seeds are measured and confirmed
+	 * (stop_reason "nests"). Faster where every nest needs several
+	 * actions (2mm: 9.7x against 3.5x), slower where one nest holds
+	 * all the gain (bicg: 4.3x against 7.4x). */
+	pearl_search_nests_each,
+	/* the whole program on half the budget and of the time, then each
+	 * nest on the rest, the whole search's best measured beside the
+	 * composition in the last stage: the faster of the two, at half
+	 * the budget each */
+	pearl_search_nests_both
+};
+
 /* Called after every measured candidate; a nonzero return stops the
  * search (the best so far is kept). */
 typedef int (*pearl_search_progress_fn)(
@@ -143,16 +163,9 @@ struct pearl_search_options {
 	 * fastest, as a completion: 2mm's `D(1)` gains nothing by itself,
 	 * `D(1) N I(1,2)` puts the reduction outside (default 2; 0: none). */
 	int reorderings;
-	/* Search each top-level loop nest on its own, its root's focus on
-	 * the nest's first branch, with an even share of the budget and of
-	 * the time; then measure the composition of their bests, each best
-	 * alone, the policy's decision and the seeds, and confirm them
-	 * (stop_reason "nests"). Faster where every nest needs several
-	 * actions (2mm: 9.7x against 3.5x), slower where one nest holds all
-	 * the gain (bicg: 4.3x against 7.4x). Default 0: the whole program
-	 * at once, one action a level, so that n nests need n times the
-	 * levels. */
-	int per_nest;
+	/* How a program of several top-level loop nests is searched
+	 * (default whole; see enum pearl_search_nests). */
+	enum pearl_search_nests nests;
 	/* Measure the policy's greedy decision first (default 1). */
 	int seed_policy;
 	/* Schedules measured first, in Pearl's notation (kept; n_seeds of
@@ -189,6 +202,11 @@ struct pearl_search_options {
 /* Fills `o` with the defaults above. */
 void pearl_search_options_init(struct pearl_search_options *o);
 
+/* An option parser (pearl/options.h, PEARL_OPTION_CALL) of "whole",
+ * "each" or "both" into the enum pearl_search_nests at dest; with value
+ * NULL (PEARL_OPTION_ACTION, a flag such as --per-nest), "each". */
+int pearl_search_nests_option(const char *value, void *dest);
+
 /* Where a search stands (passed to the progress callback) and, at the
  * end, what it did. */
 struct pearl_search_progress {
@@ -208,6 +226,11 @@ struct pearl_search_progress {
 	double seconds_left;   /* of max_seconds; -1 without a limit */
 	const char *last_schedule; /* the candidate just measured */
 	double last_speedup;   /* its speedup, 0 unless OK */
+	const char *stage;     /* with nests each or both, the stage
+				* measuring: "whole", "nest 2/3", "composed"
+				* (the counts are the whole search's);
+				* NULL otherwise (static or valid during
+				* the call) */
 };
 
 struct pearl_search_result {

@@ -717,7 +717,7 @@ int pearl_search_run(pearl_env *env, pearl_env_program *p,
 		     struct pearl_search_result *r, char *err,
 		     size_t err_size)
 {
-	if (o && o->per_nest)
+	if (o && o->nests != pearl_search_nests_whole)
 		return search_run_nests(env, p, o, r, err, err_size);
 	return search_run_branches(env, p, o, 0, INT_MAX, r, err, err_size);
 }

@@ -117,15 +117,18 @@ int search_nests(pearl_sched *sched, int *first, int cap);
  * out. Malloc'd ("" if nothing is left), NULL if memory is exhausted. */
 char *search_compose_nests(char *const *best, const int *first, int n);
 
-/* pearl_search_run with o->per_nest: each top-level nest searched on
- * its own (search_run_branches) with an even share of the budget (less
- * the n + 2 measurements of the last stage) and of the time, without
- * starting points or confirmation; then the
- * composition of their bests, each nest's best alone, the policy's
- * decision and o's seeds are measured and confirmed as the starting
- * points of a search of no level. A program of one nest (or more than
- * SEARCH_MAX_NESTS) is searched whole. The result counts every
- * measurement; its stop_reason is "nests". */
+/* pearl_search_run with o->nests each or both: with both, the whole
+ * program is searched first on half the budget and of the time, without
+ * confirmation. Then each top-level nest is searched on its own
+ * (search_run_branches) with an even share of the rest (less the n + 3
+ * measurements of the last stage), without starting points or
+ * confirmation; then the composition of their bests, each nest's best
+ * alone, the whole search's best, the policy's decision and o's seeds are
+ * measured and confirmed as the starting points of a search of no level.
+ * A program of one nest (or more than SEARCH_MAX_NESTS) is searched whole,
+ * on the whole budget. The progress names each stage (stage), its counts
+ * the whole search's. The result counts every measurement; its
+ * stop_reason is "nests". */
 int search_run_nests(pearl_env *env, pearl_env_program *p,
 		     const struct pearl_search_options *o,
 		     struct pearl_search_result *r, char *err,

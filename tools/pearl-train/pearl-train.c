@@ -78,7 +78,7 @@ struct options {
 	int imitate_epochs, imitate_samples, imitate_prune;
 	int imitate_near_max;
 	long imitate_search; /* search budget per program (0: no search) */
-	int search_per_nest; /* --search-per-nest */
+	enum pearl_search_nests search_nests; /* --search-nests */
 	const char *imitate_targets; /* a campaign's schedule files, or NULL */
 	float imitate_lr, imitate_margin, imitate_near;
 	int imitate_select_speed; /* --imitate-select speed */
@@ -162,9 +162,11 @@ static void usage(FILE *f)
 "                        ranked by the current policy, starting from the\n"
 "                        fastest candidate above) and imitate its best\n"
 "                        (default 0: no search)\n"
-"  --search-per-nest     that search takes each top-level loop nest on its\n"
-"                        own, then their composition (pearl-tune's\n"
-"                        --per-nest)\n"
+"  --search-nests whole|each|both  that search takes the program whole\n"
+"                        (default), each top-level loop nest on its own\n"
+"                        then their composition, or both on half the\n"
+"                        budget each (pearl-tune's --nests)\n"
+"  --search-per-nest     --search-nests each\n"
 "  --imitate-targets DIR expert iteration from a tuning campaign: also time\n"
 "                        DIR/NAME.sched's schedule for each program NAME\n"
 "                        (pearl-tune --out-dir DIR on the same programs,\n"
@@ -361,7 +363,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			     INT_MAX),
 	    PEARL_OPTION_LONG("imitate-search", &o->imitate_search, 0,
 			      LONG_MAX),
-	    PEARL_OPTION_FLAG("search-per-nest", &o->search_per_nest),
+	    PEARL_OPTION_CALL("search-nests", &o->search_nests,
+			      pearl_search_nests_option, "whole|each|both"),
+	    PEARL_OPTION_ACTION("search-per-nest", &o->search_nests,
+				pearl_search_nests_option,
+				"--search-nests each"),
 	    PEARL_OPTION_DOUBLE_ABOVE("timeout-factor",
 				      &o->env.timeout_factor, 1),
 	    PEARL_OPTION_LONG("min-parallel-work",
@@ -933,7 +939,7 @@ static int search_candidate(pearl_env *env, pearl_env_program *p,
 
 	pearl_search_options_init(&so);
 	so.max_measurements = o->imitate_search;
-	so.per_nest = o->search_per_nest;
+	so.nests = o->search_nests;
 	so.min_parallel_work = o->agent.min_parallel_work;
 	/* no confirmation: its measurements bypass the memo, and a training
 	 * run on a full memo must replay without running anything */

@@ -163,11 +163,15 @@ static void usage(FILE *out)
 		"wins if it is fastest\n"
 		"  --no-policy-seed     do not measure the policy's own "
 		"decision first\n"
-		"  --per-nest           search each top-level loop nest on "
-		"its own, with an even\n"
-		"                       share of the budget, then measure "
-		"the composition of\n"
-		"                       their bests (stopped: nests)\n"
+		"  --nests whole|each|both  a program of several top-level "
+		"loop nests is searched\n"
+		"                       whole (default), each nest on its "
+		"own with an even share\n"
+		"                       of the budget, then the composition "
+		"of their bests\n"
+		"                       (stopped: nests), or both, on half "
+		"the budget each\n"
+		"  --per-nest           --nests each\n"
 		"  --quiet              no progress lines\n");
 }
 
@@ -297,7 +301,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_FLAG("policy-actions-only", &policy_actions_only),
 	    PEARL_OPTION_CALL("seed", a, add_seed, "a schedule"),
 	    PEARL_OPTION_FLAG("no-policy-seed", &no_policy_seed),
-	    PEARL_OPTION_FLAG("per-nest", &a->search.per_nest),
+	    PEARL_OPTION_CALL("nests", &a->search.nests,
+			      pearl_search_nests_option, "whole|each|both"),
+	    PEARL_OPTION_ACTION("per-nest", &a->search.nests,
+				pearl_search_nests_option, "--nests each"),
 	    PEARL_OPTION_STOP("help"),
 	    PEARL_OPTION_END};
 	struct pearl_options_result res = {0};
@@ -371,8 +378,9 @@ static int print_progress(void *user,
 			pr->last_speedup, pr->elapsed, pr->last_schedule);
 	else
 		fprintf(stderr,
-			"  level %d  %ld/%ld measured  %6.3fx  best %6.3fx  "
+			"  %s%slevel %d  %ld/%ld measured  %6.3fx  best %6.3fx  "
 			"%.1f s%s  \"%s\"\n",
+			pr->stage ? pr->stage : "", pr->stage ? "  " : "",
 			pr->level, pr->measured, a->search.max_measurements,
 			pr->last_speedup, pr->best_speedup, pr->elapsed, left,
 			pr->last_schedule);
