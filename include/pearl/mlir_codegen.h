@@ -64,14 +64,17 @@ int pearl_mlir_unroll_loop(MlirOperation op, int factor);
  * costly to compute (divisions or remainders in the accesses, bounds or
  * conditions of its loads, or more than 48 terms), is left as it is and
  * counted in *n_failed; so is every memref when the context has not
- * loaded the memref and arith dialects. Returns the number of memrefs
- * copied, or -1 if a copy MLIR generated may read outside its array
- * (checked on every load of the copy loops, over all iterations of the
- * loops around them, by Fourier-Motzkin: conservative, e.g. on partial
- * tiles): the loop's loads have been redirected already, so the caller
- * must discard the code.
+ * loaded the memref and arith dialects. A copy MLIR would generate that
+ * may read outside its array (checked on every load of the copy loops,
+ * over all iterations of the loops around them, by Fourier-Motzkin:
+ * conservative, e.g. on partial tiles) is not made, and counted in
+ * *n_outside: the copies are tried first on a clone of the function.
+ * Returns the number of memrefs copied, or -1 if a copy made reads
+ * outside though its trial did not: the loop's loads have been
+ * redirected already, so the caller must discard the code.
  * Implemented by the C++ shim lib/Frontend/MLIR/copy_shim.cpp. */
-int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed);
+int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed,
+			      int *n_outside);
 
 /* Register promotion: in every innermost affine.for under `op` (included; a
  * loop promoted is replaced in its place, `op` too)

@@ -11,7 +11,9 @@
  * depend on the machine (an illegal schedule); `codegen` is the
  * PEARL_CODEGEN_VERSION the answer was made with: only rows of this
  * build's version are read, so a change of the code generator does not
- * reuse stale run times (rows of other versions stay in the file).
+ * reuse stale run times (rows of other versions stay in the file), and
+ * those of PEARL_CODEGEN_CARRIED but where PEARL_CODEGEN_CARRIED_STALE
+ * (a version whose code the change left the same but for those).
  * Version 1 databases (no `codegen` column; also a version-1 dump loaded
  * into a fresh file) are migrated when opened: their rows get codegen 1,
  * the version before the column existed. The database is in WAL mode
@@ -188,7 +190,9 @@ struct env_memo *env_memo_open(const char *path, char *err, size_t err_size)
 	    exec_sql(m, "PRAGMA synchronous=NORMAL;", err, err_size) < 0 ||
 	    prepare(m, "SELECT status, seconds, cpu_seconds, init_seconds, "
 		       "output_hash, message FROM results WHERE program=?1 "
-		       "AND schedule=?2 AND machine=?3 AND codegen=?4",
+		       "AND schedule=?2 AND machine=?3 AND (codegen=?4 OR "
+		       "(codegen=?5 AND NOT (" PEARL_CODEGEN_CARRIED_STALE
+		       "))) ORDER BY codegen DESC LIMIT 1",
 		    &m->get, err,
 		    err_size) < 0 ||
 	    prepare(m, "INSERT OR REPLACE INTO results VALUES"
@@ -232,6 +236,7 @@ int env_memo_get(struct env_memo *m, const char *program,
 	bind_text(st, 2, schedule);
 	bind_text(st, 3, machine);
 	sqlite3_bind_int(st, 4, PEARL_CODEGEN_VERSION);
+	sqlite3_bind_int(st, 5, PEARL_CODEGEN_CARRIED);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		memset(row, 0, sizeof(*row));
@@ -398,14 +403,20 @@ int pearl_env_memo_results(const char *memo_path, const char *hash,
 	m = env_memo_open(memo_path, err, err_size);
 	if (!m)
 		return -1;
-	if (prepare(m, "SELECT schedule, status, seconds FROM results WHERE "
-		       "program=?1 AND machine=?2 AND codegen=?3 AND status IN "
-		       "(0, 2) ORDER BY schedule", &st, err, err_size) < 0)
+	/* with the current version, the carried one's answers too (the
+	 * newer of two; OK and timeouts are not stale) */
+	if (prepare(m, "SELECT schedule, status, seconds, max(codegen) FROM "
+		       "results WHERE program=?1 AND machine=?2 AND (codegen=?3 "
+		       "OR codegen=?4) AND status IN (0, 2) GROUP BY schedule "
+		       "ORDER BY schedule", &st, err, err_size) < 0)
 		goto out;
 	_Static_assert(PEARL_ENV_OK == 0 && PEARL_ENV_TIMEOUT == 2, "status");
 	bind_text(st, 1, hash);
 	bind_text(st, 2, machine);
 	sqlite3_bind_int(st, 3, codegen);
+	sqlite3_bind_int(st, 4, codegen == PEARL_CODEGEN_VERSION
+				    ? PEARL_CODEGEN_CARRIED
+				    : codegen);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if (add_result(st, &r, n, &cap) < 0) {
 			pearl_error_printf(err, err_size, "out of memory");

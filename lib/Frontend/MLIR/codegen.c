@@ -1571,20 +1571,23 @@ static void gen_start(struct gen *g, pearl_ctx *ctx,
  * into local buffers, before the loops are unrolled: unrolling may replace
  * the loops recorded for the copies, while the copies only add operations
  * around their loop and redirect loads inside it. Counts the arrays
- * copied in *copied, those left as they were in *not_copied. */
-static void gen_copy(struct gen *g, int *copied, int *not_copied)
+ * copied in *copied, those left as they were in *not_copied, of which
+ * those whose copy would read outside the array in *outside. */
+static void gen_copy(struct gen *g, int *copied, int *not_copied,
+		     int *outside)
 {
-	int i, failed;
+	int i, failed, out;
 
 	for (i = 0; i < g->n_copy && !g->failed; ++i) {
-		int n = pearl_mlir_copy_read_only(g->copy_op[i], &failed);
+		int n = pearl_mlir_copy_read_only(g->copy_op[i], &failed, &out);
 
 		if (n < 0)
 			fail(g, "a copy of K would read outside its array "
 			     "(MLIR's copy generation)");
 		else
 			*copied += n;
-		*not_copied += failed;
+		*not_copied += failed + out;
+		*outside += out;
 	}
 }
 
@@ -1858,13 +1861,20 @@ static void gen_report_unrolls(struct gen *g, int vect, int kept)
 }
 
 /* The remark on the copies of K, if the schedule asked for any. */
-static void gen_report_copies(struct gen *g, int copied, int not_copied)
+static void gen_report_copies(struct gen *g, int copied, int not_copied,
+			      int outside)
 {
-	char msg[200];
+	char msg[300];
 
 	if (!g->n_copy)
 		return;
-	if (not_copied)
+	if (outside)
+		snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) copied "
+			 "before %d loop(s) (K), %d not, of which %d because "
+			 "the copy MLIR would make may read outside the array "
+			 "(e.g. the box of a partial tile)", copied, g->n_copy,
+			 not_copied, outside);
+	else if (not_copied)
 		snprintf(msg, sizeof(msg), "pearl-schedule: %d array(s) copied "
 			 "before %d loop(s) (K), %d not: another use in the "
 			 "loop, a box of no constant size or one too costly "
@@ -1882,7 +1892,7 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	isl_union_set *dom = pearl_program_get_domain(prog);
 	isl_space *space = isl_union_set_get_space(dom);
 	struct gen g = { 0 };
-	int kept = 0, vect = 0, copied = 0, not_copied = 0;
+	int kept = 0, vect = 0, copied = 0, not_copied = 0, outside = 0;
 	MlirOperation func;
 
 	gen_start(&g, ctx, region, prog, space);
@@ -1893,7 +1903,7 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 		    mlirOperationGetRegion(func, 0));
 		g.entry_first = mlirBlockGetFirstOperation(g.entry);
 	}
-	gen_copy(&g, &copied, &not_copied);
+	gen_copy(&g, &copied, &not_copied, &outside);
 	gen_unroll(&g, &vect, &kept);
 	gen_check_size(&g);
 	gen_promote(&g);
@@ -1911,7 +1921,7 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 	free(g.private_value);
 	if (!g.failed) {
 		gen_report_unrolls(&g, vect, kept);
-		gen_report_copies(&g, copied, not_copied);
+		gen_report_copies(&g, copied, not_copied, outside);
 	}
 	isl_space_free(space);
 	isl_union_set_free(dom);

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/IntegerSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -175,12 +176,16 @@ bool copyStaysInside(Operation *nest, Value memref) {
   });
   return inside;
 }
-} // namespace
 
-int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed) {
-  Operation *loop = unwrap(op);
-  llvm::SetVector<Value> read;
-  llvm::SmallPtrSet<Value, 8> written;
+// What copyOne did with one memref.
+enum class CopyOutcome { Copied, NotCopied, ReadsOutside };
+
+// Copies the elements of `memref` that `loop` loads into a new buffer
+// before it, and redirects the loop's loads to the buffer. NotCopied (and
+// nothing changed) if the memref has another use in the loop or its box
+// is not computable; ReadsOutside if the copy loops MLIR made read outside
+// the array: the loads are redirected already, and cannot be taken back.
+CopyOutcome copyOne(Operation *loop, Value memref) {
   // Point-wise copies into a buffer in the same memory space (0): no DMA,
   // no capacity limit (the schedule chose where the copies go).
   affine::AffineCopyOptions options = {/*generateDma=*/false,
@@ -188,9 +193,88 @@ int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed) {
                                        /*fastMemorySpace=*/0,
                                        /*tagMemorySpace=*/0,
                                        /*fastMemCapacityBytes=*/UINT64_MAX};
+  std::unique_ptr<affine::MemRefRegion> box;
+  affine::CopyGenerateResult result;
+
+  if (!onlyAffineLoadsIn(loop, memref) || !(box = loadedBox(loop, memref)) ||
+      failed(affine::generateCopyForMemRegion(*box, loop, options, result)))
+    return CopyOutcome::NotCopied;
+  if (!result.copyNest || !copyStaysInside(result.copyNest, memref))
+    return CopyOutcome::ReadsOutside;
+  return CopyOutcome::Copied;
+}
+
+// The ancestor of `op` directly in a builtin.module (its function), or
+// its outermost ancestor if there is no module; null if `op` has no
+// parent. Found by the operations' names: the trait IsolatedFromAbove was
+// not found on the function this way (its TypeID differs from one shared
+// library to another).
+Operation *outermostBelowModule(Operation *op) {
+  Operation *top = op->getParentOp();
+
+  while (top && top->getParentOp() &&
+         top->getParentOp()->getName().getStringRef() != "builtin.module")
+    top = top->getParentOp();
+  return top;
+}
+
+// The operation of `clone` (a clone of `top`) at the place of `op` (in
+// `top`) in a walk of each: the clone's operations are made in the same
+// order. Null if there is none.
+Operation *sameOperationIn(Operation *top, Operation *op, Operation *clone) {
+  long index = -1, n = 0;
+  Operation *found = nullptr;
+
+  top->walk<WalkOrder::PreOrder>([&](Operation *o) {
+    if (o == op)
+      index = n;
+    ++n;
+  });
+  n = 0;
+  clone->walk<WalkOrder::PreOrder>([&](Operation *o) {
+    if (n++ == index)
+      found = o;
+  });
+  return found && found->getName() == op->getName() ? found : nullptr;
+}
+
+// The memrefs of `read` whose copies before `loop` would read outside
+// their arrays: the copies are tried, in the same order, on a clone of
+// the operation around the loop directly in the module (its function),
+// detached (the pass may run on several functions of a module at once,
+// whose block must not change) and erased after the trial. A memref's copy does not
+// change the loads of another, so the trial's outcomes are those of the
+// copies made on the loop itself. All of them if the loop has no parent.
+void copiesReadingOutside(Operation *loop, ArrayRef<Value> read,
+                          llvm::SmallPtrSetImpl<Value> &outside) {
+  Operation *top = outermostBelowModule(loop);
+  IRMapping map;
+  Operation *clone, *loopClone;
+
+  if (!top) {
+    outside.insert(read.begin(), read.end());
+    return;
+  }
+  clone = top->clone(map);
+  loopClone = sameOperationIn(top, loop, clone);
+  for (Value memref : read)
+    if (!loopClone || copyOne(loopClone, map.lookupOrDefault(memref)) ==
+                          CopyOutcome::ReadsOutside)
+      outside.insert(memref);
+  clone->erase();
+}
+} // namespace
+
+int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed,
+                              int *n_outside) {
+  Operation *loop = unwrap(op);
+  llvm::SetVector<Value> read;
+  llvm::SmallPtrSet<Value, 8> written, outside;
+  llvm::SmallVector<Value> candidates;
   int copied = 0;
 
   *n_failed = 0;
+  *n_outside = 0;
   if (!isa<affine::AffineForOp, affine::AffineParallelOp>(loop))
     return 0;
   // The copies are memref.alloc, arith.constant and affine operations:
@@ -203,23 +287,27 @@ int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed) {
     return 0;
   }
   loopMemRefs(loop, read, written);
-  for (Value memref : read) {
-    if (written.contains(memref))
-      continue;
-    std::unique_ptr<affine::MemRefRegion> box;
-    affine::CopyGenerateResult result;
-    if (!onlyAffineLoadsIn(loop, memref) ||
-        !(box = loadedBox(loop, memref)) ||
-        failed(affine::generateCopyForMemRegion(*box, loop, options,
-                                                result))) {
-      ++*n_failed;
+  for (Value memref : read)
+    if (!written.contains(memref))
+      candidates.push_back(memref);
+  copiesReadingOutside(loop, candidates, outside);
+  for (Value memref : candidates) {
+    if (outside.contains(memref)) {
+      ++*n_outside;
       continue;
     }
-    // The loop's loads already read the buffer: a copy that reads outside
-    // the array cannot be taken back here, the caller discards the code.
-    if (!result.copyNest || !copyStaysInside(result.copyNest, memref))
+    switch (copyOne(loop, memref)) {
+    case CopyOutcome::Copied:
+      ++copied;
+      break;
+    case CopyOutcome::NotCopied:
+      ++*n_failed;
+      break;
+    case CopyOutcome::ReadsOutside:
+      // the trial said otherwise: the loads are redirected already, the
+      // caller discards the code
       return -1;
-    ++copied;
+    }
   }
   return copied;
 }
