@@ -9,10 +9,13 @@
 
 #include "episode.h"
 
+const char held_out_speed_csv_header[] =
+    "epoch,program,speedup,status,schedule\n";
+
 int held_out_speed_measure(pearl_env *env, const struct program_set *set,
 			   const pearl_policy *policy,
-			   const struct pearl_agent_options *opts,
-			   struct held_out_speed *out, char *err,
+			   const struct pearl_agent_options *opts, int epoch,
+			   FILE *csv, struct held_out_speed *out, char *err,
 			   size_t err_size)
 {
 	struct pearl_agent_options ao = *opts;
@@ -39,6 +42,12 @@ int held_out_speed_measure(pearl_env *env, const struct program_set *set,
 		out->programs++;
 		out->queries += res.queries + 1;
 		out->memo_hits += res.memo_hits + base.memo_hit;
+		if (csv)
+			fprintf(csv, "%d,%s,%.4f,%s,\"%s\"\n", epoch,
+				pearl_env_program_name(set->p[i]),
+				res.status == PEARL_ENV_OK ? res.speedup : 1.0,
+				pearl_env_status_name(res.status),
+				res.schedule);
 		if (res.status != PEARL_ENV_OK) {
 			out->failed++;
 			continue; /* 1x: log 0 */

@@ -15,6 +15,7 @@
 #define PEARL_TRAIN_HELD_OUT_SPEED_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "pearl/agent.h"
 #include "pearl/env.h"
@@ -36,12 +37,18 @@ static inline int held_out_program(int i)
 }
 
 /* Runs `policy` greedily (`opts`, kept; sampling off) on the held-out
- * programs of `set` and times each final schedule into *out. Returns 0,
- * or -1 with a message in err (environment errors). */
+ * programs of `set` and times each final schedule into *out; if `csv` is
+ * not NULL, one line per program is written to it: `epoch`, the program,
+ * the speedup (1 if the schedule did not run), its status and the
+ * schedule (held_out_speed_csv_header first). Returns 0, or -1 with a
+ * message in err (environment errors). */
 int held_out_speed_measure(pearl_env *env, const struct program_set *set,
 			   const pearl_policy *policy,
-			   const struct pearl_agent_options *opts,
-			   struct held_out_speed *out, char *err,
+			   const struct pearl_agent_options *opts, int epoch,
+			   FILE *csv, struct held_out_speed *out, char *err,
 			   size_t err_size);
+
+/* The header line of held_out_speed_measure's CSV. */
+extern const char held_out_speed_csv_header[];
 
 #endif

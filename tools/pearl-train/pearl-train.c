@@ -176,7 +176,8 @@ static void usage(FILE *f)
 "                        which epoch of imitation is kept: the lowest\n"
 "                        held-out loss (default), or the fastest greedy\n"
 "                        schedules on the held-out programs, measured\n"
-"                        after every epoch (held_out_speed.h)\n"
+"                        after every epoch (held_out_speed.h; each\n"
+"                        program's in DIR/imitate-select.csv)\n"
 "  --imitate-near X      also imitate the schedules measured within this\n"
 "                        fraction of the fastest that the agent can reach\n"
 "                        (candidates and the search's), each program's\n"
@@ -1057,9 +1058,11 @@ struct imitation_set {
 	 * the starting policy (kept; not owned). */
 	const pearl_policy *teacher;
 	/* Where --imitate-select speed times the held-out programs' greedy
-	 * schedules (kept; not owned). */
+	 * schedules (kept; not owned), and the file of their speedups
+	 * (imitate-select.csv; owned by imitate()). */
 	pearl_env *env;
 	const struct program_set *programs;
+	FILE *select_csv;
 };
 
 /* Records into dst the decisions of c's fastest schedule and, with
@@ -1285,8 +1288,10 @@ static int held_out_score(pearl_policy *policy, const struct imitation_set *is,
 	if (!o->imitate_select_speed)
 		return 0;
 	if (held_out_speed_measure(is->env, is->programs, policy, &o->agent,
-				   speed, err, err_size) < 0)
+				   epoch, is->select_csv, speed, err,
+				   err_size) < 0)
 		return -1;
+	fflush(is->select_csv);
 	*score = -log(speed->geomean);
 	fprintf(stderr,
 		"pearl-train: imitation epoch %d: held-out greedy geomean "
@@ -1432,6 +1437,7 @@ static int imitate(pearl_env *env, struct program_set *set,
 	struct imitation_set is;
 	char *csv_path = pearl_path_join(dir, "imitate.csv");
 	char *epochs_path = pearl_path_join(dir, "imitate-epochs.csv");
+	char *select_path = pearl_path_join(dir, "imitate-select.csv");
 	pearl_policy *teacher = NULL;
 	FILE *csv = NULL, *ecsv = NULL;
 	double t0 = pearl_now();
@@ -1451,7 +1457,12 @@ static int imitate(pearl_env *env, struct program_set *set,
 	pearl_ppo_batch_init(&is.val, PEARL_N_ACTIONS);
 	csv = csv_path ? fopen(csv_path, "w") : NULL;
 	ecsv = epochs_path ? fopen(epochs_path, "w") : NULL;
-	if (!csv || !ecsv) {
+	if (o->imitate_select_speed && select_path) {
+		is.select_csv = fopen(select_path, "w");
+		if (is.select_csv)
+			fputs(held_out_speed_csv_header, is.select_csv);
+	}
+	if (!csv || !ecsv || (o->imitate_select_speed && !is.select_csv)) {
 		snprintf(err, err_size, "cannot write %s/imitate*.csv", dir);
 		goto out;
 	}
@@ -1467,8 +1478,11 @@ out:
 		fclose(csv);
 	if (ecsv)
 		fclose(ecsv);
+	if (is.select_csv)
+		fclose(is.select_csv);
 	free(csv_path);
 	free(epochs_path);
+	free(select_path);
 	pearl_policy_free(teacher);
 	pearl_ppo_batch_clear(&is.train);
 	pearl_ppo_batch_clear(&is.val);

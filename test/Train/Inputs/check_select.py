@@ -5,7 +5,11 @@ With --eval A.csv B.csv (pearl-eval's rows of the kept policy on the
 held-out programs, timed from the same memo), their geomean is the kept
 one's: the parameters restored are the kept epoch's.
 
-usage: check_select.py train.log imitate-epochs.csv [--eval CSV...]
+With --select imitate-select.csv, that file's rows (one per held-out
+program and epoch) give each epoch's geomean.
+
+usage: check_select.py train.log imitate-epochs.csv [--select CSV]
+                       [--eval CSV...]
 """
 import csv
 import math
@@ -13,7 +17,11 @@ import re
 import sys
 
 log, epochs_csv = sys.argv[1], sys.argv[2]
-evals = sys.argv[4:] if len(sys.argv) > 3 and sys.argv[3] == "--eval" else []
+rest = sys.argv[3:]
+select_csv = None
+if rest[:1] == ["--select"]:
+    select_csv, rest = rest[1], rest[2:]
+evals = rest[1:] if rest[:1] == ["--eval"] else []
 
 speed = {}
 kept = None
@@ -34,6 +42,15 @@ rows = list(csv.DictReader(open(epochs_csv)))
 for r in rows:
     g = float(r["validation_speedup"])
     assert abs(g - speed[int(r["epoch"])]) < 1e-3, (r, speed)
+
+if select_csv:
+    per_epoch = {}
+    for r in csv.DictReader(open(select_csv)):
+        per_epoch.setdefault(int(r["epoch"]), []).append(math.log(float(r["speedup"])))
+    assert sorted(per_epoch) == sorted(speed), (sorted(per_epoch), speed)
+    for e, logs in per_epoch.items():
+        g = math.exp(sum(logs) / len(logs))
+        assert abs(g - speed[e]) < 1e-3 * speed[e], (e, g, speed[e])
 
 if evals:
     logs = [math.log(float(r["speedup"])) for f in evals for r in csv.DictReader(open(f))]
