@@ -206,9 +206,9 @@ CopyOutcome copyOne(Operation *loop, Value memref) {
 
 // The ancestor of `op` directly in a builtin.module (its function), or
 // its outermost ancestor if there is no module; null if `op` has no
-// parent. Found by the operations' names: the trait IsolatedFromAbove was
-// not found on the function this way (its TypeID differs from one shared
-// library to another).
+// parent. Found by the operations' names: getParentWithTrait with
+// IsIsolatedFromAbove returned null on the code generator's loops (why
+// was not looked into).
 Operation *outermostBelowModule(Operation *op) {
   Operation *top = op->getParentOp();
 
@@ -242,9 +242,10 @@ Operation *sameOperationIn(Operation *top, Operation *op, Operation *clone) {
 // their arrays: the copies are tried, in the same order, on a clone of
 // the operation around the loop directly in the module (its function),
 // detached (the pass may run on several functions of a module at once,
-// whose block must not change) and erased after the trial. A memref's copy does not
-// change the loads of another, so the trial's outcomes are those of the
-// copies made on the loop itself. All of them if the loop has no parent.
+// whose block must not change) and erased after the trial. A memref's
+// copy does not change the loads of another, so the trial's outcomes are
+// those of the copies made on the loop itself. All of them if the loop
+// has no parent.
 void copiesReadingOutside(Operation *loop, ArrayRef<Value> read,
                           llvm::SmallPtrSetImpl<Value> &outside) {
   Operation *top = outermostBelowModule(loop);
