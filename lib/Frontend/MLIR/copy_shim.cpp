@@ -245,13 +245,15 @@ Operation *sameOperationIn(Operation *top, Operation *op, Operation *clone) {
 // whose block must not change) and erased after the trial. A memref's
 // copy does not change the loads of another, so the trial's outcomes are
 // those of the copies made on the loop itself. All of them if the loop
-// has no parent.
+// has no parent. Nothing is cloned when there is nothing to copy.
 void copiesReadingOutside(Operation *loop, ArrayRef<Value> read,
                           llvm::SmallPtrSetImpl<Value> &outside) {
   Operation *top = outermostBelowModule(loop);
   IRMapping map;
   Operation *clone, *loopClone;
 
+  if (read.empty())
+    return;
   if (!top) {
     outside.insert(read.begin(), read.end());
     return;
