@@ -6,7 +6,7 @@
  * (kernel name gen-<seed>, sizes, outputs, then a features line), a public
  * @init that fills every argument deterministically and a public @kernel
  * with the same signature, every argument a statically shaped memref.
- * @kernel holds 1-3 loop nests of depth 1-5 built from the patterns of the
+ * @kernel holds 1-4 loop nests of depth 1-5 built from the patterns of the
  * Tiramisu/LOOPer random program generators: element-wise maps, stencils,
  * reductions and contractions, on rectangular, triangular and banded
  * domains, with producer/consumer chains between nests and imperfect nests
@@ -105,10 +105,19 @@ enum pearl_gen_family {
 	 * first nest perhaps updates A by outer products (gemver). Named
 	 * mv-<seed>. */
 	pearl_gen_family_matvec,
+	/* Two or three fields of one shape (rank 1-3) updated in turn by 2-4
+	 * stencil nests, as PolyBench's fdtd-2d, jacobi-1d/2d and heat-3d:
+	 * each a bounded average of its own centre (perhaps) and of other
+	 * fields by a one-sided difference or a radius-1 star; the first nest
+	 * perhaps copying a boundary row; a nest's loops perhaps in a shuffled
+	 * order; all nests inside one time loop (mostly) or each a nest of
+	 * its own. Named sw-<seed>. */
+	pearl_gen_family_sweep,
 	pearl_gen_n_families
 };
 
-/* The family called `name` ("any", "matmul", "gemm", "chain", "matvec")
+/* The family called `name` ("any", "matmul", "gemm", "chain", "matvec",
+ * "sweep")
  * in *family; 0 on success, -1 for an unknown name. */
 int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family);
 /* pearl_gen_family_parse as the callback of a tool's --family option
@@ -117,7 +126,7 @@ int pearl_gen_family_option(const char *value, void *dest);
 /* The name of `family` (static), "?" if out of range. */
 const char *pearl_gen_family_name(enum pearl_gen_family family);
 /* The name of program `seed` of `family`: "gen-<seed>", "mm-<seed>",
- * "gemm-<seed>", "chain-<seed>" or "mv-<seed>" into buf[size] (truncated
+ * "gemm-<seed>", "chain-<seed>", "mv-<seed>" or "sw-<seed>" into buf[size] (truncated
  * if need be); returns buf. */
 char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 			     char *buf, size_t size);

@@ -23,7 +23,7 @@
 #define GEN_MAX_RANK 5		/* array dimensions (Pearl's graph limit) */
 #define GEN_MAX_DIMS 3		/* program sizes D0..D2 */
 #define GEN_MAX_ARRAYS 16
-#define GEN_MAX_NESTS 3
+#define GEN_MAX_NESTS 4
 #define GEN_MAX_NODES 96
 #define GEN_MAX_EXPRS 512
 #define GEN_MAX_ACCESSES 192
@@ -31,6 +31,7 @@
 #define GEN_MAX_BOUNDS 2	/* terms of a max (lower) or min (upper) bound */
 #define GEN_MAX_CONDS 6		/* constraints of an affine.if */
 #define GEN_MAX_READS 10	/* loads per statement (Pearl's graph limit) */
+#define GEN_DESC_SIZE 160	/* a nest's one-line description */
 /* The run-time estimate of unscheduled code on one thread (gen.c),
  * calibrated with pearl-exec --time: picoseconds per operation (load,
  * arithmetic, store) and per byte moved from or to an array larger than
@@ -140,7 +141,8 @@ struct gen_node {
 struct gen_nest {
 	int root;		/* node */
 	enum pearl_gen_kind kind;
-	char desc[96];		/* e.g. "contraction: matmul ikj, triangular" */
+	char desc[GEN_DESC_SIZE]; /* e.g. "contraction: matmul ikj,
+				   * triangular" */
 };
 
 struct gen_prog {

@@ -3,7 +3,7 @@
 
   check_generated.py --pearl-gen G --pearl-opt P --pearl-exec E --mlir-opt M
                      [--seed 1] [--count 60] [--scale small] [-j 2] [--quick]
-                     [--family any|matmul|gemm|chain|matvec]
+                     [--family any|matmul|gemm|chain|matvec|sweep]
 
 Generates programs of seeds SEED .. SEED+COUNT-1 (pearl-gen --size-scale
 SCALE) and checks each:
@@ -37,7 +37,11 @@ reading an earlier one's product and an initialized C in some, nothing
 triangular, and the orders ijk and jik (k innermost, as 2mm and 3mm).
 With --family matvec, two or three matrix-vector nests in every program
 and each of their kinds somewhere (A x, A^T x in row and in column order,
-bicg, gesummv, the outer-product update of A).
+bicg, gesummv, the outer-product update of A).  With --family sweep, 2-4
+stencil nests updating 2-3 fields in every program, inside a time loop in
+some and as nests of their own in others, ranks 1 to 3, and somewhere four
+nests, a boundary row copy, a star, an in-place update, a third field read
+and shuffled loops.
 Exit status 0 when nothing failed and the coverage is complete.
 """
 import argparse
@@ -177,7 +181,8 @@ def main():
     ap.add_argument("--scale", default="small", choices=["small", "train"])
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--family", default="any",
-                    choices=["any", "matmul", "gemm", "chain", "matvec"])
+                    choices=["any", "matmul", "gemm", "chain", "matvec",
+                             "sweep"])
     ap.add_argument("--quick", action="store_true",
                     help="run the checks on every fourth program only")
     args = ap.parse_args()
@@ -188,6 +193,7 @@ def main():
             results = list(pool.map(lambda s: one(s, args, work), seeds))
         matmuls = {}  # seed -> [(order, rest of the line)] of every nest
         matvecs = {}  # seed -> [what] of every nest ("// nest N: matvec: ")
+        sweeps = {}  # seed -> [what] of every "// nest N: sweep: " line
         for seed in seeds:
             try:
                 with open(os.path.join(work, "gen-%d.mlir.in" % seed)) as f:
@@ -198,6 +204,8 @@ def main():
                 r"^// nest \d+: contraction: matmul (\w+)(.*)$", text, re.M)
             matvecs[seed] = re.findall(r"^// nest \d+: matvec: (.*)$", text,
                                        re.M)
+            sweeps[seed] = re.findall(r"^// nest \d+: sweep: (.*)$", text,
+                                      re.M)
 
     checked = sum(1 for r in results if r[2] != "SKIP")
     print("programs: %d generated, %d checked" % (len(results), checked))
@@ -214,7 +222,8 @@ def main():
         short = " ".join(summary.split()[1:6]) if summary else ""
         print("%s %s-%d: %s%s" % (status,
                                    {"matmul": "mm", "gemm": "gemm",
-                                    "chain": "chain", "matvec": "mv"}.get(
+                                    "chain": "chain", "matvec": "mv",
+                                    "sweep": "sw"}.get(
                                        args.family, "gen"),
                                    seed, short,
                                    ": " + why if why else ""))
@@ -280,6 +289,41 @@ def main():
             if not any(w.startswith(what) for w in lines):
                 missing.append(what)
         print("nests per program: %s" % " ".join(
+            "%d:%d" % (c, counts.count(c)) for c in sorted(set(counts))))
+    if args.family == "sweep":
+        required = (("kinds", ["stencil"]), ("types", TYPES),
+                    ("features", ["multi-nest", "time-loop", "in-place"]))
+        # "rank R, time loop: U; U; ..." or one "rank R: U" line per nest
+        updates, ranks, timed = {}, set(), set()
+        for seed, lines in sweeps.items():
+            updates[seed] = []
+            for line in lines:
+                m = re.match(r"rank (\d)(, time loop)?: (.*)$", line)
+                if not m:
+                    missing.append("sweep line %r" % line)
+                    continue
+                ranks.add(int(m.group(1)))
+                timed.add(bool(m.group(2)))
+                updates[seed] += m.group(3).split("; ")
+        counts = [len(v) for v in updates.values()]
+        if len(counts) != len(seeds) or not all(2 <= c <= 4
+                                                for c in counts):
+            missing.append("two to four sweep nests everywhere")
+        if 4 not in counts:
+            missing.append("four sweep nests")
+        missing += ["rank %d" % r for r in (1, 2, 3) if r not in ranks]
+        missing += [w for t, w in ((True, "time loop"),
+                                   (False, "nests of their own"))
+                    if t not in timed]
+        every = [u for v in updates.values() for u in v]
+        for what, pattern in (("row copy", r"^f\d row 0"),
+                              ("star", r"\*"),
+                              ("in place", r"^f(\d) <- f\1,"),
+                              ("third field", r"<- (f\d\*?,){2}f\d"),
+                              ("shuffled loops", r"\(permuted\)$")):
+            if not any(re.search(pattern, u) for u in every):
+                missing.append(what)
+        print("sweep nests per program: %s" % " ".join(
             "%d:%d" % (c, counts.count(c)) for c in sorted(set(counts))))
     for key, names in required:
         for name in names:

@@ -43,7 +43,7 @@ int held_out_speed_measure(pearl_env *env, const struct program_set *set,
 		out->queries += res.queries + 1;
 		out->memo_hits += res.memo_hits + base.memo_hit;
 		if (csv)
-			fprintf(csv, "%d,%s,%.4f,%s,\"%s\"\n", epoch,
+			fprintf(csv, "%d,%s,%.6f,%s,\"%s\"\n", epoch,
 				pearl_env_program_name(set->p[i]),
 				res.status == PEARL_ENV_OK ? res.speedup : 1.0,
 				pearl_env_status_name(res.status),

@@ -77,7 +77,7 @@ static void usage(FILE *f)
 "                         confirmation): the oracle; every column is also\n"
 "                         given as a fraction of its geomean\n"
 "  --generated FIRST,N    pearl-gen programs FIRST..FIRST+N-1\n"
-"  --family any|matmul|gemm|chain|matvec  their family (default any; see pearl-gen)\n"
+"  --family any|matmul|gemm|chain|matvec|sweep  their family (default any; see pearl-gen)\n"
 "  --size-scale small|train|wide|cache  (default train)\n"
 "  --memo FILE            SQLite memo (default: none)\n"
 "  --threads N  --runs N  --machine NAME  --seed N\n"
@@ -165,7 +165,7 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 				"at most 8 columns"),
 	    PEARL_OPTION_CALL("generated", o, parse_generated, "FIRST,N"),
 	    PEARL_OPTION_CALL("family", &o->family, pearl_gen_family_option,
-			      "any|matmul|gemm|chain|matvec"),
+			      "any|matmul|gemm|chain|matvec|sweep"),
 	    PEARL_OPTION_STRING("critic", &o->critic_path),
 	    PEARL_OPTION_CALL("beam", o, parse_beam,
 			      "W,K with W in 1..64 and K in 1..16"),
@@ -453,7 +453,7 @@ static void report_program(pearl_env_program *p, struct eval_options *o,
 		c->slow += res[j].speedup < 0.95;
 		c->failed += !ok;
 		if (csv)
-			fprintf(csv, "%s,%.6g,%s,%.4f,%s,\"%s\"\n",
+			fprintf(csv, "%s,%.6g,%s,%.6f,%s,\"%s\"\n",
 				pearl_env_program_name(p),
 				res[j].base_seconds, c->name, res[j].speedup,
 				pearl_env_status_name(res[j].status),

@@ -71,6 +71,8 @@ struct options {
 	int chain_programs;
 	uint64_t first_matvec; /* --first-matvec-program */
 	int matvec_programs;
+	uint64_t first_sweep; /* --first-sweep-program */
+	int sweep_programs;
 	enum pearl_gen_scale scale;
 	long steps;
 	int batch;
@@ -135,6 +137,11 @@ static void usage(FILE *f)
 "                        gemver, gesummv, mvt; named mv-<seed>) after them\n"
 "                        (default 0)\n"
 "  --first-matvec-program S  seed of the first of those (default 1)\n"
+"  --sweep-programs N    also N programs of pearl-gen's sweep family (2-4\n"
+"                        stencil nests updating fields in turn, mostly in a\n"
+"                        time loop, as fdtd-2d, jacobi, heat-3d; named\n"
+"                        sw-<seed>) after them (default 0)\n"
+"  --first-sweep-program S  seed of the first of those (default 1)\n"
 "  --size-scale small|train|wide|cache  program sizes (default train; wide\n"
 "                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
@@ -275,6 +282,7 @@ static void default_options(struct options *o)
 	o->first_gemm = 1;
 	o->first_chain = 1;
 	o->first_matvec = 1;
+	o->first_sweep = 1;
 	o->scale = pearl_gen_scale_train;
 	o->steps = 20000;
 	o->batch = 512;
@@ -317,6 +325,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("matvec-programs", &o->matvec_programs, 0,
 			     INT_MAX),
 	    PEARL_OPTION_U64("first-matvec-program", &o->first_matvec),
+	    PEARL_OPTION_INT("sweep-programs", &o->sweep_programs, 0,
+			     INT_MAX),
+	    PEARL_OPTION_U64("first-sweep-program", &o->first_sweep),
 	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
@@ -1689,7 +1700,7 @@ static pearl_env *open_env(const struct options *o, char **memo, char *err,
 }
 
 /* Says which programs of a family (--matmul-programs, --gemm-programs,
- * --chain-programs, --matvec-programs) are among those trained on, if
+ * --chain-programs, --matvec-programs, --sweep-programs) are among those trained on, if
  * any. */
 static void say_family(enum pearl_gen_family family, uint64_t first,
 		       int count)
@@ -1706,7 +1717,7 @@ static void say_family(enum pearl_gen_family family, uint64_t first,
 }
 
 /* The programs to train on into *set: the random ones, then each
- * family's (--matmul-programs ... --matvec-programs) in this order; 0, or
+ * family's (--matmul-programs ... --sweep-programs) in this order; 0, or
  * -1 with a message in err. */
 static int load_programs(pearl_env *env, const struct options *o,
 			 struct program_set *set, char *err, size_t err_size)
@@ -1722,6 +1733,7 @@ static int load_programs(pearl_env *env, const struct options *o,
 		{ pearl_gen_family_chain, o->first_chain, o->chain_programs },
 		{ pearl_gen_family_matvec, o->first_matvec,
 		  o->matvec_programs },
+		{ pearl_gen_family_sweep, o->first_sweep, o->sweep_programs },
 	};
 	size_t i, n_sets = sizeof(sets) / sizeof(sets[0]);
 

@@ -50,10 +50,11 @@ if select_csv:
     assert sorted(per_epoch) == sorted(speed), (sorted(per_epoch), speed)
     for e, logs in per_epoch.items():
         g = math.exp(sum(logs) / len(logs))
-        assert abs(g - speed[e]) < 1e-3 * speed[e], (e, g, speed[e])
+        # The log prints 4 decimals: allow its rounding beside the relative error.
+        assert abs(g - speed[e]) < 1e-4 + 1e-3 * speed[e], (e, g, speed[e])
 
 if evals:
     logs = [math.log(float(r["speedup"])) for f in evals for r in csv.DictReader(open(f))]
     g = math.exp(sum(logs) / len(logs))
-    assert abs(g - kept[1]) < 1e-3 * kept[1], (g, kept)
+    assert abs(g - kept[1]) < 1e-4 + 1e-3 * kept[1], (g, kept)
 print("kept epoch %d of %d, %.4fx" % (kept[0], len(speed) - 1, kept[1]))
