@@ -52,11 +52,11 @@
  * an innermost k loop, never triangular; matvec its own grammar
  * (build_matvec_program: 2-3 nests over one matrix, as PolyBench's atax,
  * bicg, gemver, gesummv and mvt); sweep its own (build_sweep_program:
- * 2-3 fields of one shape, rank 1-3 (20:55:25), updated in turn by 2-4
- * nests (25:35:40), all in a time loop 800; a boundary row copy first
- * 300 (rank >= 2); each update reads its own centre 600, another field by
- * a star 350 (else a one-sided difference), a third field 450; loops
- * shuffled 250).
+ * 2-3 fields of one shape (three 500 when the nests can write them all),
+ * rank 1-3 (20:55:25), updated in turn by 2-4 nests (25:35:40), all in a
+ * time loop 800; a boundary row copy first 300 (rank >= 2); each update
+ * reads its own centre 600, another field by a star 350 (else a one-sided
+ * difference), a third field 450; loops shuffled 250).
  *
  * Expressions: f32/f64 use addf subf mulf divf (by constants), maximumf
  * minimumf, cmpf+select, math.absf, math.sqrt(absf); i32 uses addi subi
@@ -2445,6 +2445,8 @@ enum {
 					 * difference) */
 	SWEEP_SECOND_READ = 450,	/* a second other field, by a one-sided
 					 * difference */
+	SWEEP_THREE_FIELDS = 500,	/* three fields (when the nests can
+					 * write them all), else two */
 };
 
 /* The family's program: 2-3 fields of one shape (rank r, program sizes
@@ -2560,7 +2562,6 @@ static int sweep_boundary(struct gen_prog *p, const struct sweep *s, int w,
 	idx[0] = aff_k(0);
 	stmt_new(p, parent, s->t0 + s->r - 1,
 		 access_new(p, s->field[w], idx, 1), x, 0);
-	need_dim(p, s->dims[0], 4);
 	return root;
 }
 
@@ -2590,8 +2591,8 @@ static int sweep_update(struct gen_prog *p, const struct sweep *s, int w,
 	else
 		DESC("f%d <- ", w);
 	DESC("f%d%s", f1, star ? "*" : "");
-	f2 = 3 - w - f1;
 	if (s->n_fields == 3 && gen_chance(&p->rng, SWEEP_SECOND_READ)) {
+		f2 = 3 - w - f1;	/* the third field */
 		sweep_difference(p, s, &rd, s->field[f2]);
 		DESC(",f%d", f2);
 	}
@@ -2630,7 +2631,9 @@ static void build_sweep_program(struct gen_prog *p)
 	}
 	n = 2 + gen_pick(&p->rng, nests_w, N_OF(nests_w));
 	boundary = s.r >= 2 && gen_chance(&p->rng, SWEEP_BOUNDARY);
-	s.n_fields = n - boundary >= 3 && gen_chance(&p->rng, 500) ? 3 : 2;
+	s.n_fields = 2;
+	if (n - boundary >= 3 && gen_chance(&p->rng, SWEEP_THREE_FIELDS))
+		s.n_fields = 3;
 	if (n - boundary < s.n_fields)
 		n = s.n_fields + boundary;
 	for (i = 0; i < s.n_fields; ++i)
@@ -2652,15 +2655,14 @@ static void build_sweep_program(struct gen_prog *p)
 		struct gen_nest *nest = &p->nests[use_t ? 0 : i];
 		int root;
 
-		if (!use_t) {
-			desc = nest->desc;
+		desc = nest->desc;
+		if (use_t) {
+			DESC(i ? "; " : ": ");
+		} else {
 			desc[0] = '\0';
 			nest->kind = pearl_gen_kind_stencil;
 			p->n_nests = i;
 			DESC("sweep: rank %d: ", s.r);
-		} else {
-			desc = nest->desc;
-			DESC(i ? "; " : ": ");
 		}
 		if (boundary && i == 0)
 			root = sweep_boundary(p, &s, 0, desc);
@@ -2673,8 +2675,7 @@ static void build_sweep_program(struct gen_prog *p)
 			GEN_FAIL(p);
 	}
 	p->n_nests = use_t ? 1 : n;
-	if (n > 1)
-		p->features |= pearl_gen_f_multi_nest;
+	p->features |= pearl_gen_f_multi_nest;	/* n >= 2 */
 }
 
 /* ------------------------------------------------------------------ */
