@@ -34,6 +34,20 @@
  *     it is exactly sampling from the fully masked distribution, at a
  *     fraction of the legality checks.
  * N is never masked. A branch that reaches the step cap gets N.
+ *
+ * After the episode (greedy, sampled or the critic's beam), the rule of
+ * uniform parallelism (opts->uniform_parallel, on by default): a
+ * sequential loop must not run some of its nests in parallel and others
+ * serially, counting the nests that do at least min_parallel_work
+ * innermost iterations per execution of the loop. Inside a time loop such
+ * a mix moves each step's data between the cores (PolyBench fdtd-2d:
+ * 0.43x with one of three stencils parallel, 1.55x with all three). The
+ * rule parallelizes the serial nests where the dependences allow (P on
+ * their loops below the sequential one that the action space has), and
+ * otherwise runs all the loop's nests serially (drops their P); the
+ * episode's steps say what it changed (step.rule), and the schedule is
+ * the changed episode replayed (lib/Agent/uniform_parallel.c). Training
+ * observes the policy's decisions only.
  */
 #ifndef PEARL_AGENT_H
 #define PEARL_AGENT_H
@@ -90,6 +104,9 @@ struct pearl_agent_options {
 	 * limit); past them it stops expanding and the best complete
 	 * episode so far competes with the greedy one. */
 	double beam_seconds;
+	/* The rule of uniform parallelism (above): 1 (default) applies it,
+	 * 0 leaves the episode as the policy chose it. */
+	int uniform_parallel;
 };
 
 /* The default smallest parallel loop: fork and join cost a few
@@ -100,7 +117,8 @@ struct pearl_agent_options {
 #define PEARL_AGENT_MIN_PARALLEL_WORK 16384L
 
 /* Greedy, seed 0, 8 actions per branch, 64 per episode,
- * PEARL_AGENT_MIN_PARALLEL_WORK, no observer, no critic (beam 4 x 3). */
+ * PEARL_AGENT_MIN_PARALLEL_WORK, no observer, no critic (beam 4 x 3),
+ * uniform parallelism. */
 void pearl_agent_options_init(struct pearl_agent_options *opts);
 
 /* One decision of an episode. */
@@ -111,6 +129,8 @@ struct pearl_agent_step {
 	float value;    /* the critic's estimate of the state */
 	float prob;     /* probability of the choice under the final mask */
 	int n_illegal;  /* choices found illegal before this one */
+	int rule;       /* 1: added by the rule of uniform parallelism, not
+			 * chosen by the policy (value 0, prob 1) */
 };
 
 /* What an episode did. */
@@ -133,10 +153,18 @@ struct pearl_agent_trace {
 	float greedy_value;      /* of the greedy episode's schedule */
 	int beam_chose_greedy;   /* no episode was valued above greedy's */
 	int beam_timed_out;      /* stopped by beam_seconds */
+	/* The rule of uniform parallelism: sequential loops it made uniform,
+	 * P it added (steps with `rule` set) and P of the policy it
+	 * dropped. */
+	int n_uniform_loops;
+	int n_uniform_added;
+	int n_uniform_dropped;
 };
 
 /* Runs an episode of `policy` (kept) on `sched` (kept), which it
- * transforms (the critic's beam if opts->critic is set); fills *trace (the caller clears it with
+ * transforms (the critic's beam if opts->critic is set; then the rule of
+ * uniform parallelism if opts->uniform_parallel is, whose time counts as
+ * legality's); fills *trace (the caller clears it with
  * pearl_agent_trace_clear, also on error). pearl_stat_error with a message
  * in the program's context if a graph cannot be built or the policy fails;
  * the schedule then holds the legal actions applied so far. */

@@ -118,6 +118,9 @@ typedef struct pearl_sched pearl_sched;
 pearl_sched *pearl_sched_alloc(pearl_program *prog, pearl_deps *deps);
 pearl_sched *pearl_sched_free(pearl_sched *sched);
 pearl_sched *pearl_sched_copy(pearl_sched *sched);
+/* Exchanges the states of `a` and `b` (both kept; made for the same
+ * program and dependences): each then holds what the other held. */
+void pearl_sched_swap(pearl_sched *a, pearl_sched *b);
 
 /* The current schedule (__isl_keep). Parallel loops have their band member
  * marked coincident; loops to unroll carry their factor in their band's AST

@@ -12,6 +12,7 @@
 #include "pearl/random.h"
 #include "pearl/str.h"
 #include "pearl/transform.h"
+#include "uniform_parallel.h"
 
 void pearl_agent_options_init(struct pearl_agent_options *opts)
 {
@@ -21,6 +22,7 @@ void pearl_agent_options_init(struct pearl_agent_options *opts)
 	opts->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	opts->beam_width = 4;
 	opts->beam_top_k = 3;
+	opts->uniform_parallel = 1;
 }
 
 void pearl_branch_state_init(struct pearl_branch_state *state)
@@ -79,11 +81,8 @@ static int focus_extents(const struct pearl_graph *graph, long *extent,
 	return n;
 }
 
-/* Whether one execution of the loop at `level` runs fewer than `min`
- * innermost iterations: the product of the extents from `level` inward
- * (unknown, so not too small, if one of them is symbolic). */
-static int too_little_work(const long *extent, int n_extent, int level,
-			   long min)
+int agent_too_little_work(const long *extent, int n_extent, int level,
+			  long min)
 {
 	long work = 1;
 	int l;
@@ -155,7 +154,7 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 			break;
 		case pearl_action_parallel:
 			m |= parallel;
-			m |= too_little_work(extent, n_extent, a.level[0],
+			m |= agent_too_little_work(extent, n_extent, a.level[0],
 					     state->min_parallel_work);
 			/* one iteration: no loop to run in parallel */
 			if (a.level[0] < n_extent)
@@ -334,9 +333,12 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 	return pearl_stat_ok;
 }
 
-pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
-			   const struct pearl_agent_options *opts,
-			   struct pearl_agent_trace *trace)
+/* The policy's episode, one decision after the other (greedy or
+ * sampled). */
+static pearl_stat agent_run_episode(pearl_sched *sched,
+				    const pearl_policy *policy,
+				    const struct pearl_agent_options *opts,
+				    struct pearl_agent_trace *trace)
 {
 	double start = pearl_now();
 	uint64_t rng = opts->seed;
@@ -346,8 +348,6 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	pearl_stat stat = pearl_stat_ok;
 	int explain = pearl_sched_get_explain(sched);
 
-	if (opts->critic)
-		return agent_run_beam(sched, policy, opts, trace);
 	memset(trace, 0, sizeof(*trace));
 	n_branch = pearl_sched_n_branch(sched);
 	if (n_branch < 0)
@@ -394,6 +394,40 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	pearl_policy_cache_free(cache);
 	pearl_sched_set_explain(sched, explain);
 	trace->seconds = pearl_now() - start;
+	return stat;
+}
+
+pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
+			   const struct pearl_agent_options *opts,
+			   struct pearl_agent_trace *trace)
+{
+	pearl_sched *initial = NULL;
+	pearl_stat stat;
+	double start;
+	int explain;
+
+	if (opts->uniform_parallel) {
+		initial = pearl_sched_copy(sched);
+		if (!initial) {
+			memset(trace, 0, sizeof(*trace));
+			return pearl_ctx_error(pearl_program_get_ctx(
+						   pearl_sched_get_program(sched)),
+					       "out of memory");
+		}
+	}
+	stat = opts->critic ? agent_run_beam(sched, policy, opts, trace)
+			    : agent_run_episode(sched, policy, opts, trace);
+	if (stat == pearl_stat_ok && initial) {
+		start = pearl_now();
+		explain = pearl_sched_get_explain(sched);
+		pearl_sched_set_explain(sched, 0);
+		pearl_sched_set_explain(initial, 0);
+		stat = agent_uniform_parallel(initial, sched, opts, trace);
+		pearl_sched_set_explain(sched, explain);
+		trace->seconds_legality += pearl_now() - start;
+		trace->seconds += pearl_now() - start;
+	}
+	pearl_sched_free(initial);
 	return stat;
 }
 

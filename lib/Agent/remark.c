@@ -2,6 +2,18 @@
  * of both passes. */
 #include "pearl/agent.h"
 
+/* The critic's value of the episode's first state (its first step not
+ * added by the rule of uniform parallelism). */
+static double first_value(const struct pearl_agent_trace *trace)
+{
+	int i;
+
+	for (i = 0; i < trace->n_steps; ++i)
+		if (!trace->steps[i].rule)
+			return trace->steps[i].value;
+	return 0;
+}
+
 void pearl_agent_format_remark(pearl_str *out,
 			       const struct pearl_agent_trace *trace,
 			       const struct pearl_action *actions, int n,
@@ -24,8 +36,9 @@ void pearl_agent_format_remark(pearl_str *out,
 			 "choices masked, value %.3f; decided in %.2f ms: "
 			 "graphs %.2f, network %.2f, legality %.2f)",
 			 trace->n_branches, trace->n_branches == 1 ? "" : "es",
-			 trace->n_steps, trace->n_illegal,
-			 trace->n_steps ? trace->steps[0].value : 0.0,
+			 trace->n_steps - trace->n_uniform_added +
+			     trace->n_uniform_dropped,
+			 trace->n_illegal, first_value(trace),
 			 trace->seconds * 1e3, trace->seconds_graph * 1e3,
 			 trace->seconds_policy * 1e3,
 			 trace->seconds_legality * 1e3);
@@ -38,4 +51,12 @@ void pearl_agent_format_remark(pearl_str *out,
 				     ? ", which is kept" : "");
 	if (trace->beam_timed_out)
 		pearl_str_append(out, " (the beam stopped at its time limit)");
+	if (trace->n_uniform_loops)
+		pearl_str_printf(out, "; uniform parallelism: %d sequential "
+				 "loop%s made uniform (%d P added, %d P of "
+				 "the policy dropped)",
+				 trace->n_uniform_loops,
+				 trace->n_uniform_loops == 1 ? "" : "s",
+				 trace->n_uniform_added,
+				 trace->n_uniform_dropped);
 }

@@ -76,6 +76,14 @@ pearl_sched *pearl_sched_copy(pearl_sched *sched)
 	return copy;
 }
 
+void pearl_sched_swap(pearl_sched *a, pearl_sched *b)
+{
+	pearl_sched t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
 __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched)
 {
 	return sched->schedule;

@@ -117,6 +117,11 @@ cl::opt<long> PearlMinParallelWork(
     "pearl-min-parallel-work", cl::init(PEARL_AGENT_MIN_PARALLEL_WORK),
     cl::desc("Pearl: the agent runs no loop in parallel whose one execution "
              "has fewer innermost iterations (0: no limit)"));
+cl::opt<bool> PearlUniformParallel(
+    "pearl-uniform-parallel", cl::init(true),
+    cl::desc("Pearl: after the agent's episode, make every sequential loop "
+             "run its nests all in parallel (split alike) or all serially "
+             "(false: the episode as the policy chose it)"));
 cl::opt<unsigned> PearlMaxOperations(
     "pearl-isl-max-operations", cl::init(20000000),
     cl::desc("Pearl: isl operations allowed per Scop (0: unbounded)"));
@@ -746,7 +751,8 @@ public:
                                      Critic.Policy,
                                      static_cast<int>(PearlBeamWidth),
                                      static_cast<int>(PearlBeamTopK),
-                                     PearlBeamSeconds};
+                                     PearlBeamSeconds,
+                                     PearlUniformParallel ? 1 : 0};
     struct pearl_llvm_decision D;
     pearl_llvm_decision_init(&D);
     pearl_stat St = pearl_stat_error;

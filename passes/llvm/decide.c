@@ -115,6 +115,7 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 	if (req->max_branch_steps >= 0)
 		opts.max_branch_steps = req->max_branch_steps;
 	opts.min_parallel_work = req->min_parallel_work;
+	opts.uniform_parallel = req->uniform_parallel;
 	if (req->critic) {
 		opts.critic = req->critic;
 		opts.beam_width = req->beam_width;

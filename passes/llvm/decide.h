@@ -34,6 +34,7 @@ struct pearl_llvm_request {
 	const pearl_policy *critic;
 	int beam_width, beam_top_k;
 	double beam_seconds;
+	int uniform_parallel;         /* agent: pearl_agent_options' */
 };
 
 /* What was decided; every pointer is owned by the decision. */

@@ -193,6 +193,12 @@ struct PearlSchedulePass
                      "has fewer innermost iterations (0: no limit)"),
       llvm::cl::init(static_cast<unsigned long>(
           PEARL_AGENT_MIN_PARALLEL_WORK))};
+  Option<bool> uniformParallel{
+      *this, "uniform-parallel",
+      llvm::cl::desc("After the agent's episode, make every sequential loop "
+                     "run its nests all in parallel (split alike) or all "
+                     "serially (false: the episode as the policy chose it)"),
+      llvm::cl::init(true)};
   Option<unsigned long> islMaxOperations{
       *this, "isl-max-operations",
       llvm::cl::desc("Bound on isl operations per region (0: unbounded); a "
@@ -283,6 +289,7 @@ struct PearlSchedulePass
     opts.seed = seed;
     opts.max_branch_steps = static_cast<int>(maxBranchSteps);
     opts.min_parallel_work = static_cast<long>(minParallelWork);
+    opts.uniform_parallel = uniformParallel;
     opts.policy = nullptr;
     opts.policy_error = nullptr;
     opts.critic = nullptr;

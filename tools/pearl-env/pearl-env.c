@@ -76,6 +76,10 @@ static void usage(FILE *out)
 		"(default 4,3)\n"
 		"  --beam-seconds S    and its time after the greedy episode "
 		"(default 0: none)\n"
+		"  --uniform-parallel B  with --agent: the rule of uniform "
+		"parallelism\n"
+		"                      (1, the default; 0: the episode as the "
+		"policy chose it)\n"
 		"  --fingerprint       print each program's model "
 		"fingerprint, time nothing\n"
 		"  --function F        time region --region R (default 0) of "
@@ -141,6 +145,7 @@ struct args {
 	pearl_policy *critic;
 	int beam_width, beam_top_k;
 	double beam_seconds;
+	int uniform_parallel; /* pearl_agent_options' */
 };
 
 /* --schedule S: one more schedule (kept: an argv string). */
@@ -198,6 +203,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_DOUBLE_RANGE("beam-seconds", &a->beam_seconds, 0,
 				      HUGE_VAL),
 	    PEARL_OPTION_U64("seed", &a->seed),
+	    PEARL_OPTION_INT("uniform-parallel", &a->uniform_parallel, 0, 1),
 	    PEARL_OPTION_STRING("function", &a->function),
 	    PEARL_OPTION_INT("region", &a->region, 0, INT_MAX),
 	    PEARL_OPTION_LLONG("size", &a->size, 0, LLONG_MAX),
@@ -221,6 +227,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	pearl_env_options_init(&a->opts);
 	a->size = 64;
 	a->beam_width = 4;
+	a->uniform_parallel = 1;
 	a->beam_top_k = 3;
 	a->schedules = calloc(argc + 1, sizeof(*a->schedules));
 	a->files = calloc(argc + 1, sizeof(*a->files));
@@ -273,6 +280,7 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 	opts.beam_width = a->beam_width;
 	opts.beam_top_k = a->beam_top_k;
 	opts.beam_seconds = a->beam_seconds;
+	opts.uniform_parallel = a->uniform_parallel;
 	return pearl_env_program_agent_schedule(p, a->policy, &opts, err,
 						err_size);
 }

@@ -38,6 +38,8 @@ struct column {
 	       COL_SEARCH } kind;
 	const char *spec;     /* COL_POLICY: FILE|builtin|init:SEED */
 	pearl_policy *policy; /* COL_POLICY: loaded from spec */
+	int as_chosen; /* COL_POLICY: without the rule of uniform
+			* parallelism (--as-chosen) */
 	int ref; /* COL_RANDOM: the column whose lengths it copies;
 		  * COL_BEAM, COL_SEARCH: the policy column they use */
 	double log_sum;
@@ -69,6 +71,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: pearl-eval [options] [program.mlir ...]\n"
 "  --policy NAME=FILE|builtin|init:SEED   a greedy policy (repeatable)\n"
+"  --as-chosen NAME       policy NAME's episodes as it chose them, without\n"
+"                         the rule of uniform parallelism (pearl/agent.h)\n"
 "  --random REF           random legal policy with REF's episode lengths\n"
 "  --heuristic            rules-only policy: tile 32x32, parallel, unroll 4\n"
 "  --critic FILE          the first policy with the critic's beam\n"
@@ -112,6 +116,22 @@ static int add_policy(const char *value, void *dest)
 	c->spec = eq + 1;
 	o->n_col++;
 	return pearl_option_ok;
+}
+
+/* --as-chosen NAME: policy column NAME (given before) without the rule of
+ * uniform parallelism. */
+static int set_as_chosen(const char *value, void *dest)
+{
+	struct eval_options *o = dest;
+	int j;
+
+	for (j = 0; j < o->n_col; ++j)
+		if (o->col[j].kind == COL_POLICY &&
+		    !strcmp(o->col[j].name, value)) {
+			o->col[j].as_chosen = 1;
+			return pearl_option_ok;
+		}
+	return pearl_option_bad_value;
 }
 
 /* --heuristic: a column. */
@@ -161,6 +181,7 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 			      "NAME=FILE|builtin|init:SEED, at most "
 			      "8 columns"),
 	    PEARL_OPTION_STRING("random", &o->random_ref),
+	    PEARL_OPTION_CALL("as-chosen", o, set_as_chosen, "NAME"),
 	    PEARL_OPTION_ACTION("heuristic", o, add_heuristic,
 				"at most 8 columns"),
 	    PEARL_OPTION_CALL("generated", o, parse_generated, "FIRST,N"),
@@ -413,6 +434,7 @@ static int run_columns(pearl_env *env, pearl_env_program *p, int index,
 		struct pearl_agent_options ao;
 
 		pearl_agent_options_init(&ao);
+		ao.uniform_parallel = !c->as_chosen;
 		if (c->kind == COL_POLICY) {
 			if (episode_run(env, p, c->policy, &ao,
 					EPISODE_REWARD_FINAL, NULL,

@@ -1,0 +1,544 @@
+/* The agent's rule of uniform parallelism (pearl/agent.h,
+ * uniform_parallel.h).
+ *
+ * Why: inside a time loop, a nest that runs in parallel leaves its data in
+ * the caches of all threads; a serial nest beside it, or a parallel one
+ * that splits the data differently, then reads it from the other cores'
+ * caches, every step. On a 2-core machine, PolyBench's fdtd-2d at MEDIUM
+ * ran at 0.43x of the original with one of its three stencil nests in
+ * parallel, 0.58x with two, 1.5x with all three over their rows, but
+ * 0.88x with all three when one of them ran its tiles of 32 rows in
+ * parallel, and 0.24x with that and unroll-and-jam in the other two.
+ * Spinning workers (KMP_BLOCKTIME=infinite, OMP_WAIT_POLICY=active) did
+ * not change the mixed cases much.
+ *
+ * What: a sequential loop L (no loop around it runs in parallel) is
+ * uniform if the branches through it that do enough work below it (one
+ * execution of their loops below L runs at least min_parallel_work
+ * innermost iterations) are all serial, or all run a loop below L in
+ * parallel split alike (same_partition). For the outermost L that is not,
+ * the rule tries to parallelize the serial branches (P on their loops
+ * below L, outermost first, that the action space has and the work mask
+ * allows; the dependences decide); if that does not make L uniform, it
+ * removes P from L's parallel branches instead, and L runs its nests
+ * serially. The changed episode is replayed from the schedule before it
+ * (an added P goes before the branch's unrolling, vectorization and
+ * copies, as the order rules want), and the next loop that is not
+ * uniform is taken, until there is none.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uniform_parallel.h"
+#include "pearl/features.h"
+#include "pearl/loop_tree.h"
+
+/* Loops that may mix: a bound on the rule's rounds. */
+#define MAX_ROUNDS 16
+/* Loops of a branch the rule looks at (a deeper branch is left alone). */
+#define MAX_LOOPS 64
+
+/* One branch of the schedule: its loops (tree nodes, outermost first),
+ * their extents (-1: symbolic) and the level of its outermost parallel
+ * loop (-1: none). */
+struct branch {
+	int n;
+	int loop[MAX_LOOPS];
+	long extent[MAX_LOOPS];
+	int first_parallel;
+	/* the partition of that loop among the threads: its row (the
+	 * coefficients of the original iterators of its first statement,
+	 * graph features) and its tile size (0: not a tile loop) */
+	float row[PEARL_GRAPH_MAX_DEPTH];
+	float tile;
+};
+
+/* What a branch is to the loop find_nonuniform_loop found. */
+enum role { role_none = 0, role_parallel, role_serial };
+
+/* The branches of `sched` (kept) into br[0..n) (n: its branch count),
+ * with extents, rows and tile sizes from `graph` (kept; NULL: extents
+ * unknown, rows and tile sizes 0), which is the graph of `sched` or of a
+ * schedule with the same loop tree but for parallel marks. Returns 0; 1
+ * if the loop tree is not the graph's; -1 if it cannot be built (error in
+ * the context). */
+static int read_branches(pearl_sched *sched, const struct pearl_graph *graph,
+			 struct branch *br, int n)
+{
+	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
+	int i, k = 0;
+
+	if (!tree)
+		return -1;
+	if (graph && graph->n_nodes != tree->n_nodes)
+		return 1;
+	for (i = 0; i < tree->n_nodes && k < n; ++i) {
+		struct branch *b = &br[k];
+		int j, m = 0;
+
+		if (tree->nodes[i].kind != pearl_node_stmt)
+			continue;
+		memset(b, 0, sizeof(*b));
+		b->first_parallel = -1;
+		++k;
+		if (tree->nodes[i].depth > MAX_LOOPS)
+			continue;
+		for (j = tree->nodes[i].parent; j > 0;
+		     j = tree->nodes[j].parent)
+			if (tree->nodes[j].kind == pearl_node_loop)
+				b->loop[m++] = j;
+		b->n = m;
+		/* outermost first */
+		for (j = 0; j < m / 2; ++j) {
+			int t = b->loop[j];
+
+			b->loop[j] = b->loop[m - 1 - j];
+			b->loop[m - 1 - j] = t;
+		}
+		for (j = 0; j < m; ++j) {
+			const struct pearl_tree_node *node =
+			    &tree->nodes[b->loop[j]];
+			const float *f =
+			    graph ? graph->x + (size_t)b->loop[j] *
+						   graph->n_features
+				  : NULL;
+
+			b->extent[j] =
+			    !f || f[PEARL_F_SYMBOLIC] > 0
+				? -1
+				: lround(exp2(f[PEARL_F_EXTENT] * 16) - 1);
+			if (b->first_parallel >= 0 ||
+			    isl_schedule_node_band_member_get_coincident(
+				node->band, node->member) != isl_bool_true)
+				continue;
+			b->first_parallel = j;
+			if (!f)
+				continue;
+			memcpy(b->row, f + PEARL_F_ROW, sizeof(b->row));
+			b->tile = f[PEARL_F_TILE] > 0 ? f[PEARL_F_TILE + 1] : 0;
+		}
+	}
+	return 0;
+}
+
+/* Whether some sequential loop has a branch that runs a loop below it in
+ * parallel and another branch with loops below it: a necessary condition
+ * for a loop that is not uniform, for the graph-free br[0..n). */
+static int may_mix(pearl_loop_tree *tree, const struct branch *br, int n)
+{
+	int node, b;
+
+	for (node = 1; node < tree->n_nodes; ++node) {
+		int d = tree->nodes[node].depth, n_below = 0, par = 0;
+
+		if (tree->nodes[node].kind != pearl_node_loop)
+			continue;
+		for (b = 0; b < n; ++b) {
+			if (br[b].n <= d + 1 || br[b].loop[d] != node)
+				continue;
+			if (br[b].first_parallel >= 0 &&
+			    br[b].first_parallel <= d)
+				break;
+			++n_below;
+			par |= br[b].first_parallel > d;
+		}
+		if (b == n && par && n_below > 1)
+			return 1;
+	}
+	return 0;
+}
+
+/* Reports exhausted memory in the context of `sched`'s program. */
+static void no_memory(pearl_sched *sched)
+{
+	pearl_ctx_error(pearl_program_get_ctx(pearl_sched_get_program(sched)),
+			"out of memory");
+}
+
+/* Whether branch `b` does enough work below level `d`: it has loops
+ * there, and one execution of loop d + 1 is not too little work. */
+static int enough_work_below(const struct branch *b, int d, long min)
+{
+	return b->n > d + 1 &&
+	       !agent_too_little_work(b->extent, b->n, d + 1, min);
+}
+
+/* Whether the parallel loops of branches a and b (both with one) split
+ * their iterations alike among the threads: the same original iterators,
+ * the same tile size, extents within 10% of each other. */
+static int same_partition(const struct branch *a, const struct branch *b)
+{
+	long ea = a->extent[a->first_parallel];
+	long eb = b->extent[b->first_parallel];
+	long diff = ea > eb ? ea - eb : eb - ea;
+
+	if (memcmp(a->row, b->row, sizeof(a->row)) != 0 || a->tile != b->tile)
+		return 0;
+	if (ea < 0 || eb < 0)
+		return ea == eb;
+	return 10 * diff <= (ea > eb ? ea : eb);
+}
+
+/* The outermost loop (tree node) that is not uniform (mixes parallel and
+ * serial branches, or runs branches in parallel split differently), with
+ * the role of each branch under it in role[0..n); -1 if every loop is
+ * uniform. */
+static int find_nonuniform_loop(pearl_loop_tree *tree,
+				const struct branch *br, int n, long min,
+				enum role *role)
+{
+	int node, b;
+
+	for (node = 1; node < tree->n_nodes; ++node) {
+		int d = tree->nodes[node].depth, n_ser = 0, first = -1;
+		int aligned = 1;
+
+		if (tree->nodes[node].kind != pearl_node_loop)
+			continue;
+		for (b = 0; b < n; ++b) {
+			role[b] = role_none;
+			if (br[b].n <= d || br[b].loop[d] != node)
+				continue;
+			/* L or a loop around it parallel: one thread runs
+			 * all of it */
+			if (br[b].first_parallel >= 0 &&
+			    br[b].first_parallel <= d)
+				break;
+			if (!enough_work_below(&br[b], d, min))
+				continue;
+			if (br[b].first_parallel < 0) {
+				role[b] = role_serial;
+				++n_ser;
+				continue;
+			}
+			role[b] = role_parallel;
+			if (first < 0)
+				first = b;
+			else
+				aligned &= same_partition(&br[first], &br[b]);
+		}
+		if (b == n && first >= 0 && (n_ser > 0 || !aligned))
+			return node;
+	}
+	return -1;
+}
+
+/* The episode's steps being rewritten. */
+struct episode {
+	struct pearl_agent_step *steps; /* owned */
+	int n, cap;
+};
+
+static void episode_clear(struct episode *e)
+{
+	free(e->steps);
+	memset(e, 0, sizeof(*e));
+}
+
+/* A copy of steps[0..n) into *e; -1 if memory is exhausted. */
+static int episode_init(struct episode *e,
+			const struct pearl_agent_step *steps, int n)
+{
+	e->cap = n + 1;
+	e->n = n;
+	e->steps = malloc(e->cap * sizeof(*e->steps));
+	if (!e->steps)
+		return -1;
+	memcpy(e->steps, steps, n * sizeof(*e->steps));
+	return 0;
+}
+
+static int episode_from_trace(struct episode *e,
+			      const struct pearl_agent_trace *trace)
+{
+	return episode_init(e, trace->steps, trace->n_steps);
+}
+
+static int episode_copy(struct episode *e, const struct episode *from)
+{
+	return episode_init(e, from->steps, from->n);
+}
+
+/* Inserts the rule's action `id` on branch b before the branch's first
+ * step of the unrolling phase or later (its N at the latest; after its
+ * last step if it has none). Returns 0, or -1 if memory is exhausted. */
+static int episode_insert(struct episode *e, int b, int id)
+{
+	struct pearl_agent_step step = { 0 };
+	int i;
+
+	for (i = 0; i < e->n; ++i)
+		if (e->steps[i].branch == b &&
+		    (e->steps[i].action == PEARL_ACTION_NEXT ||
+		     pearl_action_space_phase(e->steps[i].action) >
+			 pearl_phase_parallel))
+			break;
+	if (e->n + 1 > e->cap) {
+		struct pearl_agent_step *s =
+		    realloc(e->steps, 2 * e->cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		e->steps = s;
+		e->cap *= 2;
+	}
+	memmove(e->steps + i + 1, e->steps + i,
+		(e->n - i) * sizeof(*e->steps));
+	step.branch = b;
+	step.action = id;
+	step.prob = 1;
+	step.rule = 1;
+	e->steps[i] = step;
+	e->n++;
+	return 0;
+}
+
+/* Removes the P steps of the branches whose role is role_parallel;
+ * returns how many. */
+static int episode_drop_parallel(struct episode *e, const enum role *role)
+{
+	int i, k = 0, dropped = 0;
+
+	for (i = 0; i < e->n; ++i) {
+		const struct pearl_agent_step *s = &e->steps[i];
+
+		if (s->action != PEARL_ACTION_NEXT &&
+		    pearl_action_space_phase(s->action) ==
+			pearl_phase_parallel &&
+		    role[s->branch] == role_parallel) {
+			++dropped;
+			continue;
+		}
+		e->steps[k++] = *s;
+	}
+	e->n = k;
+	return dropped;
+}
+
+/* The schedule `initial` (kept) with the episode's actions applied (a
+ * new schedule), or NULL if one of them is refused (the error is
+ * cleared), a step's branch is not the one its N steps lead to, or on
+ * error (*failed set, message in the context). */
+static pearl_sched *replay(pearl_sched *initial, const struct episode *e,
+			   int *failed)
+{
+	pearl_ctx *ctx =
+	    pearl_program_get_ctx(pearl_sched_get_program(initial));
+	pearl_sched *s = pearl_sched_copy(initial);
+	int i, b = 0;
+
+	if (!s) {
+		*failed = 1;
+		pearl_ctx_error(ctx, "out of memory");
+		return NULL;
+	}
+	for (i = 0; i < e->n; ++i) {
+		struct pearl_action a;
+
+		/* the episode's notation counts branches by its N */
+		if (e->steps[i].branch != b)
+			return pearl_sched_free(s);
+		if (e->steps[i].action == PEARL_ACTION_NEXT) {
+			++b;
+			continue;
+		}
+		pearl_action_space_decode(e->steps[i].action, &a);
+		if (pearl_sched_apply(s, b, &a) != pearl_stat_ok) {
+			pearl_ctx_clear_error(ctx);
+			return pearl_sched_free(s);
+		}
+	}
+	return s;
+}
+
+/* Tries to parallelize the serial branches (role_serial in role[0..n),
+ * which it changes) under the loop `node` at depth d of `sched` (kept;
+ * `graph` is its graph), on a copy: for each, P on its loops below d that
+ * the action space has and the work mask allows, outermost first. Adds
+ * the P it applied to `e`. Returns 1 if that makes `node` uniform, 0 if
+ * not, -1 on error. */
+static int parallelize_serial(pearl_sched *sched,
+			      const struct pearl_graph *graph, int node,
+			      int d, const struct branch *br0, int n, long min,
+			      enum role *role, struct episode *e)
+{
+	pearl_ctx *ctx =
+	    pearl_program_get_ctx(pearl_sched_get_program(sched));
+	pearl_sched *work = pearl_sched_copy(sched);
+	struct branch *br = malloc(n * sizeof(*br));
+	unsigned char *tried = calloc(n, 1);
+	int b, r, rc = -1;
+
+	if (!work || !br || !tried) {
+		no_memory(sched);
+		goto out;
+	}
+	memcpy(br, br0, n * sizeof(*br));
+	for (;;) {
+		int l;
+
+		for (b = 0; b < n; ++b)
+			if (role[b] == role_serial && !tried[b])
+				break;
+		if (b == n) {
+			rc = 0; /* serial ones are left */
+			break;
+		}
+		tried[b] = 1;
+		for (l = d + 1; l < br[b].n; ++l) {
+			struct pearl_action a = { .kind =
+						      pearl_action_parallel,
+						  .level = { l },
+						  .n_level = 1 };
+			int id = pearl_action_space_encode(&a);
+
+			if (id < 0 || agent_too_little_work(br[b].extent,
+							    br[b].n, l, min))
+				continue;
+			if (pearl_sched_apply(work, b, &a) != pearl_stat_ok) {
+				pearl_ctx_clear_error(ctx);
+				continue;
+			}
+			if (episode_insert(e, b, id) < 0) {
+				no_memory(sched);
+				goto out;
+			}
+			break;
+		}
+		/* the other branches of a nest it parallelized are no
+		 * longer serial either */
+		r = read_branches(work, graph, br, n);
+		if (r != 0) {
+			rc = r < 0 ? -1 : 0;
+			break;
+		}
+		if (find_nonuniform_loop(pearl_sched_peek_loop_tree(work), br,
+					 n, min, role) != node) {
+			rc = 1;
+			break;
+		}
+	}
+out:
+	free(tried);
+	free(br);
+	pearl_sched_free(work);
+	return rc;
+}
+
+/* One round: makes the outermost loop of `sched` (kept; its state
+ * replaced by the new schedule's) that is not uniform uniform, with the
+ * episode `e` (rewritten). Returns 1 if it did, 0 if every loop is
+ * uniform or the changed episode does not replay or leaves the loop as
+ * it was, -1 on error. */
+static int uniform_round(pearl_sched *initial, pearl_sched *sched,
+			 struct episode *e, long min, int n,
+			 struct pearl_agent_trace *trace)
+{
+	struct branch *br = malloc(n * sizeof(*br));
+	enum role *role = malloc(n * sizeof(*role));
+	struct pearl_graph *graph = NULL;
+	struct episode changed = { 0 };
+	pearl_sched *fresh = NULL;
+	pearl_loop_tree *tree;
+	int node, r, rc = -1, failed = 0, added = 0, dropped = 0;
+
+	if (!br || !role) {
+		no_memory(sched);
+		goto out;
+	}
+	/* most schedules: no parallel loop beside another nest inside a
+	 * sequential loop, and no graph to build */
+	if (read_branches(sched, NULL, br, n) < 0)
+		goto out;
+	tree = pearl_sched_peek_loop_tree(sched);
+	rc = 0;
+	if (!may_mix(tree, br, n))
+		goto out;
+	rc = -1;
+	graph = pearl_graph_build(sched, 0);
+	if (!graph || read_branches(sched, graph, br, n) != 0)
+		goto out;
+	node = find_nonuniform_loop(tree, br, n, min, role);
+	rc = 0;
+	if (node < 0)
+		goto out;
+	rc = -1;
+	if (episode_copy(&changed, e) < 0) {
+		no_memory(sched);
+		goto out;
+	}
+	r = parallelize_serial(sched, graph, node, tree->nodes[node].depth,
+			       br, n, min, role, &changed);
+	if (r < 0)
+		goto out;
+	if (r) {
+		added = changed.n - e->n;
+	} else {
+		/* not uniform with all parallel: all serial */
+		episode_clear(&changed);
+		if (episode_copy(&changed, e) < 0) {
+			no_memory(sched);
+			goto out;
+		}
+		find_nonuniform_loop(tree, br, n, min, role);
+		dropped = episode_drop_parallel(&changed, role);
+	}
+	fresh = replay(initial, &changed, &failed);
+	if (failed)
+		goto out;
+	rc = 0;
+	if (!fresh)
+		goto out;
+	/* the loop must be uniform now (if the replay differs, stop) */
+	r = read_branches(fresh, graph, br, n);
+	if (r != 0) {
+		rc = r < 0 ? -1 : 0;
+		goto out;
+	}
+	if (find_nonuniform_loop(pearl_sched_peek_loop_tree(fresh), br, n,
+				 min, role) == node)
+		goto out;
+	pearl_sched_swap(sched, fresh);
+	episode_clear(e);
+	*e = changed;
+	changed = (struct episode){ 0 };
+	trace->n_uniform_added += added;
+	trace->n_uniform_dropped += dropped;
+	trace->n_uniform_loops++;
+	rc = 1;
+out:
+	pearl_sched_free(fresh);
+	pearl_graph_free(graph);
+	episode_clear(&changed);
+	free(role);
+	free(br);
+	return rc;
+}
+
+pearl_stat agent_uniform_parallel(pearl_sched *initial, pearl_sched *sched,
+				  const struct pearl_agent_options *opts,
+				  struct pearl_agent_trace *trace)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
+	struct episode e = { 0 };
+	int n = pearl_sched_n_branch(sched), round, r = 1;
+
+	if (n < 0)
+		return pearl_stat_error;
+	if (n < 2)
+		return pearl_stat_ok;
+	if (episode_from_trace(&e, trace) < 0)
+		return pearl_ctx_error(ctx, "out of memory");
+	for (round = 0; round < MAX_ROUNDS && r == 1; ++round)
+		r = uniform_round(initial, sched, &e, opts->min_parallel_work,
+				  n, trace);
+	if (r >= 0 && trace->n_uniform_loops > 0) {
+		free(trace->steps);
+		trace->steps = e.steps;
+		trace->n_steps = e.n;
+		e.steps = NULL;
+	}
+	episode_clear(&e);
+	return r < 0 ? pearl_stat_error : pearl_stat_ok;
+}

@@ -1,0 +1,27 @@
+/* The rule against sequential loops that mix parallel and serial nests
+ * (uniform_parallel.c): pearl_agent_run's last step when
+ * opts->uniform_parallel is set. */
+#ifndef PEARL_AGENT_UNIFORM_PARALLEL_H
+#define PEARL_AGENT_UNIFORM_PARALLEL_H
+
+#include "pearl/agent.h"
+
+/* Makes every sequential loop of the episode's schedule `sched` (kept,
+ * transformed) uniform, as pearl/agent.h's rule says, starting from
+ * `initial` (kept: the schedule before the episode, not changed), and
+ * rewrites trace->steps to the episode that now makes `sched`. If a
+ * changed episode does not replay, the schedule and the trace stay the
+ * episode's. pearl_stat_error only if memory is exhausted or isl fails,
+ * with a message in the program's context. */
+pearl_stat agent_uniform_parallel(pearl_sched *initial, pearl_sched *sched,
+				  const struct pearl_agent_options *opts,
+				  struct pearl_agent_trace *trace);
+
+/* Whether one execution of the loop at `level` runs fewer than `min`
+ * innermost iterations: the product of extent[level..n_extent) (unknown,
+ * so not too small, if one of them is symbolic: -1). The agent's work
+ * mask (agent.c). */
+int agent_too_little_work(const long *extent, int n_extent, int level,
+			  long min);
+
+#endif
