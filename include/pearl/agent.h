@@ -41,13 +41,15 @@
  * serially, counting the nests that do at least min_parallel_work
  * innermost iterations per execution of the loop. Inside a time loop such
  * a mix moves each step's data between the cores (PolyBench fdtd-2d:
- * 0.43x with one of three stencils parallel, 1.55x with all three). The
- * rule parallelizes the serial nests where the dependences allow (P on
- * their loops below the sequential one that the action space has), and
- * otherwise runs all the loop's nests serially (drops their P); the
- * episode's steps say what it changed (step.rule), and the schedule is
- * the changed episode replayed (lib/Agent/uniform_parallel.c). Training
- * observes the policy's decisions only.
+ * about 0.45x with one of three stencils parallel, 1.5x with all three).
+ * The rule parallelizes the serial nests where the dependences allow (P
+ * on their loops below the sequential one that the action space has) if
+ * all the parallel loops then split their iterations among the threads
+ * alike, and otherwise runs all the loop's nests serially (drops their
+ * P); the episode's steps say what it changed (step.rule), and the
+ * schedule is the changed episode replayed
+ * (lib/Agent/uniform_parallel.c). Training observes the policy's
+ * decisions only.
  */
 #ifndef PEARL_AGENT_H
 #define PEARL_AGENT_H

@@ -2,29 +2,33 @@
  * uniform_parallel.h).
  *
  * Why: inside a time loop, a nest that runs in parallel leaves its data in
- * the caches of all threads; a serial nest beside it, or a parallel one
- * that splits the data differently, then reads it from the other cores'
- * caches, every step. On a 2-core machine, PolyBench's fdtd-2d at MEDIUM
- * ran at 0.43x of the original with one of its three stencil nests in
- * parallel, 0.58x with two, 1.5x with all three over their rows, but
- * 0.88x with all three when one of them ran its tiles of 32 rows in
- * parallel, and 0.24x with that and unroll-and-jam in the other two.
+ * the caches of all threads, and a serial nest beside it reads it from
+ * the other cores' caches, every step. On a 2-core machine, PolyBench's
+ * fdtd-2d at MEDIUM (pearl-env, three repetitions each) ran at 0.40-0.53x
+ * of the original with only its last stencil nest in parallel, at
+ * 0.84-1.00x with none and at 1.5x with all three over their rows.
  * Spinning workers (KMP_BLOCKTIME=infinite, OMP_WAIT_POLICY=active) did
- * not change the mixed cases much.
+ * not change the mixed cases much. Parallel nests that split their rows
+ * differently cost less: all three in parallel, one of them by tiles of
+ * 32 rows, 0.80-0.96x.
  *
- * What: a sequential loop L (no loop around it runs in parallel) is
- * uniform if the branches through it that do enough work below it (one
+ * What: a sequential loop L (no loop around it runs in parallel) mixes if
+ * among the branches through it that do enough work below it (one
  * execution of their loops below L runs at least min_parallel_work
- * innermost iterations) are all serial, or all run a loop below L in
- * parallel split alike (same_partition). For the outermost L that is not,
- * the rule tries to parallelize the serial branches (P on their loops
- * below L, outermost first, that the action space has and the work mask
- * allows; the dependences decide); if that does not make L uniform, it
- * removes P from L's parallel branches instead, and L runs its nests
- * serially. The changed episode is replayed from the schedule before it
- * (an added P goes before the branch's unrolling, vectorization and
- * copies, as the order rules want), and the next loop that is not
- * uniform is taken, until there is none.
+ * innermost iterations) some run a loop below L in parallel and some
+ * none. For the outermost L that mixes, the rule tries to parallelize the
+ * serial branches (P on their loops below L, outermost first, that the
+ * action space has and the work mask allows; the dependences decide). If
+ * that leaves none serial and every parallel branch splits its loop among
+ * the threads alike (same_split), it keeps that; otherwise it removes P
+ * from L's parallel branches instead, and L runs its nests serially. A
+ * loop whose branches the policy ran all in parallel is left as it is,
+ * split alike or not (on generated sweep programs, the policy's parallel
+ * nests over different dimensions beat running them serially). The
+ * changed episode is replayed from the schedule before it (an added P
+ * goes before the branch's unrolling, vectorization and copies, as the
+ * order rules want), and the next loop that mixes is taken, until none
+ * does.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +38,7 @@
 #include "pearl/features.h"
 #include "pearl/loop_tree.h"
 
-/* Loops that may mix: a bound on the rule's rounds. */
+/* Loops that mix: a bound on the rule's rounds. */
 #define MAX_ROUNDS 16
 /* Loops of a branch the rule looks at (a deeper branch is left alone). */
 #define MAX_LOOPS 64
@@ -47,19 +51,14 @@ struct branch {
 	int loop[MAX_LOOPS];
 	long extent[MAX_LOOPS];
 	int first_parallel;
-	/* the partition of that loop among the threads: its row (the
-	 * coefficients of the original iterators of its first statement,
-	 * graph features) and its tile size (0: not a tile loop) */
-	float row[PEARL_GRAPH_MAX_DEPTH];
-	float tile;
 };
 
-/* What a branch is to the loop find_nonuniform_loop found. */
+/* What a branch is to the loop find_mixing_loop found. */
 enum role { role_none = 0, role_parallel, role_serial };
 
 /* The branches of `sched` (kept) into br[0..n) (n: its branch count),
- * with extents, rows and tile sizes from `graph` (kept; NULL: extents
- * unknown, rows and tile sizes 0), which is the graph of `sched` or of a
+ * with extents from `graph` (kept; NULL: extents unknown), which is the
+ * graph of `sched` or of a
  * schedule with the same loop tree but for parallel marks. Returns 0; 1
  * if the loop tree is not the graph's; -1 if it cannot be built (error in
  * the context). */
@@ -113,10 +112,6 @@ static int read_branches(pearl_sched *sched, const struct pearl_graph *graph,
 				node->band, node->member) != isl_bool_true)
 				continue;
 			b->first_parallel = j;
-			if (!f)
-				continue;
-			memcpy(b->row, f + PEARL_F_ROW, sizeof(b->row));
-			b->tile = f[PEARL_F_TILE] > 0 ? f[PEARL_F_TILE + 1] : 0;
 		}
 	}
 	return 0;
@@ -165,34 +160,44 @@ static int enough_work_below(const struct branch *b, int d, long min)
 }
 
 /* Whether the parallel loops of branches a and b (both with one) split
- * their iterations alike among the threads: the same original iterators,
- * the same tile size, extents within 10% of each other. */
-static int same_partition(const struct branch *a, const struct branch *b)
+ * their iterations alike among 2 or 4 threads. OpenMP's static schedule
+ * gives thread k of T the iterations from ceil(k n / T) of a loop of n
+ * (each a row, or a tile of rows for a tile loop); the splits are alike
+ * if every such fraction ceil(k n / T) / n is within 5% for both loops
+ * (unknown extents: alike). Tiles of 32 rows of 200 split at row 128,
+ * rows at 100: not alike; rows unrolled and jammed by 4 split at 100. */
+static int same_split(const struct branch *a, const struct branch *b)
 {
-	long ea = a->extent[a->first_parallel];
-	long eb = b->extent[b->first_parallel];
-	long diff = ea > eb ? ea - eb : eb - ea;
+	long na = a->extent[a->first_parallel];
+	long nb = b->extent[b->first_parallel];
+	int t, k;
 
-	if (memcmp(a->row, b->row, sizeof(a->row)) != 0 || a->tile != b->tile)
-		return 0;
-	if (ea < 0 || eb < 0)
-		return ea == eb;
-	return 10 * diff <= (ea > eb ? ea : eb);
+	if (na <= 0 || nb <= 0)
+		return 1;
+	for (t = 2; t <= 4; t += 2)
+		for (k = 1; k < t; ++k) {
+			double fa = (double)((k * na + t - 1) / t) / na;
+			double fb = (double)((k * nb + t - 1) / t) / nb;
+
+			if (fabs(fa - fb) > 0.05)
+				return 0;
+		}
+	return 1;
 }
 
-/* The outermost loop (tree node) that is not uniform (mixes parallel and
- * serial branches, or runs branches in parallel split differently), with
- * the role of each branch under it in role[0..n); -1 if every loop is
- * uniform. */
-static int find_nonuniform_loop(pearl_loop_tree *tree,
+/* The outermost loop (tree node) that mixes parallel and serial branches
+ * (and, if `split`, also the one whose parallel branches split their
+ * loops differently, same_split), with the role of each branch under it
+ * in role[0..n); -1 if there is none. */
+static int find_mixing_loop(pearl_loop_tree *tree,
 				const struct branch *br, int n, long min,
-				enum role *role)
+				int split, enum role *role)
 {
 	int node, b;
 
 	for (node = 1; node < tree->n_nodes; ++node) {
 		int d = tree->nodes[node].depth, n_ser = 0, first = -1;
-		int aligned = 1;
+		int alike = 1;
 
 		if (tree->nodes[node].kind != pearl_node_loop)
 			continue;
@@ -215,10 +220,10 @@ static int find_nonuniform_loop(pearl_loop_tree *tree,
 			role[b] = role_parallel;
 			if (first < 0)
 				first = b;
-			else
-				aligned &= same_partition(&br[first], &br[b]);
+			else if (split)
+				alike &= same_split(&br[first], &br[b]);
 		}
-		if (b == n && first >= 0 && (n_ser > 0 || !aligned))
+		if (b == n && first >= 0 && (n_ser > 0 || !alike))
 			return node;
 	}
 	return -1;
@@ -356,8 +361,8 @@ static pearl_sched *replay(pearl_sched *initial, const struct episode *e,
  * which it changes) under the loop `node` at depth d of `sched` (kept;
  * `graph` is its graph), on a copy: for each, P on its loops below d that
  * the action space has and the work mask allows, outermost first. Adds
- * the P it applied to `e`. Returns 1 if that makes `node` uniform, 0 if
- * not, -1 on error. */
+ * the P it applied to `e`. Returns 1 if that leaves no branch under
+ * `node` serial and all split alike, 0 if not, -1 on error. */
 static int parallelize_serial(pearl_sched *sched,
 			      const struct pearl_graph *graph, int node,
 			      int d, const struct branch *br0, int n, long min,
@@ -376,6 +381,7 @@ static int parallelize_serial(pearl_sched *sched,
 	}
 	memcpy(br, br0, n * sizeof(*br));
 	for (;;) {
+		pearl_loop_tree *tree;
 		int l;
 
 		for (b = 0; b < n; ++b)
@@ -413,9 +419,11 @@ static int parallelize_serial(pearl_sched *sched,
 			rc = r < 0 ? -1 : 0;
 			break;
 		}
-		if (find_nonuniform_loop(pearl_sched_peek_loop_tree(work), br,
-					 n, min, role) != node) {
-			rc = 1;
+		tree = pearl_sched_peek_loop_tree(work);
+		if (find_mixing_loop(tree, br, n, min, 0, role) != node) {
+			/* no serial branch left: the splits must be alike */
+			rc = find_mixing_loop(tree, br, n, min, 1, role) !=
+			     node;
 			break;
 		}
 	}
@@ -426,11 +434,10 @@ out:
 	return rc;
 }
 
-/* One round: makes the outermost loop of `sched` (kept; its state
- * replaced by the new schedule's) that is not uniform uniform, with the
- * episode `e` (rewritten). Returns 1 if it did, 0 if every loop is
- * uniform or the changed episode does not replay or leaves the loop as
- * it was, -1 on error. */
+/* One round: makes the outermost loop of `sched` that mixes (kept; its
+ * state replaced by the new schedule's) uniform, with the episode `e`
+ * (rewritten). Returns 1 if it did, 0 if no loop mixes or the changed
+ * episode does not replay or still mixes there, -1 on error. */
 static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 			 struct episode *e, long min, int n,
 			 struct pearl_agent_trace *trace)
@@ -459,7 +466,7 @@ static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 	graph = pearl_graph_build(sched, 0);
 	if (!graph || read_branches(sched, graph, br, n) != 0)
 		goto out;
-	node = find_nonuniform_loop(tree, br, n, min, role);
+	node = find_mixing_loop(tree, br, n, min, 0, role);
 	rc = 0;
 	if (node < 0)
 		goto out;
@@ -481,7 +488,7 @@ static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 			no_memory(sched);
 			goto out;
 		}
-		find_nonuniform_loop(tree, br, n, min, role);
+		find_mixing_loop(tree, br, n, min, 0, role);
 		dropped = episode_drop_parallel(&changed, role);
 	}
 	fresh = replay(initial, &changed, &failed);
@@ -496,8 +503,8 @@ static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 		rc = r < 0 ? -1 : 0;
 		goto out;
 	}
-	if (find_nonuniform_loop(pearl_sched_peek_loop_tree(fresh), br, n,
-				 min, role) == node)
+	if (find_mixing_loop(pearl_sched_peek_loop_tree(fresh), br, n,
+				 min, 0, role) == node)
 		goto out;
 	pearl_sched_swap(sched, fresh);
 	episode_clear(e);

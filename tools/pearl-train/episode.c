@@ -7,6 +7,7 @@
 #include "episode.h"
 #include "pearl/action_space.h"
 #include "pearl/grow.h"
+#include "pearl/str.h"
 #include "pearl/train.h"
 
 /* What the observer records of one decision. */
@@ -152,12 +153,16 @@ static int schedule_append(char *schedule, int *pending_next, int action)
  * EPISODE_REWARD_STEP, each applied action's from the time of the
  * schedule prefix it ends (up to the first that fails: later prefixes
  * contain the failure); with EPISODE_REWARD_FINAL, the last applied
- * action's from the whole schedule's.  Returns -1 with a message in err
- * on failure. */
+ * action's from the whole schedule's. If the rule of uniform parallelism
+ * changed the episode, `final` (else NULL) is the schedule it applied:
+ * it becomes res's schedule, and the last applied action's reward is
+ * from its time (FINAL) or also has the step from the policy's schedule
+ * to it (STEP). Returns -1 with a message in err on failure. */
 static int episode_rewards(pearl_env *env, pearl_env_program *p,
 			   const struct recorder *rec, enum episode_reward mode,
-			   double *reward, struct episode_result *res,
-			   char *err, size_t err_size)
+			   const char *final, double *reward,
+			   struct episode_result *res, char *err,
+			   size_t err_size)
 {
 	struct pearl_env_result r;
 	double t_before = res->base_seconds;
@@ -187,6 +192,20 @@ static int episode_rewards(pearl_env *env, pearl_env_program *p,
 		broken = failed(r.status);
 		if (!broken)
 			t_before = res->final_seconds = r.seconds;
+	}
+	if (final && last_applied >= 0 &&
+	    (mode == EPISODE_REWARD_FINAL || !broken)) {
+		snprintf(res->schedule, sizeof(res->schedule), "%s", final);
+		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
+			return -1;
+		reward[last_applied] +=
+		    reward_of(mode == EPISODE_REWARD_STEP ? t_before
+							  : res->base_seconds,
+			      &r);
+		res->status = r.status;
+		if (!failed(r.status))
+			res->final_seconds = r.seconds;
+		return 0;
 	}
 	if (mode == EPISODE_REWARD_FINAL && last_applied >= 0) {
 		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
@@ -224,6 +243,20 @@ static int episode_to_batch(struct pearl_ppo_batch *batch, struct recorder *rec,
 	return 0;
 }
 
+/* The schedule the episode of `trace` (kept) applied, in Pearl's notation
+ * (malloc'd), or NULL if memory is exhausted. */
+static char *final_schedule(const struct pearl_agent_trace *trace)
+{
+	struct pearl_action *actions = NULL;
+	pearl_str out = PEARL_STR_INIT;
+	int n = pearl_agent_trace_actions(trace, &actions);
+
+	if (n >= 0)
+		pearl_actions_format(&out, actions, n);
+	free(actions);
+	return n >= 0 ? pearl_str_take(&out) : NULL;
+}
+
 int episode_run(pearl_env *env, pearl_env_program *p,
 		const pearl_policy *policy,
 		const struct pearl_agent_options *opts,
@@ -234,6 +267,7 @@ int episode_run(pearl_env *env, pearl_env_program *p,
 	struct pearl_agent_trace trace;
 	struct recorder rec;
 	double *reward = NULL;
+	char *final = NULL;
 	int i, rc = -1;
 	pearl_sched *sched;
 
@@ -258,7 +292,15 @@ int episode_run(pearl_env *env, pearl_env_program *p,
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	if (episode_rewards(env, p, &rec, mode, reward, res, err, err_size) < 0)
+	if (trace.n_uniform_loops > 0) {
+		final = final_schedule(&trace);
+		if (!final) {
+			snprintf(err, err_size, "out of memory");
+			goto out;
+		}
+	}
+	if (episode_rewards(env, p, &rec, mode, final, reward, res, err,
+			    err_size) < 0)
 		goto out;
 	if (res->status == PEARL_ENV_OK)
 		res->speedup = res->base_seconds / res->final_seconds;
@@ -269,6 +311,7 @@ int episode_run(pearl_env *env, pearl_env_program *p,
 		goto out;
 	rc = 0;
 out:
+	free(final);
 	free(reward);
 	recorder_clear(&rec);
 	pearl_agent_trace_clear(&trace);
