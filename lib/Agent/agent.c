@@ -9,6 +9,7 @@
 #include "pearl/clock.h"
 #include "pearl/features.h"
 #include "pearl/grow.h"
+#include "pearl/loop_tree.h"
 #include "pearl/random.h"
 #include "pearl/str.h"
 #include "pearl/transform.h"
@@ -239,6 +240,86 @@ static int choose(const double *prob, const unsigned char *mask, int sample,
 	return best;
 }
 
+/* The actions refused since the schedule last changed, each with the
+ * loops it touches (loop tree nodes of levels 0 to its deepest level, on
+ * the branch it was refused on). An action transforms those loops and
+ * what they hold, whichever branch through them names it, so it is
+ * refused on every such branch: PolyBench's deriche, whose 34 branches
+ * pass through a few loops, asked the dependences 32 times whether D(0)
+ * may distribute them (5 ms each). */
+#define REFUSAL_MAX_LEVELS 8
+struct refusal {
+	int id;
+	int n;
+	int node[REFUSAL_MAX_LEVELS];
+};
+struct refusals {
+	struct refusal *r;
+	int n, cap;
+};
+
+/* The key of action `id` on branch b of `sched` into *key: 0, or -1 if
+ * the action has no loop level (U, V, N) or goes deeper than the key
+ * holds (not remembered). */
+static int refusal_key(pearl_sched *sched, int b, int id, struct refusal *key)
+{
+	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
+	int path[64], i, k = -1, n = 0, m = pearl_action_space_max_level(id);
+
+	if (!tree || m < 0 || m >= REFUSAL_MAX_LEVELS)
+		return -1;
+	for (i = 0; i < tree->n_nodes; ++i)
+		if (tree->nodes[i].kind == pearl_node_stmt && ++k == b)
+			break;
+	if (i == tree->n_nodes || tree->nodes[i].depth > 64)
+		return -1;
+	for (i = tree->nodes[i].parent; i > 0; i = tree->nodes[i].parent)
+		if (tree->nodes[i].kind == pearl_node_loop)
+			path[n++] = i;
+	if (m >= n)
+		return -1;
+	key->id = id;
+	key->n = m + 1;
+	for (i = 0; i <= m; ++i)
+		key->node[i] = path[n - 1 - i];
+	return 0;
+}
+
+static int refusal_same(const struct refusal *a, const struct refusal *b)
+{
+	return a->id == b->id && a->n == b->n &&
+	       !memcmp(a->node, b->node, a->n * sizeof(a->node[0]));
+}
+
+/* Whether action `id` on branch b was refused through the same loops. */
+static int refused_before(const struct refusals *refusals,
+			  pearl_sched *sched, int b, int id)
+{
+	struct refusal key;
+	int i;
+
+	if (!refusals || refusal_key(sched, b, id, &key) < 0)
+		return 0;
+	for (i = 0; i < refusals->n; ++i)
+		if (refusal_same(&refusals->r[i], &key))
+			return 1;
+	return 0;
+}
+
+/* Remembers that action `id` was refused on branch b (if it has a key
+ * and memory allows: forgetting only costs a check). */
+static void remember_refusal(struct refusals *refusals, pearl_sched *sched,
+			     int b, int id)
+{
+	struct refusal key;
+
+	if (!refusals || refusal_key(sched, b, id, &key) < 0 ||
+	    pearl_grow(&refusals->r, &refusals->cap, refusals->n + 1,
+		       sizeof(*refusals->r)) < 0)
+		return;
+	refusals->r[refusals->n++] = key;
+}
+
 static int add_step(struct pearl_agent_trace *trace,
 		    const struct pearl_agent_step *step, int *cap)
 {
@@ -263,11 +344,14 @@ static pearl_stat observe(const struct pearl_agent_options *opts,
 
 /* One decision on branch b: evaluates the policy (through `cache`, which
  * holds the previous decision's pass), then chooses until a legal action
- * (or N) is found, applying it; fills *step. `*graph` is the graph of the
- * current schedule if not NULL (any focus); it is built if needed, and
- * dropped when an action changes the schedule. */
+ * (or N) is found, applying it; fills *step. An action `refusals` holds
+ * is refused without a check; refusals are added to it, and it is
+ * emptied when an action changes the schedule. `*graph` is the graph of
+ * the current schedule if not NULL (any focus); it is built if needed,
+ * and dropped when an action changes the schedule. */
 static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
-			 pearl_policy_cache *cache, int b,
+			 pearl_policy_cache *cache, struct refusals *refusals,
+			 int b,
 			 struct pearl_branch_state *state, int forced,
 			 const struct pearl_agent_options *opts, uint64_t *rng,
 			 struct pearl_agent_trace *trace,
@@ -318,13 +402,21 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 		state->tried[id] = 1;
 		mask[id] = 1;
 		t0 = pearl_now();
-		ok = pearl_sched_apply(sched, b, &a) == pearl_stat_ok;
+		if (refused_before(refusals, sched, b, id)) {
+			ok = 0;
+		} else {
+			ok = pearl_sched_apply(sched, b, &a) == pearl_stat_ok;
+			if (!ok)
+				remember_refusal(refusals, sched, b, id);
+		}
 		trace->seconds_legality += pearl_now() - t0;
 		if (ok)
 			break;
 		pearl_ctx_clear_error(ctx);
 		step->n_illegal++;
 	}
+	if (refusals)
+		refusals->n = 0; /* the schedule changed */
 	mask[id] = 0; /* as it was when id was chosen */
 	if (observe(opts, ctx, *graph, mask, step) != pearl_stat_ok)
 		return pearl_stat_error;
@@ -343,6 +435,7 @@ static pearl_stat agent_run_episode(pearl_sched *sched,
 	double start = pearl_now();
 	uint64_t rng = opts->seed;
 	struct pearl_graph *graph = NULL;
+	struct refusals refusals = { NULL, 0, 0 };
 	pearl_policy_cache *cache;
 	int b, cap = 0, n_branch, total = 0;
 	pearl_stat stat = pearl_stat_ok;
@@ -372,8 +465,9 @@ static pearl_stat agent_run_episode(pearl_sched *sched,
 			int forced = steps >= opts->max_branch_steps ||
 				     total >= opts->max_steps;
 
-			stat = decide(sched, policy, cache, b, &state, forced,
-				      opts, &rng, trace, &graph, &step);
+			stat = decide(sched, policy, cache, &refusals, b,
+				      &state, forced, opts, &rng, trace,
+				      &graph, &step);
 			if (stat != pearl_stat_ok)
 				break;
 			trace->n_illegal += step.n_illegal;
@@ -390,6 +484,7 @@ static pearl_stat agent_run_episode(pearl_sched *sched,
 			++total;
 		}
 	}
+	free(refusals.r);
 	pearl_graph_free(graph);
 	pearl_policy_cache_free(cache);
 	pearl_sched_set_explain(sched, explain);

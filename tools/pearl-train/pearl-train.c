@@ -222,6 +222,9 @@ static void usage(FILE *f)
 "  --max-branch-steps N  actions per branch (default 8, as pearl-schedule)\n"
 "  --min-parallel-work N no parallel loop with fewer innermost iterations\n"
 "                        per execution (default 16384, as pearl-schedule)\n"
+"  --uniform-parallel B  the agent's rule of uniform parallelism in its\n"
+"                        episodes and evaluations (1, the default, as\n"
+"                        pearl-schedule; 0: the schedules as the policy chose)\n"
 "  --threads N           OpenMP threads of the timed runs (default 2)\n"
 "  --runs N              timed runs per schedule, minimum kept (default 3)\n"
 "  --timeout-factor X    a schedule this many times slower than the base\n"
@@ -384,6 +387,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 				      &o->env.timeout_factor, 1),
 	    PEARL_OPTION_LONG("min-parallel-work",
 			      &o->agent.min_parallel_work, 0, LONG_MAX),
+	    PEARL_OPTION_INT("uniform-parallel", &o->agent.uniform_parallel, 0,
+			     1),
 	    PEARL_OPTION_U64("seed", &o->seed),
 	    {.short_name = 'v', .kind = pearl_option_flag, .dest = &o->verbose},
 	    {.name = "help", .short_name = 'h', .kind = pearl_option_stop},
