@@ -149,6 +149,11 @@ pearl_deps *pearl_sched_get_deps(pearl_sched *sched);
 /* Number of branches, and the number of loops of branch `b` (-1 if none). */
 int pearl_sched_n_branch(pearl_sched *sched);
 int pearl_sched_branch_depth(pearl_sched *sched, int b);
+/* The loops of branch `b`, outermost first, as indices of the nodes of
+ * pearl_sched_peek_loop_tree's tree, into loops[0..n); returns n, the
+ * branch's number of loops, or -1 if there is no branch b, it has more
+ * than `cap` loops, or the tree cannot be built (error in the context). */
+int pearl_sched_branch_loops(pearl_sched *sched, int b, int *loops, int cap);
 
 /* Applies `action` to branch `b`. pearl_stat_ok if it was legal and
  * applied; otherwise the schedule is unchanged and the reason is in the

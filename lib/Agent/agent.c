@@ -9,7 +9,6 @@
 #include "pearl/clock.h"
 #include "pearl/features.h"
 #include "pearl/grow.h"
-#include "pearl/loop_tree.h"
 #include "pearl/random.h"
 #include "pearl/str.h"
 #include "pearl/transform.h"
@@ -263,25 +262,16 @@ struct refusals {
  * holds (not remembered). */
 static int refusal_key(pearl_sched *sched, int b, int id, struct refusal *key)
 {
-	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
-	int path[64], i, k = -1, n = 0, m = pearl_action_space_max_level(id);
+	int path[64], n, m = pearl_action_space_max_level(id);
 
-	if (!tree || m < 0 || m >= REFUSAL_MAX_LEVELS)
+	if (m < 0 || m >= REFUSAL_MAX_LEVELS)
 		return -1;
-	for (i = 0; i < tree->n_nodes; ++i)
-		if (tree->nodes[i].kind == pearl_node_stmt && ++k == b)
-			break;
-	if (i == tree->n_nodes || tree->nodes[i].depth > 64)
-		return -1;
-	for (i = tree->nodes[i].parent; i > 0; i = tree->nodes[i].parent)
-		if (tree->nodes[i].kind == pearl_node_loop)
-			path[n++] = i;
-	if (m >= n)
+	n = pearl_sched_branch_loops(sched, b, path, 64);
+	if (n <= m)
 		return -1;
 	key->id = id;
 	key->n = m + 1;
-	for (i = 0; i <= m; ++i)
-		key->node[i] = path[n - 1 - i];
+	memcpy(key->node, path, key->n * sizeof(key->node[0]));
 	return 0;
 }
 

@@ -56,46 +56,30 @@ struct branch {
 /* What a branch is to the loop find_mixing_loop found. */
 enum role { role_none = 0, role_parallel, role_serial };
 
-/* The branches of `sched` (kept) into br[0..n) (n: its branch count),
- * with extents from `graph` (kept; NULL: extents unknown), which is the
- * graph of `sched` or of a
- * schedule with the same loop tree but for parallel marks. Returns 0; 1
- * if the loop tree is not the graph's; -1 if it cannot be built (error in
- * the context). */
+/* The branches of `sched` (kept) into br[0..n) (n: its branch count; a
+ * branch of more than MAX_LOOPS loops gets none), with extents from
+ * `graph` (kept; NULL: extents unknown), which is the graph of `sched` or
+ * of a schedule with the same loop tree but for parallel marks. Returns
+ * 0; 1 if the loop tree is not the graph's; -1 if it cannot be built
+ * (error in the context). */
 static int read_branches(pearl_sched *sched, const struct pearl_graph *graph,
 			 struct branch *br, int n)
 {
 	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
-	int i, k = 0;
+	int k;
 
 	if (!tree)
 		return -1;
 	if (graph && graph->n_nodes != tree->n_nodes)
 		return 1;
-	for (i = 0; i < tree->n_nodes && k < n; ++i) {
+	for (k = 0; k < n; ++k) {
 		struct branch *b = &br[k];
-		int j, m = 0;
+		int j, m = pearl_sched_branch_loops(sched, k, b->loop,
+						    MAX_LOOPS);
 
-		if (tree->nodes[i].kind != pearl_node_stmt)
-			continue;
-		memset(b, 0, sizeof(*b));
 		b->first_parallel = -1;
-		++k;
-		if (tree->nodes[i].depth > MAX_LOOPS)
-			continue;
-		for (j = tree->nodes[i].parent; j > 0;
-		     j = tree->nodes[j].parent)
-			if (tree->nodes[j].kind == pearl_node_loop)
-				b->loop[m++] = j;
-		b->n = m;
-		/* outermost first */
-		for (j = 0; j < m / 2; ++j) {
-			int t = b->loop[j];
-
-			b->loop[j] = b->loop[m - 1 - j];
-			b->loop[m - 1 - j] = t;
-		}
-		for (j = 0; j < m; ++j) {
+		b->n = m > 0 ? m : 0;
+		for (j = 0; j < b->n; ++j) {
 			const struct pearl_tree_node *node =
 			    &tree->nodes[b->loop[j]];
 			const float *f =

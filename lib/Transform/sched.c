@@ -160,7 +160,8 @@ __isl_give isl_schedule *pearl_split_bands(__isl_take isl_schedule *schedule)
 }
 
 /* The indices (into tree->nodes) of the loops of branch `b`, outermost
- * first, in loops[0..n); returns n, or -1 if there is no branch b. */
+ * first, in loops[0..n); returns n, or -1 if there is no branch b or it
+ * has more than `cap` loops. */
 static int branch_loops(pearl_loop_tree *tree, int b, int *loops, int cap)
 {
 	int i, n = 0, k = -1;
@@ -168,7 +169,7 @@ static int branch_loops(pearl_loop_tree *tree, int b, int *loops, int cap)
 	for (i = 0; i < tree->n_nodes; ++i)
 		if (tree->nodes[i].kind == pearl_node_stmt && ++k == b)
 			break;
-	if (i == tree->n_nodes)
+	if (i == tree->n_nodes || tree->nodes[i].depth > cap)
 		return -1;
 	for (i = tree->nodes[i].parent; i > 0; i = tree->nodes[i].parent)
 		if (tree->nodes[i].kind == pearl_node_loop && n < cap)
@@ -191,6 +192,13 @@ int pearl_sched_n_branch(pearl_sched *sched)
 	for (i = 0; i < tree->n_nodes; ++i)
 		n += tree->nodes[i].kind == pearl_node_stmt;
 	return n;
+}
+
+int pearl_sched_branch_loops(pearl_sched *sched, int b, int *loops, int cap)
+{
+	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
+
+	return tree ? branch_loops(tree, b, loops, cap) : -1;
 }
 
 int pearl_sched_branch_depth(pearl_sched *sched, int b)
