@@ -195,6 +195,13 @@ static int episode_rewards(pearl_env *env, pearl_env_program *p,
 	}
 	if (final && last_applied >= 0 &&
 	    (mode == EPISODE_REWARD_FINAL || !broken)) {
+		if (strlen(final) >= sizeof(res->schedule)) {
+			snprintf(err, err_size,
+				 "%s: schedule longer than %d characters",
+				 pearl_env_program_name(p),
+				 EPISODE_SCHEDULE_MAX);
+			return -1;
+		}
 		snprintf(res->schedule, sizeof(res->schedule), "%s", final);
 		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
 			return -1;
