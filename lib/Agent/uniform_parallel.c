@@ -36,6 +36,7 @@
 
 #include "uniform_parallel.h"
 #include "pearl/features.h"
+#include "pearl/grow.h"
 #include "pearl/loop_tree.h"
 
 /* Loops that mix: a bound on the rule's rounds. */
@@ -97,33 +98,6 @@ static int read_branches(pearl_sched *sched, const struct pearl_graph *graph,
 				continue;
 			b->first_parallel = j;
 		}
-	}
-	return 0;
-}
-
-/* Whether some sequential loop has a branch that runs a loop below it in
- * parallel and another branch with loops below it: a necessary condition
- * for a loop that is not uniform, for the graph-free br[0..n). */
-static int may_mix(pearl_loop_tree *tree, const struct branch *br, int n)
-{
-	int node, b;
-
-	for (node = 1; node < tree->n_nodes; ++node) {
-		int d = tree->nodes[node].depth, n_below = 0, par = 0;
-
-		if (tree->nodes[node].kind != pearl_node_loop)
-			continue;
-		for (b = 0; b < n; ++b) {
-			if (br[b].n <= d + 1 || br[b].loop[d] != node)
-				continue;
-			if (br[b].first_parallel >= 0 &&
-			    br[b].first_parallel <= d)
-				break;
-			++n_below;
-			par |= br[b].first_parallel > d;
-		}
-		if (b == n && par && n_below > 1)
-			return 1;
 	}
 	return 0;
 }
@@ -263,15 +237,8 @@ static int episode_insert(struct episode *e, int b, int id)
 		     pearl_action_space_phase(e->steps[i].action) >
 			 pearl_phase_parallel))
 			break;
-	if (e->n + 1 > e->cap) {
-		struct pearl_agent_step *s =
-		    realloc(e->steps, 2 * e->cap * sizeof(*s));
-
-		if (!s)
-			return -1;
-		e->steps = s;
-		e->cap *= 2;
-	}
+	if (pearl_grow(&e->steps, &e->cap, e->n + 1, sizeof(*e->steps)) < 0)
+		return -1;
 	memmove(e->steps + i + 1, e->steps + i,
 		(e->n - i) * sizeof(*e->steps));
 	step.branch = b;
@@ -438,13 +405,13 @@ static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 		no_memory(sched);
 		goto out;
 	}
-	/* most schedules: no parallel loop beside another nest inside a
-	 * sequential loop, and no graph to build */
+	/* most schedules: no loop mixes even when every branch counts as
+	 * enough work (extents unknown), and no graph to build */
 	if (read_branches(sched, NULL, br, n) < 0)
 		goto out;
 	tree = pearl_sched_peek_loop_tree(sched);
 	rc = 0;
-	if (!may_mix(tree, br, n))
+	if (find_mixing_loop(tree, br, n, min, 0, role) < 0)
 		goto out;
 	rc = -1;
 	graph = pearl_graph_build(sched, 0);

@@ -204,11 +204,8 @@ int pearl_sched_branch_loops(pearl_sched *sched, int b, int *loops, int cap)
 int pearl_sched_branch_depth(pearl_sched *sched, int b)
 {
 	int loops[PEARL_MAX_DEPTH];
-	pearl_loop_tree *tree = pearl_sched_peek_loop_tree(sched);
 
-	if (!tree)
-		return -1;
-	return branch_loops(tree, b, loops, PEARL_MAX_DEPTH);
+	return pearl_sched_branch_loops(sched, b, loops, PEARL_MAX_DEPTH);
 }
 
 __isl_give isl_schedule_node *pearl_sched_branch_loop(pearl_sched *sched,
