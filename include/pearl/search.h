@@ -43,12 +43,13 @@
  * counts schedules looked at, so a rerun with a full memo does the same
  * search), or max_seconds of wall clock.
  *
- * After each level, the fastest children in the tile phase (a tiling or
- * a jam last, nothing parallel or vectorized yet) are measured once more,
- * completed by a parallel loop and V(16) (completions); the beam ranks
- * them by what the completion gives. Likewise the fastest children whose
- * last action is a distribution, followed by the interchanges and jams of
- * the part split off (reorderings).
+ * After each level, the fastest completable children (an interchange, a
+ * tiling or a jam last, nothing parallel or vectorized yet) are measured
+ * once more, completed by a parallel loop and V(16) (completions); the
+ * beam ranks them by what the completion gives. Likewise the fastest
+ * children whose last action is a distribution, followed by the
+ * interchanges and jams of the part split off (reorderings), the fastest
+ * of which is completed too.
  *
  * After the last level, the fastest schedules, at most two per family
  * (alike but for U and V), and the unscheduled program are measured again in turn
@@ -149,7 +150,7 @@ struct pearl_search_options {
 				 * J(l,4) per loop but the innermost, V(8)
 				 * and V(16) (default 1) */
 	/* After each level, the completions of its `completions` fastest
-	 * children in the tile phase (a T or J last, no P, U or V yet on
+	 * completable children (an I, T or J last, no P, U or V yet on
 	 * their branch) are measured: the child with its outermost loop
 	 * that may run in parallel in parallel, then V(16). The beam ranks
 	 * such a child by the larger of its speedup and its completion's:

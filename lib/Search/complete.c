@@ -1,4 +1,5 @@
-/* The completion of a tile-phase state (search_internal.h): its tile loop
+/* The completion of a state whose last action reordered or tiled its
+ * loops (search_internal.h): its outermost loop that may run in parallel
  * in parallel, its innermost loop vectorized. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,11 @@
  * floats or two of doubles (the width matmul's best schedules take). */
 #define COMPLETION_WIDTH 16
 
-int search_in_tile_phase(const struct search_state *s)
+int search_completable(const struct search_state *s)
 {
 	return s->measured && s->speedup > 0 &&
-	       (s->last_kind == pearl_action_tile ||
+	       (s->last_kind == pearl_action_interchange ||
+		s->last_kind == pearl_action_tile ||
 		s->last_kind == pearl_action_unroll_jam) &&
 	       s->branch_state.phase < pearl_phase_parallel;
 }
@@ -56,7 +58,7 @@ int search_completion(const struct search_state *s, char **schedule,
 	int r;
 
 	*schedule = NULL;
-	if (!search_in_tile_phase(s))
+	if (!search_completable(s))
 		return 0;
 	r = parallel_child(s, &par, counts, err, err_size);
 	if (r < 0)

@@ -274,7 +274,7 @@ error:
 	return -1;
 }
 
-/* The fastest measured child of `children` in the tile phase whose
+/* The fastest measured completable child of `children` whose
  * completion was not looked at yet (looked[i] 0), or -1. */
 static int next_to_complete(const struct search_states *children,
 			    const char *looked)
@@ -284,7 +284,7 @@ static int next_to_complete(const struct search_states *children,
 	for (i = 0; i < children->n; ++i) {
 		const struct search_state *c = &children->s[i];
 
-		if (looked[i] || !search_in_tile_phase(c))
+		if (looked[i] || !search_completable(c))
 			continue;
 		if (pick < 0 || c->speedup > children->s[pick].speedup)
 			pick = i;
@@ -293,7 +293,7 @@ static int next_to_complete(const struct search_states *children,
 }
 
 /* Measures the completions (search_completion) of the o->completions
- * fastest children of the level in the tile phase, while the budget
+ * fastest completable children of the level, while the budget
  * lasts, and notes their speedups in `completed`. A completion is a
  * schedule like any other (it may become the best and a finalist), but
  * does not count as the level's gain: the levels that reach it by
@@ -360,6 +360,29 @@ static int next_distributed(const struct search_states *children,
 	return pick;
 }
 
+/* The completion (search_completion) of `reordered`, the fastest
+ * reordering of the distributed child `c`, measured if it has one; `c`
+ * notes it in `completed` if it is faster. 0, or -1 on errors. */
+static int measure_reordering_completion(struct search *s,
+					 struct search_state *c,
+					 const struct search_state *reordered,
+					 char *err, size_t err_size)
+{
+	char *schedule;
+	double speedup;
+	int r;
+
+	r = search_completion(reordered, &schedule, &s->counts, err,
+			      err_size);
+	if (r <= 0)
+		return r;
+	r = measure_schedule(s, schedule, "search", &speedup, err, err_size);
+	free(schedule);
+	if (r == 0 && speedup > c->completed)
+		c->completed = speedup;
+	return r < 0 ? -1 : 0;
+}
+
 /* The reorderings of the distributed children: for the o->reorderings
  * fastest children of the level whose last action is a D(l),
  * measured first if adaptive sampling left them out, the first
@@ -369,15 +392,16 @@ static int next_distributed(const struct search_states *children,
  * pays when the part it splits off becomes a perfect nest that can be
  * interchanged or jammed (2mm's `D(1) N I(1,2)` or `D(1) N J(1,4)`: the
  * reduction innermost no longer, or a register tile), one level later,
- * after the beam dropped it for faster states that lead nowhere. Like a
- * completion, a reordering may become the best and a finalist, but is
- * not the level's gain. */
+ * after the beam dropped it for faster states that lead nowhere. The
+ * fastest reordering of each is completed too (search_completion): 2mm's
+ * `D(1) N I(1,2) P(0)`. Like a completion, a reordering may become the
+ * best and a finalist, but is not the level's gain. */
 static int measure_reorderings(struct search *s,
 			       struct search_states *children, char *err,
 			       size_t err_size)
 {
 	char *looked = calloc(children->n ? children->n : 1, 1);
-	int done, i, j, r = 0;
+	int done, i, j, fastest, r = 0;
 
 	if (!looked) {
 		snprintf(err, err_size, "search: out of memory");
@@ -403,16 +427,23 @@ static int measure_reorderings(struct search *s,
 		r = search_expand_reorderings(c, c->branch + 1, s->policy,
 					      s->o, &after, &s->counts, err,
 					      err_size);
+		fastest = -1;
 		for (j = 0; r == 0 && j < after.n && j < REORDERINGS_PER_STATE &&
 			    !s->stop && !out_of_budget(s);
 		     ++j) {
-			double speedup;
+			struct search_state *a = &after.s[j];
 
-			r = measure_schedule(s, after.s[j].schedule, "search",
-					     &speedup, err, err_size);
-			if (r == 0 && speedup > c->completed)
-				c->completed = speedup;
+			r = measure_schedule(s, a->schedule, "search",
+					     &a->speedup, err, err_size);
+			a->measured = r == 0;
+			if (r == 0 && a->speedup > c->completed) {
+				c->completed = a->speedup;
+				fastest = j;
+			}
 		}
+		if (r == 0 && fastest >= 0 && !s->stop && !out_of_budget(s))
+			r = measure_reordering_completion(s, c, &after.s[fastest],
+							  err, err_size);
 		search_states_clear(&after);
 	}
 	free(looked);

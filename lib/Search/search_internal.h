@@ -134,19 +134,21 @@ int search_run_nests(pearl_env *env, pearl_env_program *p,
 		     struct pearl_search_result *r, char *err,
 		     size_t err_size);
 
-/* Whether `s` (kept) is a measured, OK state in the tile phase: its last
- * action a T or a J, and no action of the parallel phase or later (P, U,
- * V) applied to its branch yet. */
-int search_in_tile_phase(const struct search_state *s);
+/* Whether `s` (kept) is a measured, OK state that a completion may pay
+ * off: its last action an I, a T or a J, and no action of the parallel
+ * phase or later (P, U, V) applied to its branch yet. */
+int search_completable(const struct search_state *s);
 
-/* The completion of a tile-phase state `s` (kept; see
- * search_in_tile_phase): the first P(l) of the action space (l = 0, 1),
+/* The completion of a completable state `s` (kept; see
+ * search_completable): the first P(l) of the action space (l = 0, 1),
  * from the outermost loop in, that the rules and the dependences allow, then
  * V(16) on the innermost loop where allowed. A tiling or a jam pays only
  * once its tile loop runs in parallel and its point loop is vectorized,
- * so the state's own speedup understates what it leads to. 1 with
- * *schedule (malloc'd) the completed schedule, 0 if `s` is not in the
- * tile phase or neither action applies, -1 with a message in err. */
+ * and an interchange that makes the innermost loop contiguous (2mm's
+ * `D(1) N I(1,2)`) once the outer loop runs in parallel, so the state's
+ * own speedup understates what it leads to. 1 with *schedule (malloc'd)
+ * the completed schedule, 0 if `s` is not completable or neither action
+ * applies, -1 with a message in err. */
 int search_completion(const struct search_state *s, char **schedule,
 		      struct search_counts *counts, char *err,
 		      size_t err_size);

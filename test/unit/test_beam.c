@@ -333,10 +333,10 @@ static void matmul_state(pearl_program *prog, pearl_deps *deps,
 	free(a);
 }
 
-/* The completion of a tile-phase state (complete.c): k-i-j tiled, whose
+/* The completion of a completable state (complete.c): k-i-j tiled, whose
  * outer tile loop (k) carries the reduction, completes with the i tiles
- * in parallel and V(16); a state past the tile phase, or failed, has
- * none. */
+ * in parallel and V(16); k-i-j by interchanges alone with the i loop in
+ * parallel and V(16); a state already parallel, or failed, has none. */
 static void test_completion(void)
 {
 	pearl_ctx *ctx = pearl_ctx_alloc();
@@ -348,24 +348,31 @@ static void test_completion(void)
 
 	CHECK(deps != NULL);
 	matmul_state(prog, deps, "I(1,2) I(0,1) T(0,1,32,32)", &s);
-	CHECK(search_in_tile_phase(&s));
+	CHECK(search_completable(&s));
 	CHECK(search_completion(&s, &text, &counts, err, sizeof(err)) == 1);
 	CHECK_STR(text, "I(1,2) I(0,1) T(0,1,32,32) P(1) V(16)");
 	CHECK(counts.illegal == 1); /* P(0), the k tiles */
 	free(text);
 	s.speedup = 0; /* failed: nothing to complete */
-	CHECK(!search_in_tile_phase(&s));
+	CHECK(!search_completable(&s));
 	CHECK(search_completion(&s, &text, &counts, err, sizeof(err)) == 0);
 	CHECK(text == NULL);
 	search_state_clear(&s);
 
 	matmul_state(prog, deps, "T(0,1,32,32) P(0)", &s);
-	CHECK(!search_in_tile_phase(&s));
+	CHECK(!search_completable(&s));
 	CHECK(search_completion(&s, &text, &counts, err, sizeof(err)) == 0);
 	search_state_clear(&s);
 
 	matmul_state(prog, deps, "I(1,2) I(0,1)", &s); /* last: I */
-	CHECK(!search_in_tile_phase(&s));
+	CHECK(search_completable(&s));
+	CHECK(search_completion(&s, &text, &counts, err, sizeof(err)) == 1);
+	CHECK_STR(text, "I(1,2) I(0,1) P(1) V(16)");
+	free(text);
+	search_state_clear(&s);
+
+	matmul_state(prog, deps, "I(1,2) U(4)", &s); /* last: U */
+	CHECK(!search_completable(&s));
 	search_state_clear(&s);
 	pearl_deps_free(deps);
 	pearl_program_free(prog);
