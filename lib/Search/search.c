@@ -292,6 +292,24 @@ static int next_to_complete(const struct search_states *children,
 	return pick;
 }
 
+/* Measures the completion (search_completion) of `state` (kept), if it
+ * has one, into *speedup. 1 if measured, 0 if `state` has none, -1 on
+ * errors. */
+static int measure_completion(struct search *s,
+			      const struct search_state *state,
+			      double *speedup, char *err, size_t err_size)
+{
+	char *schedule;
+	int r;
+
+	r = search_completion(state, &schedule, &s->counts, err, err_size);
+	if (r <= 0)
+		return r;
+	r = measure_schedule(s, schedule, "search", speedup, err, err_size);
+	free(schedule);
+	return r < 0 ? -1 : 1;
+}
+
 /* Measures the completions (search_completion) of the o->completions
  * fastest completable children of the level, while the budget
  * lasts, and notes their speedups in `completed`. A completion is a
@@ -312,23 +330,13 @@ static int measure_completions(struct search *s,
 	for (done = 0; done < s->o->completions && !s->stop &&
 		       !out_of_budget(s);
 	     ++done) {
-		char *schedule;
-
 		i = next_to_complete(children, looked);
 		if (i < 0)
 			break;
 		looked[i] = 1;
-		r = search_completion(&children->s[i], &schedule, &s->counts,
-				      err, err_size);
-		if (r <= 0) {
-			if (r < 0)
-				break;
-			continue;
-		}
-		r = measure_schedule(s, schedule, "search",
-				     &children->s[i].completed, err,
-				     err_size);
-		free(schedule);
+		r = measure_completion(s, &children->s[i],
+				       &children->s[i].completed, err,
+				       err_size);
 		if (r < 0)
 			break;
 	}
@@ -358,29 +366,6 @@ static int next_distributed(const struct search_states *children,
 			pick = i;
 	}
 	return pick;
-}
-
-/* The completion (search_completion) of `reordered`, the fastest
- * reordering of the distributed child `c`, measured if it has one; `c`
- * notes it in `completed` if it is faster. 0, or -1 on errors. */
-static int measure_reordering_completion(struct search *s,
-					 struct search_state *c,
-					 const struct search_state *reordered,
-					 char *err, size_t err_size)
-{
-	char *schedule;
-	double speedup;
-	int r;
-
-	r = search_completion(reordered, &schedule, &s->counts, err,
-			      err_size);
-	if (r <= 0)
-		return r;
-	r = measure_schedule(s, schedule, "search", &speedup, err, err_size);
-	free(schedule);
-	if (r == 0 && speedup > c->completed)
-		c->completed = speedup;
-	return r < 0 ? -1 : 0;
 }
 
 /* The reorderings of the distributed children: for the o->reorderings
@@ -441,9 +426,15 @@ static int measure_reorderings(struct search *s,
 				fastest = j;
 			}
 		}
-		if (r == 0 && fastest >= 0 && !s->stop && !out_of_budget(s))
-			r = measure_reordering_completion(s, c, &after.s[fastest],
-							  err, err_size);
+		if (r == 0 && fastest >= 0 && !s->stop && !out_of_budget(s)) {
+			double speedup;
+
+			r = measure_completion(s, &after.s[fastest], &speedup,
+					       err, err_size);
+			if (r > 0 && speedup > c->completed)
+				c->completed = speedup;
+			r = r < 0 ? -1 : 0;
+		}
 		search_states_clear(&after);
 	}
 	free(looked);
