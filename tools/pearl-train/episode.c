@@ -149,6 +149,16 @@ static int schedule_append(char *schedule, int *pending_next, int action)
 	return append(schedule, token);
 }
 
+/* Reports that the schedule of program `p` does not fit an
+ * episode_result's; returns -1. */
+static int schedule_too_long(pearl_env_program *p, char *err,
+			     size_t err_size)
+{
+	snprintf(err, err_size, "%s: schedule longer than %d characters",
+		 pearl_env_program_name(p), EPISODE_SCHEDULE_MAX);
+	return -1;
+}
+
 /* The schedule of the recorded decisions in res, and their rewards: with
  * EPISODE_REWARD_STEP, each applied action's from the time of the
  * schedule prefix it ends (up to the first that fails: later prefixes
@@ -174,13 +184,8 @@ static int episode_rewards(pearl_env *env, pearl_env_program *p,
 			continue;
 		}
 		if (schedule_append(res->schedule, &pending_next,
-				    rec->d[i].action) < 0) {
-			snprintf(err, err_size,
-				 "%s: schedule longer than %d characters",
-				 pearl_env_program_name(p),
-				 EPISODE_SCHEDULE_MAX);
-			return -1;
-		}
+				    rec->d[i].action) < 0)
+			return schedule_too_long(p, err, err_size);
 		res->n_actions++;
 		last_applied = i;
 		if (mode != EPISODE_REWARD_STEP || broken)
@@ -195,13 +200,8 @@ static int episode_rewards(pearl_env *env, pearl_env_program *p,
 	}
 	if (final && last_applied >= 0 &&
 	    (mode == EPISODE_REWARD_FINAL || !broken)) {
-		if (strlen(final) >= sizeof(res->schedule)) {
-			snprintf(err, err_size,
-				 "%s: schedule longer than %d characters",
-				 pearl_env_program_name(p),
-				 EPISODE_SCHEDULE_MAX);
-			return -1;
-		}
+		if (strlen(final) >= sizeof(res->schedule))
+			return schedule_too_long(p, err, err_size);
 		snprintf(res->schedule, sizeof(res->schedule), "%s", final);
 		if (query(env, p, res->schedule, &r, res, err, err_size) < 0)
 			return -1;
