@@ -14,9 +14,9 @@ const char held_out_speed_csv_header[] =
 
 int held_out_speed_measure(pearl_env *env, const struct program_set *set,
 			   const pearl_policy *policy,
-			   const struct pearl_agent_options *opts, int epoch,
-			   FILE *csv, struct held_out_speed *out, char *err,
-			   size_t err_size)
+			   const struct pearl_agent_options *opts,
+			   const char *epoch, FILE *csv,
+			   struct held_out_speed *out, char *err, size_t err_size)
 {
 	struct pearl_agent_options ao = *opts;
 	double log_sum = 0;
@@ -43,7 +43,7 @@ int held_out_speed_measure(pearl_env *env, const struct program_set *set,
 		out->queries += res.queries + 1;
 		out->memo_hits += res.memo_hits + base.memo_hit;
 		if (csv)
-			fprintf(csv, "%d,%s,%.6f,%s,\"%s\"\n", epoch,
+			fprintf(csv, "%s,%s,%.6f,%s,\"%s\"\n", epoch,
 				pearl_env_program_name(set->p[i]),
 				res.status == PEARL_ENV_OK ? res.speedup : 1.0,
 				pearl_env_status_name(res.status),

@@ -38,15 +38,16 @@ static inline int held_out_program(int i)
 
 /* Runs `policy` greedily (`opts`, kept; sampling off) on the held-out
  * programs of `set` and times each final schedule into *out; if `csv` is
- * not NULL, one line per program is written to it: `epoch`, the program,
+ * not NULL, one line per program is written to it: `epoch` (a label: the
+ * epoch's number, or "mean" for pearl-train's mean of epochs), the program,
  * the speedup (1 if the schedule did not run), its status and the
  * schedule (held_out_speed_csv_header first). Returns 0, or -1 with a
  * message in err (environment errors). */
 int held_out_speed_measure(pearl_env *env, const struct program_set *set,
 			   const pearl_policy *policy,
-			   const struct pearl_agent_options *opts, int epoch,
-			   FILE *csv, struct held_out_speed *out, char *err,
-			   size_t err_size);
+			   const struct pearl_agent_options *opts,
+			   const char *epoch, FILE *csv,
+			   struct held_out_speed *out, char *err, size_t err_size);
 
 /* The header line of held_out_speed_measure's CSV. */
 extern const char held_out_speed_csv_header[];

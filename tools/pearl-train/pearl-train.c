@@ -47,6 +47,7 @@
 #include "pearl/imitation.h"
 #include "pearl/options.h"
 #include "near_best.h"
+#include "weight_average.h"
 #include "teacher.h"
 #include "pearl/features.h"
 #include "pearl/ppo.h"
@@ -84,6 +85,7 @@ struct options {
 	const char *imitate_targets; /* a campaign's schedule files, or NULL */
 	float imitate_lr, imitate_margin, imitate_near;
 	int imitate_select_speed; /* --imitate-select speed */
+	int imitate_average;      /* --imitate-average FROM (0: off) */
 	float distill; /* a distilled decision's weight (0: no distillation) */
 	float distill_temperature;
 	int distill_programs, distill_samples; /* unmeasured distillation */
@@ -185,6 +187,11 @@ static void usage(FILE *f)
 "                        schedules on the held-out programs, measured\n"
 "                        after every epoch (held_out_speed.h; each\n"
 "                        program's in DIR/imitate-select.csv)\n"
+"  --imitate-average FROM  keep no single epoch but the mean of the weights\n"
+"                        of epochs FROM to the last (weight_average.h),\n"
+"                        scored on the held-out programs as an epoch\n"
+"                        (its row of the CSVs says \"mean\"; default 0:\n"
+"                        off)\n"
 "  --imitate-near X      also imitate the schedules measured within this\n"
 "                        fraction of the fastest that the agent can reach\n"
 "                        (candidates and the search's), each program's\n"
@@ -362,6 +369,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_FLOAT_RANGE("imitate-margin", &o->imitate_margin, 0,
 				     HUGE_VAL),
 	    PEARL_OPTION_INT("imitate-prune", &o->imitate_prune, 0, INT_MAX),
+	    PEARL_OPTION_INT("imitate-average", &o->imitate_average, 0,
+			     INT_MAX),
 	    PEARL_OPTION_FLOAT_RANGE("imitate-near", &o->imitate_near, 0,
 				     HUGE_VAL),
 	    PEARL_OPTION_INT("imitate-near-max", &o->imitate_near_max, 1,
@@ -1293,11 +1302,13 @@ static int collect_distill_programs(pearl_env *env, const pearl_policy *policy,
 /* The held-out score of `policy` by --imitate-select: its held-out loss
  * (`vloss`, given), or minus the log of its greedy schedules' geomean
  * speedup on the held-out programs, measured now into *speed (one line on
- * stderr for epoch `epoch`). 0, or -1 with a message in err. */
+ * stderr for epoch `epoch`: its number, or "mean"). 0, or -1 with a
+ * message in err. */
 static int held_out_score(pearl_policy *policy, const struct imitation_set *is,
-			  const struct options *o, int epoch, double vloss,
-			  struct held_out_speed *speed, double *score,
-			  double t0, char *err, size_t err_size)
+			  const struct options *o, const char *epoch,
+			  double vloss, struct held_out_speed *speed,
+			  double *score, double t0, char *err,
+			  size_t err_size)
 {
 	speed->geomean = NAN;
 	*score = vloss;
@@ -1310,7 +1321,7 @@ static int held_out_score(pearl_policy *policy, const struct imitation_set *is,
 	fflush(is->select_csv);
 	*score = -log(speed->geomean);
 	fprintf(stderr,
-		"pearl-train: imitation epoch %d: held-out greedy geomean "
+		"pearl-train: imitation epoch %s: held-out greedy geomean "
 		"%.4fx on %d programs (%d did not run; %d of %d measurements "
 		"from the memo); %.0fs\n",
 		epoch, speed->geomean, speed->programs, speed->failed,
@@ -1318,18 +1329,108 @@ static int held_out_score(pearl_policy *policy, const struct imitation_set *is,
 	return 0;
 }
 
+/* How the policy does on the held-out decisions and programs: the loss
+ * and accuracy of all decisions, the loss of the imitated and of the
+ * distilled ones apart, the greedy geomean (NaN unless --imitate-select
+ * speed) and the score the epoch is kept by (lower is better). */
+struct held_out_epoch {
+	double loss, accuracy, loss_imitated, loss_distilled;
+	double score;
+	struct held_out_speed speed;
+};
+
+/* Fills *h for the policy as it is now, called `epoch` (a number, or
+ * "mean"). 0, or -1 with a message in err. */
+static int held_out_epoch_measure(pearl_policy *policy,
+				  const struct imitation_set *is,
+				  const struct options *o, const char *epoch,
+				  struct held_out_epoch *h, double t0,
+				  char *err, size_t err_size)
+{
+	struct pearl_imitation_score v[pearl_imitation_n_parts];
+
+	if (pearl_imitation_evaluate_parts(policy, &is->val, v, err,
+					   err_size) < 0)
+		return -1;
+	h->loss = v[pearl_imitation_all].loss;
+	h->accuracy = v[pearl_imitation_all].accuracy;
+	h->loss_imitated = v[pearl_imitation_actions].loss;
+	h->loss_distilled = v[pearl_imitation_targets].loss;
+	return held_out_score(policy, is, o, epoch, h->loss, &h->speed,
+			      &h->score, t0, err, err_size);
+}
+
+/* One row of imitate-epochs.csv: epoch `epoch` (a number, or "mean"), its
+ * training loss and accuracy (NaN for the mean, which no pass trained)
+ * and its held-out figures (h; NULL when nothing is held out). */
+static void epoch_row(FILE *ecsv, const char *epoch, double loss, double acc,
+		      const struct held_out_epoch *h)
+{
+	struct held_out_epoch none = {NAN, NAN, NAN, NAN, NAN, {NAN, 0, 0, 0, 0}};
+
+	if (!h)
+		h = &none;
+	fprintf(ecsv, "%s,%.5f,%.4f,%.5f,%.4f,%.5f,%.5f,%.5f\n", epoch, loss,
+		acc, h->loss, h->accuracy, h->loss_imitated,
+		h->loss_distilled, h->speed.geomean);
+	fflush(ecsv);
+}
+
+/* With --imitate-average, puts the mean of the epochs' weights into the
+ * policy and scores it on the held-out set as the epoch "mean" (a row of
+ * ecsv), beside the best single epoch (`best`, for the log only). 0, or
+ * -1 with a message in err. */
+static int keep_mean(pearl_policy *policy, const struct weight_average *avg,
+		     const struct imitation_set *is, const struct options *o,
+		     const struct best_epoch *best, FILE *ecsv, double t0,
+		     char *err, size_t err_size)
+{
+	struct held_out_epoch h;
+
+	weight_average_apply(avg);
+	if (is->val.n_steps == 0) {
+		epoch_row(ecsv, "mean", NAN, NAN, NULL);
+		fprintf(stderr, "pearl-train: imitation keeps the mean of "
+				"epochs %d-%d\n",
+			avg->first, avg->last);
+		return 0;
+	}
+	if (held_out_epoch_measure(policy, is, o, "mean", &h, t0, err,
+				   err_size) < 0)
+		return -1;
+	epoch_row(ecsv, "mean", NAN, NAN, &h);
+	if (o->imitate_select_speed)
+		fprintf(stderr,
+			"pearl-train: imitation keeps the mean of epochs "
+			"%d-%d (held-out greedy geomean %.4fx; loss %.4f, "
+			"accuracy %.3f; the best single epoch, %d, had "
+			"%.4fx)\n",
+			avg->first, avg->last, h.speed.geomean, h.loss,
+			h.accuracy, best->epoch, exp(-best->score));
+	else
+		fprintf(stderr,
+			"pearl-train: imitation keeps the mean of epochs "
+			"%d-%d (held-out loss %.4f, accuracy %.3f; the best "
+			"single epoch, %d, had loss %.4f)\n",
+			avg->first, avg->last, h.loss, h.accuracy,
+			best->epoch, best->score);
+	return 0;
+}
+
 /* The epochs of imitation, one line each in ecsv, keeping the parameters
  * of the best held-out epoch by --imitate-select (the held-out decisions
- * are evaluated before the first, as epoch 0, into best). The held-out
- * loss is also given for the imitated decisions (actions) and the
- * distilled ones (distributions) apart: how well the policy learns the
- * measured schedules, and how much it keeps of the teacher. 0, or -1 with
- * a message in err. */
+ * are evaluated before the first, as epoch 0, into best), or with
+ * --imitate-average (avg not NULL) the mean of the epochs' from that one
+ * on. The held-out loss is also given for the imitated decisions
+ * (actions) and the distilled ones (distributions) apart: how well the
+ * policy learns the measured schedules, and how much it keeps of the
+ * teacher. 0, or -1 with a message in err. */
 static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 			    const struct imitation_set *is,
 			    const struct options *o, uint64_t *rng,
-			    FILE *ecsv, struct best_epoch *best, double t0,
-			    char *err, size_t err_size)
+			    FILE *ecsv, struct best_epoch *best,
+			    struct weight_average *avg, double t0, char *err,
+			    size_t err_size)
 {
 	int epoch, held_out = is->val.n_steps > 0;
 
@@ -1337,44 +1438,38 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 		      "validation_accuracy,validation_loss_imitated,"
 		      "validation_loss_distilled,validation_speedup\n");
 	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
-		struct pearl_imitation_score v[pearl_imitation_n_parts];
-		struct held_out_speed speed;
-		double loss, acc, vloss = NAN, vacc = NAN, score;
-		double vimitated = NAN, vdistilled = NAN;
+		struct held_out_epoch h;
+		double loss, acc;
+		char label[16];
 
+		snprintf(label, sizeof(label), "%d", epoch);
 		if (pearl_imitation_epoch(policy, adam, &is->train,
 					  o->ppo.minibatch, rng, &loss, &acc,
 					  err, err_size) < 0)
 			return -1;
-		if (held_out) {
-			if (pearl_imitation_evaluate_parts(policy, &is->val, v,
-							   err, err_size) < 0)
-				return -1;
-			vloss = v[pearl_imitation_all].loss;
-			vacc = v[pearl_imitation_all].accuracy;
-			vimitated = v[pearl_imitation_actions].loss;
-			vdistilled = v[pearl_imitation_targets].loss;
-		}
-		speed.geomean = NAN;
-		if (held_out &&
-		    held_out_score(policy, is, o, epoch, vloss, &speed, &score,
-				   t0, err, err_size) < 0)
+		if (held_out && held_out_epoch_measure(policy, is, o, label, &h,
+						       t0, err, err_size) < 0)
 			return -1;
-		fprintf(ecsv, "%d,%.5f,%.4f,%.5f,%.4f,%.5f,%.5f,%.5f\n", epoch,
-			loss, acc, vloss, vacc, vimitated, vdistilled,
-			speed.geomean);
-		fflush(ecsv);
+		epoch_row(ecsv, label, loss, acc, held_out ? &h : NULL);
 		if (held_out) /* early stopping */
-			best_epoch_offer(best, epoch, score);
+			best_epoch_offer(best, epoch, h.score);
+		if (avg && epoch >= o->imitate_average)
+			weight_average_add(avg, epoch);
 		if (epoch == 1 || epoch % 5 == 0 || epoch == o->imitate_epochs)
 			fprintf(stderr,
 				"pearl-train: imitation epoch %d/%d: loss "
 				"%.4f, accuracy %.3f; held-out loss %.4f "
 				"(imitated %.4f, distilled %.4f), "
 				"accuracy %.3f; %.0fs\n",
-				epoch, o->imitate_epochs, loss, acc, vloss,
-				vimitated, vdistilled, vacc, pearl_now() - t0);
+				epoch, o->imitate_epochs, loss, acc,
+				held_out ? h.loss : NAN,
+				held_out ? h.loss_imitated : NAN,
+				held_out ? h.loss_distilled : NAN,
+				held_out ? h.accuracy : NAN, pearl_now() - t0);
 	}
+	if (avg)
+		return keep_mean(policy, avg, is, o, best, ecsv, t0, err,
+				 err_size);
 	if (held_out) {
 		best_epoch_restore(best);
 		if (o->imitate_select_speed)
@@ -1390,24 +1485,29 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 }
 
 /* Trains the policy head on the decisions of `is`: a fresh Adam, the
- * epochs, the best held-out epoch kept. 0, or -1 with a message in err. */
+ * epochs, the best held-out epoch kept (or the mean of the epochs, with
+ * --imitate-average). 0, or -1 with a message in err. */
 static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
 			 const struct options *o, uint64_t *rng, FILE *ecsv,
 			 double t0, char *err, size_t err_size)
 {
 	struct pearl_adam_config acfg = pearl_adam_default_config();
 	struct best_epoch best = {0};
+	struct weight_average avg = {0};
 	struct held_out_speed speed;
 	double loss = INFINITY;
 	pearl_adam *adam;
 	size_t n_params;
+	float *params;
 	int rc = -1;
 
 	acfg.lr = o->imitate_lr;
 	acfg.max_grad_norm = o->max_grad_norm;
-	pearl_policy_get_params(policy, &n_params);
+	params = pearl_policy_get_params(policy, &n_params);
 	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
-	if (!adam || best_epoch_init(&best, policy, INFINITY) < 0) {
+	if (!adam || best_epoch_init(&best, policy, INFINITY) < 0 ||
+	    (o->imitate_average > 0 &&
+	     weight_average_init(&avg, params, n_params) < 0)) {
 		if (adam)
 			snprintf(err, err_size, "out of memory");
 		goto out;
@@ -1415,12 +1515,14 @@ static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
 	if (is->val.n_steps > 0 &&
 	    (pearl_imitation_evaluate(policy, &is->val, &loss, NULL, err,
 				      err_size) < 0 ||
-	     held_out_score(policy, is, o, 0, loss, &speed, &best.score, t0,
+	     held_out_score(policy, is, o, "0", loss, &speed, &best.score, t0,
 			    err, err_size) < 0))
 		goto out;
-	rc = imitation_epochs(policy, adam, is, o, rng, ecsv, &best, t0, err,
+	rc = imitation_epochs(policy, adam, is, o, rng, ecsv, &best,
+			      o->imitate_average > 0 ? &avg : NULL, t0, err,
 			      err_size);
 out:
+	weight_average_clear(&avg);
 	free(best.copy);
 	pearl_adam_free(adam);
 	return rc;
@@ -1919,6 +2021,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pearl-train: --distill-programs and "
 				"--distill-teacher need --distill and "
 				"--imitate-epochs\n");
+		return pearl_exit_usage;
+	}
+	if (o.imitate_average > o.imitate_epochs) {
+		fprintf(stderr, "pearl-train: --imitate-average %d is after "
+				"the last epoch (--imitate-epochs %d)\n",
+			o.imitate_average, o.imitate_epochs);
 		return pearl_exit_usage;
 	}
 	if (mkdir(o.out, 0777) < 0 && errno != EEXIST) {
