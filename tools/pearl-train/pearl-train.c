@@ -1434,9 +1434,6 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 {
 	int epoch, held_out = is->val.n_steps > 0;
 
-	fprintf(ecsv, "epoch,loss,accuracy,validation_loss,"
-		      "validation_accuracy,validation_loss_imitated,"
-		      "validation_loss_distilled,validation_speedup\n");
 	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
 		struct held_out_epoch h;
 		double loss, acc;
@@ -1486,7 +1483,9 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 
 /* Trains the policy head on the decisions of `is`: a fresh Adam, the
  * epochs, the best held-out epoch kept (or the mean of the epochs, with
- * --imitate-average). 0, or -1 with a message in err. */
+ * --imitate-average). The starting policy's held-out figures are the row
+ * of epoch 0 in ecsv: the baseline of the epochs'. 0, or -1 with a message
+ * in err. */
 static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
 			 const struct options *o, uint64_t *rng, FILE *ecsv,
 			 double t0, char *err, size_t err_size)
@@ -1494,8 +1493,7 @@ static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
 	struct pearl_adam_config acfg = pearl_adam_default_config();
 	struct best_epoch best = {0};
 	struct weight_average avg = {0};
-	struct held_out_speed speed;
-	double loss = INFINITY;
+	struct held_out_epoch start;
 	pearl_adam *adam;
 	size_t n_params;
 	float *params;
@@ -1512,12 +1510,20 @@ static int fit_imitation(pearl_policy *policy, const struct imitation_set *is,
 			snprintf(err, err_size, "out of memory");
 		goto out;
 	}
-	if (is->val.n_steps > 0 &&
-	    (pearl_imitation_evaluate(policy, &is->val, &loss, NULL, err,
-				      err_size) < 0 ||
-	     held_out_score(policy, is, o, "0", loss, &speed, &best.score, t0,
-			    err, err_size) < 0))
-		goto out;
+	fprintf(ecsv, "epoch,loss,accuracy,validation_loss,"
+		      "validation_accuracy,validation_loss_imitated,"
+		      "validation_loss_distilled,validation_speedup\n");
+	if (is->val.n_steps > 0) {
+		if (held_out_epoch_measure(policy, is, o, "0", &start, t0, err,
+					   err_size) < 0)
+			goto out;
+		best.score = start.score;
+		epoch_row(ecsv, "0", NAN, NAN, &start);
+		fprintf(stderr,
+			"pearl-train: imitation epoch 0 (the starting "
+			"policy): held-out loss %.4f, accuracy %.3f\n",
+			start.loss, start.accuracy);
+	}
 	rc = imitation_epochs(policy, adam, is, o, rng, ecsv, &best,
 			      o->imitate_average > 0 ? &avg : NULL, t0, err,
 			      err_size);

@@ -1,5 +1,6 @@
 """Checks pearl-train --imitate-average FROM's outputs: imitate-epochs.csv
-ends with the row "mean", whose held-out loss is neither epoch FROM's nor
+has the rows of epochs 0 (the starting policy) to the last and ends with
+the row "mean", whose held-out loss is neither epoch FROM's nor
 the last epoch's (the weights kept are no single epoch's), and whose
 held-out geomean is the log's; imitate-select.csv has one row "mean" per
 held-out program, of that geomean; and pearl-eval's rows of the policy
@@ -30,12 +31,12 @@ lo, hi, kept = int(m.group(1)), int(m.group(2)), float(m.group(3))
 
 rows = list(csv.DictReader(open(epochs_csv)))
 assert rows[-1]["epoch"] == "mean", rows[-1]
-assert [r["epoch"] for r in rows[:-1]] == [str(e) for e in range(1, hi + 1)], rows
+assert [r["epoch"] for r in rows[:-1]] == [str(e) for e in range(0, hi + 1)], rows
 assert lo == first, (lo, first)
 mean = rows[-1]
 assert abs(float(mean["validation_speedup"]) - kept) < 1e-3, (mean, kept)
 for e in (lo, hi):
-    assert float(mean["validation_loss"]) != float(rows[e - 1]["validation_loss"]), (mean, rows[e - 1])
+    assert float(mean["validation_loss"]) != float(rows[e]["validation_loss"]), (mean, rows[e])
 
 sel = [float(r["speedup"]) for r in csv.DictReader(open(select_csv)) if r["epoch"] == "mean"]
 assert sel, "no mean rows in " + select_csv
