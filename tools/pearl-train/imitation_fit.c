@@ -77,17 +77,16 @@ static int held_out_epoch_measure(pearl_policy *policy,
 			      &h->score, t0, err, err_size);
 }
 
+/* The held-out figures of a run that holds nothing out: all NaN. */
+static const struct held_out_epoch no_held_out = {NAN, NAN, NAN, NAN,
+						  NAN, {NAN, 0, 0, 0, 0}};
+
 /* One row of imitate-epochs.csv: epoch `epoch` (a number, or "mean"), its
  * training loss and accuracy (NaN for the mean, which no pass trained)
- * and its held-out figures (h; NULL when nothing is held out). */
+ * and its held-out figures h (no_held_out when nothing is held out). */
 static void epoch_row(FILE *ecsv, const char *epoch, double loss, double acc,
 		      const struct held_out_epoch *h)
 {
-	struct held_out_epoch none = {NAN, NAN, NAN, NAN,
-				      NAN, {NAN, 0, 0, 0, 0}};
-
-	if (!h)
-		h = &none;
 	fprintf(ecsv, "%s,%.5f,%.4f,%.5f,%.4f,%.5f,%.5f,%.5f\n", epoch, loss,
 		acc, h->loss, h->accuracy, h->loss_imitated,
 		h->loss_distilled, h->speed.geomean);
@@ -107,7 +106,7 @@ static int keep_mean(pearl_policy *policy, const struct weight_average *avg,
 
 	weight_average_apply(avg);
 	if (d->val.n_steps == 0) {
-		epoch_row(ecsv, "mean", NAN, NAN, NULL);
+		epoch_row(ecsv, "mean", NAN, NAN, &no_held_out);
 		fprintf(stderr, "pearl-train: imitation keeps the mean of "
 				"epochs %d-%d\n",
 			avg->first, avg->last);
@@ -153,7 +152,7 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 	int epoch, held_out = d->val.n_steps > 0;
 
 	for (epoch = 1; epoch <= o->imitate_epochs; ++epoch) {
-		struct held_out_epoch h;
+		struct held_out_epoch h = no_held_out;
 		double loss, acc;
 		char label[16];
 
@@ -165,7 +164,7 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 		if (held_out && held_out_epoch_measure(policy, d, o, label, &h,
 						       t0, err, err_size) < 0)
 			return -1;
-		epoch_row(ecsv, label, loss, acc, held_out ? &h : NULL);
+		epoch_row(ecsv, label, loss, acc, &h);
 		if (held_out) /* early stopping */
 			best_epoch_offer(best, epoch, h.score);
 		if (avg && epoch >= o->imitate_average)
@@ -176,11 +175,9 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 				"%.4f, accuracy %.3f; held-out loss %.4f "
 				"(imitated %.4f, distilled %.4f), "
 				"accuracy %.3f; %.0fs\n",
-				epoch, o->imitate_epochs, loss, acc,
-				held_out ? h.loss : NAN,
-				held_out ? h.loss_imitated : NAN,
-				held_out ? h.loss_distilled : NAN,
-				held_out ? h.accuracy : NAN, pearl_now() - t0);
+				epoch, o->imitate_epochs, loss, acc, h.loss,
+				h.loss_imitated, h.loss_distilled, h.accuracy,
+				pearl_now() - t0);
 	}
 	if (avg)
 		return keep_mean(policy, avg, d, o, best, ecsv, t0, err,
