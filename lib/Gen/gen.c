@@ -581,9 +581,12 @@ char *pearl_gen_program(uint64_t seed, const struct pearl_gen_options *opts,
 	p->rng.state = seed ^ 0x5045524c2d47454eULL;	/* "PERL-GEN" */
 	gen_build(p);
 	if (p->full) {
+		const char *file = strrchr(p->full_file, '/');
+
 		snprintf(err, err_size, "internal: program of seed %llu "
-			 "exceeds the generator's pools (gen_build.c:%d)",
-			 (unsigned long long)seed, p->full);
+			 "exceeds the generator's pools (%s:%d)",
+			 (unsigned long long)seed,
+			 file ? file + 1 : p->full_file, p->full);
 		free(p);
 		return NULL;
 	}

@@ -1,7 +1,8 @@
 /*
  * lib/Gen/gen_internal.h - the generator's program model, shared by the
- * builder (gen_build.c: random structure), the sizer (gen.c: sizes from an
- * operation budget) and the printer (gen_emit.c: MLIR text).
+ * builder (gen_build.c and the grammars of gen_build.h: random structure),
+ * the sizer (gen.c: sizes from an operation budget) and the printers
+ * (gen_emit.c: MLIR text; gen_emit_c.c: C).
  *
  * A program is a forest of nodes in fixed pools (no allocation until the
  * text is printed): loop nodes with affine bounds, statement nodes (one
@@ -170,10 +171,12 @@ struct gen_prog {
 
 	unsigned features;
 	int full;		/* a pool overflowed or an operand was missing
-				 * (a generator bug): the line that saw it */
+				 * (a generator bug): the line that saw it, */
+	const char *full_file;	/* in this file (GEN_FAIL) */
 };
 
-/* gen_build.c: the random structure of the program (sizes left symbolic). */
+/* gen_build.c: the random structure of the program (sizes left symbolic;
+ * the grammars are in gen_build.h's files). */
 void gen_build(struct gen_prog *p);
 
 /* gen.c: helpers on the model with the sizes decided. */
