@@ -4,11 +4,21 @@
  *   pearl-model init [--seed S] -o FILE    random-initialized blob (seed 1)
  *   pearl-model info FILE | --builtin      dimensions, size, checksum
  *   pearl-model eval [--repeat N] FILE | --builtin GRAPH.txt
+ *   pearl-model average [--builtin] [--weights W,...] -o OUT FILE...
+ *                                          weighted mean of the parameters
  *
  * eval reads a graph in pearl_graph_print's text format ("-" for standard
  * input) and prints the raw logits and the value, one per line with %.9g:
  * "logit <i> <v>" for every action, then "value <v>". With --repeat N it
  * evaluates N times and prints the mean time per evaluation on stderr.
+ *
+ * average writes one blob whose every parameter is the weighted mean of
+ * that parameter in the given blobs (the compiled-in one first with
+ * --builtin): a "model soup" of policies fine-tuned from one starting
+ * point. The weights (default: equal) are non-negative and are divided by
+ * their sum. The blobs must load with the same dimensions (older ones are
+ * widened first, pearl_policy_from_blob). It prints the checksum of the
+ * blob written.
  *
  * Exit status: 0 success, 1 error (unreadable or invalid blob or graph),
  * 2 usage.
@@ -22,6 +32,7 @@
 #include "pearl/graph.h"
 #include "pearl/options.h"
 #include "pearl/policy.h"
+#include "pearl/train.h"
 
 static void usage(FILE *out)
 {
@@ -29,7 +40,9 @@ static void usage(FILE *out)
 		"usage: pearl-model init [--seed S] -o FILE\n"
 		"       pearl-model info FILE|--builtin\n"
 		"       pearl-model eval [--repeat N] FILE|--builtin "
-		"GRAPH.txt\n");
+		"GRAPH.txt\n"
+		"       pearl-model average [--builtin] [--weights W,...] "
+		"-o OUT FILE...\n");
 }
 
 /* Parses the words of a subcommand, argv[0] its name, against `table`
@@ -239,6 +252,150 @@ static int cmd_eval(int argc, char **argv, char **args)
 	return rc < 0 ? pearl_exit_error : pearl_exit_ok;
 }
 
+/* Parses "W,W,..." into weights[n] (non-negative, sum > 0), divided by
+ * their sum; NULL list: equal weights. 0, or -1 after a message. */
+static int parse_weights(const char *list, double *weights, int n)
+{
+	const char *p = list;
+	double sum = 0;
+	int i;
+
+	for (i = 0; i < n; ++i) {
+		char *end;
+
+		if (!list) {
+			weights[i] = 1;
+		} else {
+			weights[i] = strtod(p, &end);
+			if (end == p || weights[i] < 0 ||
+			    !(weights[i] < HUGE_VAL) ||
+			    *end != (i + 1 < n ? ',' : '\0')) {
+				fprintf(stderr,
+					"pearl-model: bad weights %s (%d "
+					"non-negative numbers expected, one "
+					"per blob)\n", list, n);
+				return -1;
+			}
+			p = end + 1;
+		}
+		sum += weights[i];
+	}
+	if (!(sum > 0)) {
+		fprintf(stderr, "pearl-model: bad weights %s (their sum is "
+			"0)\n", list);
+		return -1;
+	}
+	for (i = 0; i < n; ++i)
+		weights[i] /= sum;
+	return 0;
+}
+
+/* Adds weight * the parameters of `member` into sum[n] (double, for the
+ * rounding). 0, or -1 after a message if its dimensions are not those of
+ * `first`. */
+static int add_member(double *sum, size_t n, double weight,
+		      const pearl_policy *member, const pearl_policy *first,
+		      const char *name)
+{
+	const struct pearl_policy_config *a = pearl_policy_get_config(first);
+	const struct pearl_policy_config *b = pearl_policy_get_config(member);
+	const float *params;
+	size_t i, m;
+
+	params = pearl_policy_get_params_const(member, &m);
+	if (m != n || a->n_features != b->n_features ||
+	    a->hidden != b->hidden || a->heads != b->heads ||
+	    a->n_layers != b->n_layers || a->n_actions != b->n_actions ||
+	    a->focus_levels != b->focus_levels) {
+		fprintf(stderr, "pearl-model: %s: dimensions differ from the "
+			"first blob's\n", name);
+		return -1;
+	}
+	for (i = 0; i < n; ++i)
+		sum[i] += weight * (double)params[i];
+	return 0;
+}
+
+static int cmd_average(int argc, char **argv, char **args)
+{
+	const char *out = NULL, *weight_list = NULL;
+	int builtin = 0, n, n_blobs, b, rc = 0;
+	const struct pearl_option table[] = {
+	    PEARL_OPTION_FLAG("builtin", &builtin),
+	    PEARL_OPTION_STRING("weights", &weight_list),
+	    {.short_name = 'o', .kind = pearl_option_string, .dest = &out},
+	    PEARL_OPTION_END};
+	struct pearl_policy_blob_info info;
+	pearl_policy *result = NULL;
+	double *weights, *sum = NULL;
+	float *params;
+	size_t n_params = 0, i;
+	char err[256];
+
+	n = parse_words(table, NULL, argc, argv, args);
+	if (n < 0)
+		return pearl_exit_usage;
+	n_blobs = n + builtin;
+	if (!out || n_blobs < 1) {
+		usage(stderr);
+		return pearl_exit_usage;
+	}
+	weights = calloc((size_t)n_blobs, sizeof(*weights));
+	if (!weights) {
+		fprintf(stderr, "pearl-model: out of memory\n");
+		return pearl_exit_error;
+	}
+	if (parse_weights(weight_list, weights, n_blobs) < 0) {
+		free(weights);
+		return pearl_exit_usage;
+	}
+	for (b = 0; b < n_blobs && rc == 0; ++b) {
+		const char *name = b < builtin ? "--builtin"
+					       : args[b - builtin];
+		pearl_policy *member = load(name);
+
+		if (!member) {
+			rc = -1;
+			break;
+		}
+		if (!result) {
+			result = member;
+			pearl_policy_get_params(result, &n_params);
+			sum = calloc(n_params, sizeof(*sum));
+			if (!sum) {
+				fprintf(stderr, "pearl-model: out of "
+					"memory\n");
+				rc = -1;
+			}
+		}
+		if (rc == 0)
+			rc = add_member(sum, n_params, weights[b], member,
+					result, name);
+		if (member != result)
+			pearl_policy_free(member);
+	}
+	if (rc == 0) {
+		params = pearl_policy_get_params(result, &n_params);
+		for (i = 0; i < n_params; ++i)
+			params[i] = (float)sum[i];
+		rc = pearl_policy_save_file(result, out, err, sizeof(err));
+		if (rc < 0)
+			fprintf(stderr, "pearl-model: %s\n", err);
+	}
+	if (rc == 0) {
+		rc = pearl_policy_blob_info(out, &info, err, sizeof(err));
+		if (rc < 0)
+			fprintf(stderr, "pearl-model: %s\n", err);
+		else
+			printf("averaged %d blobs into %s: checksum "
+			       "0x%016llx\n", n_blobs, out, info.checksum);
+	}
+	free(sum);
+	free(weights);
+	pearl_policy_free(result);
+	return rc < 0 ? pearl_exit_error : pearl_exit_ok;
+}
+
 /* Runs the subcommand argv[0]; args has room for argc words. */
 static int command(int argc, char **argv, char **args)
 {
@@ -248,6 +405,8 @@ static int command(int argc, char **argv, char **args)
 		return cmd_info(argc, argv, args);
 	if (!strcmp(argv[0], "eval"))
 		return cmd_eval(argc, argv, args);
+	if (!strcmp(argv[0], "average"))
+		return cmd_average(argc, argv, args);
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 		usage(stdout);
 		return pearl_exit_ok;
