@@ -565,6 +565,7 @@ int imitate(pearl_env *env, struct program_set *set, pearl_policy *policy,
 	char *select_path = pearl_path_join(dir, "imitate-select.csv");
 	FILE *csv = NULL, *ecsv = NULL;
 	double t0 = pearl_now();
+	uint64_t fit_rng = (uint64_t)o->fit_seed;
 	int rc = -1;
 
 	memset(&is, 0, sizeof(is));
@@ -588,7 +589,8 @@ int imitate(pearl_env *env, struct program_set *set, pearl_policy *policy,
 			      err_size) < 0 ||
 	    collect_distill_programs(env, policy, o, rng, &is, t0, err,
 				     err_size) < 0 ||
-	    imitation_fit(policy, &is.data, o, rng, ecsv, t0, err,
+	    imitation_fit(policy, &is.data, o,
+			  o->fit_seed >= 0 ? &fit_rng : rng, ecsv, t0, err,
 			  err_size) < 0)
 		goto out;
 	rc = 0;

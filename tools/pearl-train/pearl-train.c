@@ -142,6 +142,10 @@ static void usage(FILE *f)
 "                        scored on the held-out programs as an epoch\n"
 "                        (its row of the CSVs says \"mean\"; default 0:\n"
 "                        off)\n"
+"  --fit-seed S          seed of the imitation fit's minibatch order alone\n"
+"                        (default: the stream of --seed, after the\n"
+"                        candidates were drawn): replays of one recipe\n"
+"                        from one memo that differ only in the fit\n"
 "  --imitate-near X      also imitate the schedules measured within this\n"
 "                        fraction of the fastest that the agent can reach\n"
 "                        (candidates and the search's), each program's\n"
@@ -253,6 +257,7 @@ static void default_options(struct options *o)
 	o->imitate_lr = 3e-4f;
 	o->imitate_margin = 0.05f;
 	o->imitate_near_max = 4;
+	o->fit_seed = -1;
 	o->distill_temperature = 1;
 	o->first_distill = 10001;
 	o->entropy_start = 0.1f;
@@ -321,6 +326,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("imitate-prune", &o->imitate_prune, 0, INT_MAX),
 	    PEARL_OPTION_INT("imitate-average", &o->imitate_average, 0,
 			     INT_MAX),
+	    PEARL_OPTION_LLONG("fit-seed", &o->fit_seed, 0, LLONG_MAX),
 	    PEARL_OPTION_FLOAT_RANGE("imitate-near", &o->imitate_near, 0,
 				     HUGE_VAL),
 	    PEARL_OPTION_INT("imitate-near-max", &o->imitate_near_max, 1,
