@@ -1,8 +1,8 @@
 /*
  * pearl/ast_marks.h - the names of the mark nodes in the isl ASTs Pearl
  * builds (pearl_sched_build_ast, pearl/transform.h), which the code
- * generators read (lib/Frontend/MLIR/codegen.c): the one contract between
- * the library that places them and those that read them.
+ * generators read (lib/Frontend/MLIR/codegen.c, gen_mark): the one
+ * contract between the library that places them and those that read them.
  */
 #ifndef PEARL_AST_MARKS_H
 #define PEARL_AST_MARKS_H

@@ -6,7 +6,7 @@
  * recorded with an older code generator are not reused. ANY CHANGE TO THE
  * GENERATED CODE MUST BUMP IT: how an action transforms the schedule
  * (lib/Transform), the isl AST built from it, the MLIR code generator
- * (lib/Frontend/MLIR/codegen.c and its unroller, unroll_shim.cpp), and the
+ * (lib/Frontend/MLIR/codegen*.c and its unroller, unroll_shim.cpp), and the
  * lowering and compilation of the environment.
  *
  * History:

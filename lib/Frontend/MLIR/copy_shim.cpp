@@ -1,6 +1,6 @@
 //===- copy_shim.cpp - local copies of the arrays a loop only reads (K) ---===//
 //
-// The code generator (codegen.c) copies, before a loop under a copy mark
+// The code generator (codegen_region.c) copies, before a loop under a copy mark
 // (K(l)), the elements of every memref the loop reads and does not write
 // into a new buffer, with MLIR's affine copy generation, which has no C
 // API: pearl_mlir_copy_read_only (pearl/mlir_codegen.h).

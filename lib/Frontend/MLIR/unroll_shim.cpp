@@ -1,6 +1,6 @@
 //===- unroll_shim.cpp - MLIR's affine loop unroller for the code generator ===//
 //
-// The code generator (codegen.c) unrolls the loops under an unroll mark
+// The code generator (codegen_region.c) unrolls the loops under an unroll mark
 // with MLIR's affine unroller, which has no C API: pearl_mlir_unroll_loop
 // (pearl/mlir_codegen.h), with versioning of max / min bounds and the
 // hoisting of the version condition.
