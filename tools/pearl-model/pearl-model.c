@@ -291,22 +291,18 @@ static int parse_weights(const char *list, double *weights, int n)
 }
 
 /* Adds weight * the parameters of `member` into sum[n] (double, for the
- * rounding). 0, or -1 after a message if its dimensions are not those of
- * `first`. */
+ * rounding). Every blob loads with the default dimensions (an older one
+ * widened, pearl_policy_from_blob), so the counts match; another count is
+ * refused all the same, as it would overrun sum: 0, or -1 after a
+ * message. */
 static int add_member(double *sum, size_t n, double weight,
-		      const pearl_policy *member, const pearl_policy *first,
-		      const char *name)
+		      const pearl_policy *member, const char *name)
 {
-	const struct pearl_policy_config *a = pearl_policy_get_config(first);
-	const struct pearl_policy_config *b = pearl_policy_get_config(member);
 	const float *params;
 	size_t i, m;
 
 	params = pearl_policy_get_params_const(member, &m);
-	if (m != n || a->n_features != b->n_features ||
-	    a->hidden != b->hidden || a->heads != b->heads ||
-	    a->n_layers != b->n_layers || a->n_actions != b->n_actions ||
-	    a->focus_levels != b->focus_levels) {
+	if (m != n) {
 		fprintf(stderr, "pearl-model: %s: dimensions differ from the "
 			"first blob's\n", name);
 		return -1;
@@ -370,7 +366,7 @@ static int cmd_average(int argc, char **argv, char **args)
 		}
 		if (rc == 0)
 			rc = add_member(sum, n_params, weights[b], member,
-					result, name);
+					name);
 		if (member != result)
 			pearl_policy_free(member);
 	}
