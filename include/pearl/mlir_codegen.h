@@ -35,6 +35,22 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			      pearl_program *prog,
 			      __isl_keep isl_ast_node *tree);
 
+/* What one run of the code generator did that callers may need to know
+ * beyond the code (the environment's memo, lib/Env/env_time.c). */
+struct pearl_mlir_codegen_report {
+	/* Innermost loops whose register promotion needed their iterator's
+	 * stride (version 15's rule): an older version's code differs. */
+	int n_stride_promoted;
+};
+
+/* pearl_mlir_codegen, and what it did in *report (filled on success and
+ * on failure; NULL: not asked). */
+pearl_stat pearl_mlir_codegen_report(pearl_ctx *ctx,
+				     const pearl_mlir_region *region,
+				     pearl_program *prog,
+				     __isl_keep isl_ast_node *tree,
+				     struct pearl_mlir_codegen_report *report);
+
 /* Unrolls `op` (an affine.for; it may be replaced) with MLIR's affine loop
  * unroller: completely if it runs at most `factor` times (a constant trip
  * count), else by `factor` with a cleanup loop for the remaining
@@ -86,13 +102,18 @@ int pearl_mlir_copy_read_only(MlirOperation op, int *n_failed,
  * memref in the loop can touch them: other loop-invariant elements at a
  * constant nonzero distance (the composed access maps), accesses that move
  * with the loop without a dependence on them within one run of the loop
- * (MLIR's affine dependence analysis, at most 256 checks per loop). Each
+ * (MLIR's affine dependence analysis, at most 256 checks per loop; over
+ * a loop of step s > 1 with one lower bound lb, such as the main loop of
+ * an unrolled one, also on the iterator's stride, lb + s * q, which MLIR's
+ * analysis drops when lb is not constant). Each
  * element's operations stay in their order, so the values computed are
  * the same. A loop that may not run is promoted under an affine.if that
  * it runs (the store after it would write an element it never wrote).
- * Returns the number of elements promoted.
+ * Returns the number of elements promoted; *n_by_stride (unless NULL)
+ * gets the number of loops promoted that only the stride proved apart
+ * (code generator version 15's rule, pearl/codegen_version.h).
  * Implemented by the C++ shim lib/Frontend/MLIR/promote_shim.cpp. */
-int pearl_mlir_promote_invariant(MlirOperation op);
+int pearl_mlir_promote_invariant(MlirOperation op, int *n_by_stride);
 
 /* Emits a remark / a warning at `loc` (lib/Frontend/MLIR/diag_shim.cpp:
  * MLIR's C API emits errors only). */

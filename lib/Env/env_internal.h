@@ -123,6 +123,7 @@ struct env_memo_row {
 	double init_seconds;       /* @init's time (for deadlines) */
 	uint64_t output_hash;      /* OK only */
 	char message[256];
+	int codegen;               /* the version that answered (lookups) */
 };
 
 /* Opens (creating if missing) the database at path. NULL with a message. */

@@ -12,8 +12,11 @@
  * PEARL_CODEGEN_VERSION the answer was made with: only rows of this
  * build's version are read, so a change of the code generator does not
  * reuse stale run times (rows of other versions stay in the file), and
- * those of PEARL_CODEGEN_CARRIED but where PEARL_CODEGEN_CARRIED_STALE
- * (a version whose code the change left the same but for those).
+ * those of the versions from PEARL_CODEGEN_CARRIED on (versions whose
+ * code the changes since left the same), the newest first, but where
+ * PEARL_CODEGEN_CARRIED_STALE. A lookup says which version answered
+ * (env_memo_row.codegen), for the checks SQL cannot make
+ * (PEARL_CODEGEN_STRIDE, lib/Env/env_time.c).
  * Version 1 databases (no `codegen` column; also a version-1 dump loaded
  * into a fresh file) are migrated when opened: their rows get codegen 1,
  * the version before the column existed. The database is in WAL mode
@@ -189,9 +192,10 @@ struct env_memo *env_memo_open(const char *path, char *err, size_t err_size)
 	    exec_sql(m, "PRAGMA journal_mode=WAL;", err, err_size) < 0 ||
 	    exec_sql(m, "PRAGMA synchronous=NORMAL;", err, err_size) < 0 ||
 	    prepare(m, "SELECT status, seconds, cpu_seconds, init_seconds, "
-		       "output_hash, message FROM results WHERE program=?1 "
-		       "AND schedule=?2 AND machine=?3 AND (codegen=?4 OR "
-		       "(codegen=?5 AND NOT (" PEARL_CODEGEN_CARRIED_STALE
+		       "output_hash, message, codegen FROM results WHERE "
+		       "program=?1 AND schedule=?2 AND machine=?3 AND "
+		       "(codegen=?4 OR (codegen>=?5 AND codegen<?4 AND NOT ("
+		       PEARL_CODEGEN_CARRIED_STALE
 		       "))) ORDER BY codegen DESC LIMIT 1",
 		    &m->get, err,
 		    err_size) < 0 ||
@@ -252,6 +256,7 @@ int env_memo_get(struct env_memo *m, const char *program,
 		if (text)
 			snprintf(row->message, sizeof(row->message), "%s",
 				 (const char *)text);
+		row->codegen = sqlite3_column_int(st, 6);
 		found = 1;
 	} else if (rc != SQLITE_DONE) {
 		found = fail(m, "lookup failed", err, err_size);
@@ -403,12 +408,14 @@ int pearl_env_memo_results(const char *memo_path, const char *hash,
 	m = env_memo_open(memo_path, err, err_size);
 	if (!m)
 		return -1;
-	/* with the current version, the carried one's answers too (the
-	 * newer of two; OK and timeouts are not stale) */
+	/* with the current version, the carried ones' answers too (the
+	 * newest; OK and timeouts are not stale, but for the few schedules
+	 * whose code version 15's promotion by the stride changed: the
+	 * critic learns those from the older code's time) */
 	if (prepare(m, "SELECT schedule, status, seconds, max(codegen) FROM "
-		       "results WHERE program=?1 AND machine=?2 AND (codegen=?3 "
-		       "OR codegen=?4) AND status IN (0, 2) GROUP BY schedule "
-		       "ORDER BY schedule", &st, err, err_size) < 0)
+		       "results WHERE program=?1 AND machine=?2 AND codegen "
+		       "BETWEEN ?4 AND ?3 AND status IN (0, 2) GROUP BY "
+		       "schedule ORDER BY schedule", &st, err, err_size) < 0)
 		goto out;
 	_Static_assert(PEARL_ENV_OK == 0 && PEARL_ENV_TIMEOUT == 2, "status");
 	bind_text(st, 1, hash);

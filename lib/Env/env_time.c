@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "env_internal.h"
+#include "pearl/codegen_version.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/transform.h"
@@ -118,6 +119,7 @@ static int check_legal(pearl_env_program *p, const struct pearl_action *acts,
  * then p's module unchanged. */
 static MlirModule generate(pearl_env_program *p,
 			   const struct pearl_action *acts, int n, int *same,
+			   struct pearl_mlir_codegen_report *report,
 			   char *msg, size_t size)
 {
 	MlirOperation copy = mlirOperationClone(mlirModuleGetOperation(p->module));
@@ -167,7 +169,7 @@ static MlirModule generate(pearl_env_program *p,
 	}
 	tree = pearl_sched_build_ast(sched);
 	if (!tree ||
-	    pearl_mlir_codegen(p->ctx, region, prog, tree) !=
+	    pearl_mlir_codegen_report(p->ctx, region, prog, tree, report) !=
 		pearl_stat_ok) {
 		const char *why = pearl_ctx_last_error(p->ctx);
 
@@ -297,6 +299,34 @@ static int memo_get(pearl_env *env, pearl_env_program *p, const char *sched,
 	return found;
 }
 
+/* Whether `row`, an answer for `norm` (acts[0..n)), still holds: an
+ * older code generator's answer for a schedule that unrolls (U, J) holds
+ * only if the code now generated has no loop promoted by its stride
+ * (PEARL_CODEGEN_STRIDE), which generating the code tells in a few
+ * milliseconds. Legality did not change. 1 holds, 0 not (time it). */
+static int answer_holds(pearl_env *env, pearl_env_program *p,
+			const char *norm, const struct pearl_action *acts,
+			int n, const struct env_memo_row *row)
+{
+	struct pearl_mlir_codegen_report report = { 0 };
+	MlirModule module;
+	char msg[256];
+	double t0;
+	int same = 0;
+
+	if (row->codegen >= PEARL_CODEGEN_STRIDE ||
+	    row->status == PEARL_ENV_ILLEGAL ||
+	    (!strstr(norm, "U(") && !strstr(norm, "J(")))
+		return 1;
+	t0 = pearl_now();
+	module = generate(p, acts, n, &same, &report, msg, sizeof(msg));
+	env->stats.seconds_schedule += pearl_now() - t0;
+	if (mlirModuleIsNull(module))
+		return 0; /* it fails now: say how */
+	mlirModuleDestroy(module);
+	return report.n_stride_promoted == 0;
+}
+
 static int memo_put(pearl_env *env, pearl_env_program *p, const char *sched,
 		    const char *machine, const struct env_memo_row *row,
 		    char *err, size_t err_size)
@@ -420,7 +450,7 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 	int same = 0;
 
 	memset(row, 0, sizeof(*row));
-	module = generate(p, acts, n, &same, row->message,
+	module = generate(p, acts, n, &same, NULL, row->message,
 			  sizeof(row->message));
 	env->stats.seconds_schedule += pearl_now() - t0;
 	if (mlirModuleIsNull(module)) {
@@ -545,6 +575,8 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	found = memo_get(env, p, norm, &row, err, err_size);
 	if (found < 0)
 		goto done;
+	if (found && !answer_holds(env, p, norm, acts, n, &row))
+		found = 0;
 	if (found) {
 		/* The speedup of an OK answer needs the base; other answers
 		 * report it only if known. */

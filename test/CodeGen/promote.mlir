@@ -67,6 +67,27 @@
 // DYN:           affine.store {{.*}}, %arg1[0]
 // DYN-NEXT:    }
 
+// The main loop of an unrolled loop (U(4): step 4, lower bound i + 1, the
+// copies at k, k + 1, k + 2, k + 3), Nussinov's update of T[i][j] by
+// T[i][k] + T[k + 1][j] over i < k < j: MLIR's dependence analysis drops the
+// step of a loop whose lower bound is not constant, and k + 3 then seems to
+// reach j; on the iterator's stride it does not, and both the main loop and
+// the remainder carry T[i][j]. Over i < k <= j with T[i][k] read, k = j is
+// in the main loop at some (i, j): neither is promoted.
+// RUN: %pearl_opt %t/strided.mlir '--pearl-schedule=schedule="U(4)"' -o %t/strided.out.mlir 2>/dev/null
+// RUN: FileCheck %s --check-prefix=STRIDED < %t/strided.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/strided.mlir %t/strided.out.mlir | FileCheck %s --check-prefix=SAME
+// RUN: %pearl_opt %t/reaching.mlir '--pearl-schedule=schedule="U(4)"' -o %t/reaching.out.mlir 2>/dev/null
+// RUN: FileCheck %s --check-prefix=NONE < %t/reaching.out.mlir
+// RUN: %pearl_exec --entry=kernel %t/reaching.mlir %t/reaching.out.mlir | FileCheck %s --check-prefix=SAME
+// STRIDED-LABEL: func.func @kernel
+// STRIDED:         affine.for {{.*}} step 4 iter_args
+// STRIDED-COUNT-4:   arith.maxsi %{{.*}}
+// STRIDED:           affine.yield
+// STRIDED:         affine.store
+// STRIDED:         affine.for {{.*}} iter_args
+// STRIDED:         return
+
 // NONE-LABEL: func.func @kernel
 // NONE-NOT:   iter_args
 // NONE:       return
@@ -172,6 +193,40 @@ func.func @kernel(%A: memref<?xf64>, %S: memref<1xf64>) {
     %s = affine.load %S[0] : memref<1xf64>
     %t = arith.addf %s, %a : f64
     affine.store %t, %S[0] : memref<1xf64>
+  }
+  return
+}
+
+//--- strided.mlir
+func.func @kernel(%T: memref<19x19xi32>) {
+  affine.for %i = 0 to 19 {
+    affine.for %j = affine_map<(d0) -> (d0 + 1)>(%i) to 19 {
+      affine.for %k = affine_map<(d0) -> (d0 + 1)>(%i) to affine_map<(d0) -> (d0)>(%j) {
+        %t = affine.load %T[%i, %j] : memref<19x19xi32>
+        %a = affine.load %T[%i, %k] : memref<19x19xi32>
+        %b = affine.load %T[%k + 1, %j] : memref<19x19xi32>
+        %s = arith.addi %a, %b : i32
+        %m = arith.maxsi %t, %s : i32
+        affine.store %m, %T[%i, %j] : memref<19x19xi32>
+      }
+    }
+  }
+  return
+}
+
+//--- reaching.mlir
+func.func @kernel(%T: memref<19x19xi32>) {
+  affine.for %i = 0 to 19 {
+    affine.for %j = affine_map<(d0) -> (d0 + 1)>(%i) to 19 {
+      affine.for %k = affine_map<(d0) -> (d0 + 1)>(%i) to affine_map<(d0) -> (d0 + 1)>(%j) {
+        %t = affine.load %T[%i, %j] : memref<19x19xi32>
+        %a = affine.load %T[%i, %k] : memref<19x19xi32>
+        %b = affine.load %T[%k, %j] : memref<19x19xi32>
+        %s = arith.addi %a, %b : i32
+        %m = arith.maxsi %t, %s : i32
+        affine.store %m, %T[%i, %j] : memref<19x19xi32>
+      }
+    }
   }
   return
 }

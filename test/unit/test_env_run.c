@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "Env/env_internal.h"
+#include "pearl/codegen_version.h"
 
 static int failures;
 
@@ -193,7 +194,7 @@ static void check_memo(const char *dir)
 {
 	char path[512], bad[512], err[512] = "";
 	struct env_memo_row row = { PEARL_ENV_OK, 0.25, 0.5, 0.01,
-				    0x0123456789abcdefULL, "" };
+				    0x0123456789abcdefULL, "", 0 };
 	struct env_memo_row got;
 	struct pearl_env_memo_summary s;
 	struct env_memo *m;
@@ -217,7 +218,8 @@ static void check_memo(const char *dir)
 			   sizeof(err)) == 1);
 	CHECK(got.status == PEARL_ENV_OK && got.seconds == 0.25 &&
 	      got.cpu_seconds == 0.5 &&
-	      got.output_hash == 0x0123456789abcdefULL);
+	      got.output_hash == 0x0123456789abcdefULL &&
+	      got.codegen == PEARL_CODEGEN_VERSION);
 	CHECK(env_memo_get(m, "p1", "P(0)", "other", &got, err,
 			   sizeof(err)) == 0);
 	CHECK(env_memo_get(m, "p1", "R(0)", ENV_ANY_MACHINE, &got, err,

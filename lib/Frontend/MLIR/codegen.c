@@ -411,6 +411,15 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 			      pearl_program *prog,
 			      __isl_keep isl_ast_node *tree)
 {
+	return pearl_mlir_codegen_report(ctx, region, prog, tree, NULL);
+}
+
+pearl_stat pearl_mlir_codegen_report(pearl_ctx *ctx,
+				     const pearl_mlir_region *region,
+				     pearl_program *prog,
+				     __isl_keep isl_ast_node *tree,
+				     struct pearl_mlir_codegen_report *report)
+{
 	isl_union_set *dom = pearl_program_get_domain(prog);
 	isl_space *space = isl_union_set_get_space(dom);
 	struct gen g = { 0 };
@@ -445,6 +454,8 @@ pearl_stat pearl_mlir_codegen(pearl_ctx *ctx, const pearl_mlir_region *region,
 		cg_report_unrolls(&g, vect, kept);
 		cg_report_copies(&g, copied, not_copied, outside);
 	}
+	if (report)
+		report->n_stride_promoted = g.n_stride_promoted;
 	isl_space_free(space);
 	isl_union_set_free(dom);
 	return g.failed ? pearl_stat_error : pearl_stat_ok;

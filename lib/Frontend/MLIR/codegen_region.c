@@ -159,8 +159,11 @@ void cg_promote(struct gen *g)
 	 * condition), in its place: the next one is taken first. */
 	for (op = mlirOperationGetNextInBlock(g->region->last);
 	     !g->failed && !mlirOperationEqual(op, end); op = next) {
+		int by_stride;
+
 		next = mlirOperationGetNextInBlock(op);
-		pearl_mlir_promote_invariant(op);
+		pearl_mlir_promote_invariant(op, &by_stride);
+		g->n_stride_promoted += by_stride;
 	}
 }
 

@@ -94,6 +94,7 @@ struct gen {
 	int n_copy;
 	int pending_copy;
 	long n_inserted; /* operations inserted so far */
+	int n_stride_promoted; /* loops cg_promote promoted by their stride */
 	/* The region's buffers private to a loop (privatize.h) and their
 	 * expanded buffers, created on first use (null before). */
 	struct pearl_mlir_private *privates;

@@ -11,7 +11,8 @@
 // proves it for us: every other access of the array in the loop is at a
 // constant distance from the promoted one, or, failing that, has no
 // dependence with it within a run of the loop (LU's A[i][j] -= A[i][k] *
-// A[k][j] over k < i <= j).
+// A[k][j] over k < i <= j), the loop's step taken into account (the main
+// loop of an unrolled one).
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,6 +135,51 @@ bool neverMeetInLoop(const affine::MemRefAccess &a,
   return true;
 }
 
+// Whether accesses `a` and `b` of one memref, in the body of `loop`, whose
+// step is greater than 1, never touch the same element in one run of the
+// loop. MLIR's dependence analysis (above) drops the step of a loop whose
+// lower bound is not constant: over the main loop of an unrolled one (step
+// 4, lower bound N - ii, its copies at k, k + 1, k + 2, k + 3), the copy at
+// k + 3 then seems to reach past the upper bound, and Nussinov's
+// table[i][k + 3] to meet table[i][j]. Here the system is the index set of
+// the accesses' loops and conditions, the iterator on its stride (k = lb +
+// step * q, for a lower bound of one result) and the equality of the two
+// composed access maps; it has no integer point when they never meet.
+// Fails (false) where the system cannot be built.
+bool neverMeetInStridedLoop(const Access &a, const Access &b,
+                            affine::AffineForOp loop) {
+  if (!a.isStore() && !b.isStore())
+    return true;
+  AffineMap lb = loop.getLowerBoundMap();
+  if (lb.getNumResults() != 1 || a.map.getNumResults() != b.map.getNumResults())
+    return false;
+  SmallVector<Operation *, 4> ops;
+  affine::getEnclosingAffineOps(*a.op, &ops);
+  affine::FlatAffineValueConstraints cst;
+  unsigned ivPos;
+  if (failed(affine::getIndexSet(ops, &cst)) ||
+      !cst.findVar(loop.getInductionVar(), &ivPos))
+    return false;
+  unsigned lbPos = cst.appendDimVar(), qPos = cst.appendDimVar();
+  if (failed(cst.addBound(presburger::BoundType::EQ, lbPos, lb,
+                          loop.getLowerBoundOperands())))
+    return false;
+  SmallVector<int64_t, 16> stride(cst.getNumCols(), 0);
+  stride[ivPos] = 1;
+  stride[lbPos] = -1;
+  stride[qPos] = -loop.getStepAsInt();
+  cst.addEquality(stride);
+  for (unsigned r = 0; r < a.map.getNumResults(); ++r) {
+    unsigned at = cst.appendDimVar();
+    if (failed(cst.addBound(presburger::BoundType::EQ, at,
+                            a.map.getSubMap({r}), a.operands)) ||
+        failed(cst.addBound(presburger::BoundType::EQ, at,
+                            b.map.getSubMap({r}), b.operands)))
+      return false;
+  }
+  return cst.isEmpty();
+}
+
 // The elements of `loop`'s body to promote: per memref written in the
 // body, the elements written at a loop-invariant place, when no other
 // access of the memref in the loop may touch them: the other invariant
@@ -141,8 +187,9 @@ bool neverMeetInLoop(const affine::MemRefAccess &a,
 // loop (or elements at a symbolic distance) proved apart by the
 // dependence analysis. Fails (empty) when the body holds anything but
 // affine loads and stores, affine.apply and operations without memory
-// effects.
-SmallVector<Element> promotable(affine::AffineForOp loop) {
+// effects. `byStride` says whether an element promoted needed the loop's
+// stride (neverMeetInStridedLoop) to be proved apart.
+SmallVector<Element> promotable(affine::AffineForOp loop, bool &byStride) {
   llvm::MapVector<Value, SmallVector<Element>> byMemref;
   llvm::DenseMap<Value, SmallVector<Operation *>> moving;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -169,14 +216,23 @@ SmallVector<Element> promotable(affine::AffineForOp loop) {
       return {};
   }
   unsigned depth = affine::getNestingDepth(loop) + 1, checks = 0;
+  bool strided = loop.getStepAsInt() > 1, stride = false;
   auto apartInLoop = [&](Operation *x, Operation *y) {
-    return neverMeetInLoop(affine::MemRefAccess(x), affine::MemRefAccess(y),
-                           depth, checks);
+    if (neverMeetInLoop(affine::MemRefAccess(x), affine::MemRefAccess(y),
+                        depth, checks))
+      return true;
+    if (!strided || ++checks > kMaxDependenceChecks ||
+        !neverMeetInStridedLoop(Access(x), Access(y), loop))
+      return false;
+    stride = true;
+    return true;
   };
   SmallVector<Element> result;
+  byStride = false;
   for (auto &[memref, elements] : byMemref) {
     const SmallVector<Operation *> &others = moving.lookup(memref);
     bool apart = true;
+    stride = false;
     for (size_t i = 0; i < elements.size() && apart; ++i) {
       for (size_t j = i + 1; j < elements.size() && apart; ++j)
         if (!provablyDisjoint(elements[i].first, elements[j].first))
@@ -190,8 +246,10 @@ SmallVector<Element> promotable(affine::AffineForOp loop) {
     if (!apart)
       continue;
     for (Element &e : elements)
-      if (e.written)
+      if (e.written) {
         result.push_back(e);
+        byStride |= stride;
+      }
   }
   return result;
 }
@@ -246,7 +304,8 @@ bool promote(affine::AffineForOp loop, ArrayRef<Element> elements) {
 }
 } // namespace
 
-extern "C" int pearl_mlir_promote_invariant(MlirOperation top) {
+extern "C" int pearl_mlir_promote_invariant(MlirOperation top,
+                                            int *n_by_stride) {
   // Innermost affine.for loops (no loop, parallel loop or condition
   // inside), collected first: promotion replaces them.
   SmallVector<affine::AffineForOp> loops;
@@ -261,11 +320,14 @@ extern "C" int pearl_mlir_promote_invariant(MlirOperation top) {
       loops.push_back(loop);
   });
   int promoted = 0;
+  if (n_by_stride)
+    *n_by_stride = 0;
   for (affine::AffineForOp loop : loops) {
     std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
     if ((trip && *trip < 1) || loop.getNumIterOperands() != 0)
       continue;
-    SmallVector<Element> elements = promotable(loop);
+    bool byStride = false;
+    SmallVector<Element> elements = promotable(loop, byStride);
     if (elements.empty())
       continue;
     // The store after the loop writes back what the loop wrote; a loop
@@ -274,8 +336,11 @@ extern "C" int pearl_mlir_promote_invariant(MlirOperation top) {
     // that it runs.
     if (!trip)
       pearl::guardNonEmpty(loop);
-    if (promote(loop, elements))
+    if (promote(loop, elements)) {
       promoted += static_cast<int>(elements.size());
+      if (n_by_stride && byStride)
+        ++*n_by_stride;
+    }
   }
   return promoted;
 }
