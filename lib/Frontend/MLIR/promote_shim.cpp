@@ -151,7 +151,8 @@ bool neverMeetInStridedLoop(const Access &a, const Access &b,
   if (!a.isStore() && !b.isStore())
     return true;
   AffineMap lb = loop.getLowerBoundMap();
-  if (lb.getNumResults() != 1 || a.map.getNumResults() != b.map.getNumResults())
+  if (lb.getNumResults() != 1 ||
+      a.map.getNumResults() != b.map.getNumResults())
     return false;
   SmallVector<Operation *, 4> ops;
   affine::getEnclosingAffineOps(*a.op, &ops);
