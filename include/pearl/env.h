@@ -326,10 +326,10 @@ struct pearl_env_memo_result {
 };
 /* The OK and TIMEOUT answers for program `hash` on `machine` made by code
  * generator version `codegen` (for the current version, also those of the
- * versions it carries, PEARL_CODEGEN_CARRIED) in the database at memo_path (all kept; an
- * error if the file is missing), in *results (malloc'd, *n of them;
- * pearl_env_memo_results_free frees them), in the order of their
- * schedules. 0, or -1 with the reason in err. */
+ * versions it carries, PEARL_CODEGEN_CARRIED) in the database at
+ * memo_path (all kept; an error if the file is missing), in *results
+ * (malloc'd, *n of them; pearl_env_memo_results_free frees them), in the
+ * order of their schedules. 0, or -1 with the reason in err. */
 int pearl_env_memo_results(const char *memo_path, const char *hash,
 			   const char *machine, int codegen,
 			   struct pearl_env_memo_result **results, int *n,

@@ -299,24 +299,26 @@ static int memo_get(pearl_env *env, pearl_env_program *p, const char *sched,
 	return found;
 }
 
-/* Whether `row`, an answer for `norm` (acts[0..n)), still holds: an
+/* Whether `row`, an answer for acts[0..n), still holds: an
  * older code generator's answer for a schedule that unrolls (U, J) holds
  * only if the code now generated has no loop promoted by its stride
  * (PEARL_CODEGEN_STRIDE), which generating the code tells in a few
  * milliseconds. Legality did not change. 1 holds, 0 not (time it). */
 static int answer_holds(pearl_env *env, pearl_env_program *p,
-			const char *norm, const struct pearl_action *acts,
-			int n, const struct env_memo_row *row)
+			const struct pearl_action *acts, int n,
+			const struct env_memo_row *row)
 {
 	struct pearl_mlir_codegen_report report = { 0 };
 	MlirModule module;
 	char msg[256];
 	double t0;
-	int same = 0;
+	int i, same = 0, unrolls = 0;
 
+	for (i = 0; i < n; ++i)
+		unrolls |= acts[i].kind == pearl_action_unroll ||
+			   acts[i].kind == pearl_action_unroll_jam;
 	if (row->codegen >= PEARL_CODEGEN_STRIDE ||
-	    row->status == PEARL_ENV_ILLEGAL ||
-	    (!strstr(norm, "U(") && !strstr(norm, "J(")))
+	    row->status == PEARL_ENV_ILLEGAL || !unrolls)
 		return 1;
 	t0 = pearl_now();
 	module = generate(p, acts, n, &same, &report, msg, sizeof(msg));
@@ -575,7 +577,7 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	found = memo_get(env, p, norm, &row, err, err_size);
 	if (found < 0)
 		goto done;
-	if (found && !answer_holds(env, p, norm, acts, n, &row))
+	if (found && !answer_holds(env, p, acts, n, &row))
 		found = 0;
 	if (found) {
 		/* The speedup of an OK answer needs the base; other answers
