@@ -13,6 +13,12 @@ openblas configuration):
 
     // blas: dgemm A=<arg> B=<arg> C=<arg> alpha=<float> beta=<float>
 
+and one more for parameters that follow from others (a convolution's input
+extent from its output's), which a scaled size computes instead of scaling;
+the relation must hold at every dataset size:
+
+    // derived: H=OH+2 W=2*OW+1
+
 A placeholder is a parameter, or a parameter and an integer literal joined
 by one of + - * / (integer division, rounding down), in either order:
 `${N}`, `${N-1}`, `${N*2}`, `${2*N}`.
@@ -20,7 +26,11 @@ by one of + - * / (integer division, rounding down), in either order:
     kernel.py TEMPLATE SIZE [-o OUT]
 
 writes the expanded MLIR; SIZE is one of MINI SMALL MEDIUM LARGE EXTRALARGE,
-or `custom:N=64,M=32` (every parameter of the kernel given, no others).
+a scaled one, `MEDIUMx0.6` (every parameter of MEDIUM times 0.6, rounded to
+the nearest integer and at least 2, a parameter 1 staying 1, the derived ones
+computed: the benchmark's kernels at sizes that are not the acceptance's, for
+a validation set), or `custom:N=64,M=32` (every
+parameter of the kernel given, no others).
 Errors (unknown size, parameter or placeholder, malformed header) exit with
 status 2 and a message.
 
@@ -40,6 +50,11 @@ _KERNEL_RE = re.compile(
 _SIZES_RE = re.compile(r"^//\s*sizes:\s*(?P<body>.*?)\s*$")
 _OUTPUTS_RE = re.compile(r"^//\s*outputs:\s*(?P<body>.*?)\s*$")
 _BLAS_RE = re.compile(r"^//\s*blas:\s*dgemm\s+(?P<body>.*?)\s*$")
+_SCALED_RE = re.compile(r"^(?P<size>[A-Za-z]+)[xX](?P<factor>[0-9]*\.?[0-9]+)$")
+_DERIVED_RE = re.compile(r"^//\s*derived:\s*(?P<body>.*?)\s*$")
+_RELATION_RE = re.compile(
+    r"^(?P<param>[A-Za-z_][A-Za-z0-9_]*)=(?:(?P<factor>[0-9]+)\*)?"
+    r"(?P<base>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<sign>[-+])(?P<offset>[0-9]+))?$")
 _PLACEHOLDER_RE = re.compile(r"\$\{([^}]*)\}")
 _PARAM_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _EXPR_RE = re.compile(
@@ -89,7 +104,7 @@ def _parse_blas(body, path):
 def _parse_header_text(text, path):
     lines = text.splitlines()
     head = [l for l in lines[:10] if l.startswith("//")]
-    kernel = sizes = outputs = blas = None
+    kernel = sizes = outputs = blas = derived = None
     for line in head:
         m = _KERNEL_RE.match(line)
         if m and kernel is None:
@@ -106,6 +121,10 @@ def _parse_header_text(text, path):
         m = _BLAS_RE.match(line)
         if m and blas is None:
             blas = _parse_blas(m.group("body"), path)
+            continue
+        m = _DERIVED_RE.match(line)
+        if m and derived is None:
+            derived = m.group("body")
     if kernel is None:
         raise KernelError("%s: missing '// pearl-bench kernel: NAME (SUITE) "
                           "DESCRIPTION' header line" % path)
@@ -138,6 +157,7 @@ def _parse_header_text(text, path):
             raise KernelError("%s: size %s has parameters %s, MINI has %s"
                               % (path, s, ",".join(sorted(table[s])),
                                  ",".join(sorted(keys))))
+    relations = _parse_derived(derived or "", table, path)
     outs = []
     for item in outputs.split(","):
         item = item.strip()
@@ -148,19 +168,91 @@ def _parse_header_text(text, path):
         raise KernelError("%s: outputs line is empty" % path)
     return {"name": kernel.group("name"), "suite": suite,
             "description": kernel.group("desc"), "sizes": table,
-            "outputs": outs, "blas": blas}
+            "outputs": outs, "blas": blas, "derived": relations}
+
+
+def _parse_derived(body, table, path):
+    """'H=OH+2 W=2*OW+1' -> [(param, factor, base, offset)], in order; each
+    base a parameter that is not derived, each relation true at every
+    dataset size of `table`."""
+    relations = []
+    for item in body.split():
+        m = _RELATION_RE.match(item)
+        if not m:
+            raise KernelError("%s: malformed derived parameter '%s' (expected "
+                              "P=Q, P=Q+INT, P=Q-INT or P=INT*Q+INT)" % (path, item))
+        param, base = m.group("param"), m.group("base")
+        factor = int(m.group("factor") or 1)
+        offset = int(m.group("offset") or 0) * (-1 if m.group("sign") == "-" else 1)
+        for name in (param, base):
+            if name not in table[SIZES[0]]:
+                raise KernelError("%s: derived parameter '%s' names %s, which is "
+                                  "not a parameter" % (path, item, name))
+        relations.append((param, factor, base, offset))
+    derived = set(r[0] for r in relations)
+    for param, factor, base, offset in relations:
+        if base in derived:
+            raise KernelError("%s: derived parameter %s follows from %s, which "
+                              "is derived too" % (path, param, base))
+        if len([r for r in relations if r[0] == param]) > 1:
+            raise KernelError("%s: parameter %s derived twice" % (path, param))
+        for size in SIZES:
+            values = table[size]
+            if values[param] != factor * values[base] + offset:
+                raise KernelError("%s: size %s has %s=%d, not %d*%s+%d = %d"
+                                  % (path, size, param, values[param], factor,
+                                     base, offset, factor * values[base] + offset))
+    return relations
 
 
 def parse_header(path):
     """The header of a template: dict(name, suite, description,
-    sizes={SIZE: {param: int}}, outputs=[int])."""
+    sizes={SIZE: {param: int}}, outputs=[int], blas, derived=[(param,
+    factor, base, offset)])."""
     return _parse_header_text(_read(path), path)
 
 
+def scaled_size(size):
+    """(dataset name, factor) of a scaled size 'MEDIUMx0.6', or None if
+    `size` is not one; raises KernelError for a scaled size of an unknown
+    dataset or a factor that is not positive."""
+    m = _SCALED_RE.match(size)
+    if not m:
+        return None
+    name, factor = m.group("size").upper(), float(m.group("factor"))
+    if name not in SIZES:
+        raise KernelError("unknown size '%s' in the scaled size '%s' (expected "
+                          "one of %s)" % (m.group("size"), size, " ".join(SIZES)))
+    if factor <= 0:
+        raise KernelError("scaled size '%s': the factor must be positive" % size)
+    return name, factor
+
+
+def normalize_size(size):
+    """The canonical spelling of a size: dataset names upper case, a scaled
+    size as 'MEDIUMx0.6' (the factor as written, without trailing zeros);
+    custom sizes as given."""
+    if size.startswith("custom:"):
+        return size
+    scaled = scaled_size(size)
+    if scaled is None:
+        return size.upper()
+    return "%sx%s" % (scaled[0], ("%.6f" % scaled[1]).rstrip("0").rstrip("."))
+
+
 def resolve_size(header, size, path="<template>"):
-    """The parameter values of `size` (a dataset name or 'custom:N=..')."""
+    """The parameter values of `size` (a dataset name, a scaled one
+    'MEDIUMx0.6' or 'custom:N=..')."""
     if size in header["sizes"]:
         return dict(header["sizes"][size])
+    scaled = scaled_size(size)
+    if scaled is not None:
+        name, factor = scaled
+        params = {k: v if v == 1 else max(2, int(round(v * factor)))
+                  for k, v in header["sizes"][name].items()}
+        for param, times, base, offset in header.get("derived", []):
+            params[param] = times * params[base] + offset
+        return params
     if size.startswith("custom:"):
         params = _parse_assignments(size[len("custom:"):], "size '%s'" % size)
         known = set(header["sizes"][SIZES[0]])
@@ -174,7 +266,8 @@ def resolve_size(header, size, path="<template>"):
             raise KernelError("%s: size '%s' lacks parameter %s"
                               % (path, size, ",".join(missing)))
         return params
-    raise KernelError("unknown size '%s' (expected one of %s, or custom:N=64,...)"
+    raise KernelError("unknown size '%s' (expected one of %s, a scaled one "
+                      "such as MEDIUMx0.6, or custom:N=64,...)"
                       % (size, " ".join(SIZES)))
 
 
@@ -222,8 +315,8 @@ def expand_text(text, params, path="<template>"):
 
 
 def expand(path, size):
-    """The MLIR of template `path` at `size` (a dataset name or
-    'custom:N=64,M=32')."""
+    """The MLIR of template `path` at `size` (a dataset name, a scaled one
+    'MEDIUMx0.6' or 'custom:N=64,M=32')."""
     text = _read(path)
     header = _parse_header_text(text, path)
     return expand_text(text, resolve_size(header, size, path), path)
@@ -233,7 +326,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Expands a pearl-bench kernel template at a dataset size.")
     ap.add_argument("template")
-    ap.add_argument("size", help="MINI SMALL MEDIUM LARGE EXTRALARGE or custom:N=64,M=32")
+    ap.add_argument("size", help="MINI SMALL MEDIUM LARGE EXTRALARGE, a scaled "
+                    "one (MEDIUMx0.6) or custom:N=64,M=32")
     ap.add_argument("-o", "--output", help="output file (default: stdout)")
     args = ap.parse_args(argv)
     try:
