@@ -29,8 +29,8 @@ writes the expanded MLIR; SIZE is one of MINI SMALL MEDIUM LARGE EXTRALARGE,
 a scaled one, `MEDIUMx0.6` (every parameter of MEDIUM times 0.6, rounded to
 the nearest integer and at least 2, a parameter 1 staying 1, the derived ones
 computed: the benchmark's kernels at sizes that are not the acceptance's, for
-a validation set), or `custom:N=64,M=32` (every
-parameter of the kernel given, no others).
+a validation set), or `custom:N=64,M=32` (every parameter of the kernel
+given, no others).
 Errors (unknown size, parameter or placeholder, malformed header) exit with
 status 2 and a message.
 
