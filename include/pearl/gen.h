@@ -113,11 +113,18 @@ enum pearl_gen_family {
 	 * order; all nests inside one time loop (mostly) or each a nest of
 	 * its own. Named sw-<seed>. */
 	pearl_gen_family_sweep,
+	/* One doitgen nest, as PolyBench's: sum[p] += A[r][q][s] * C4[s][p]
+	 * over the loops r, q, p, s, then A[r][q][p] = sum[p] in a second p
+	 * loop. The sum is mostly one row shared by every (r, q), set to 0
+	 * before loop s (PolyBench's form: distributing loop q is then
+	 * illegal), else a 3-d sum[r][q][p] as in the "any" family's
+	 * doitgens; C4 perhaps read transposed. Named dg-<seed>. */
+	pearl_gen_family_doitgen,
 	pearl_gen_n_families
 };
 
 /* The family called `name` ("any", "matmul", "gemm", "chain", "matvec",
- * "sweep")
+ * "sweep", "doitgen")
  * in *family; 0 on success, -1 for an unknown name. */
 int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family);
 /* pearl_gen_family_parse as the callback of a tool's --family option
@@ -126,8 +133,8 @@ int pearl_gen_family_option(const char *value, void *dest);
 /* The name of `family` (static), "?" if out of range. */
 const char *pearl_gen_family_name(enum pearl_gen_family family);
 /* The name of program `seed` of `family`: "gen-<seed>", "mm-<seed>",
- * "gemm-<seed>", "chain-<seed>", "mv-<seed>" or "sw-<seed>" into buf[size] (truncated
- * if need be); returns buf. */
+ * "gemm-<seed>", "chain-<seed>", "mv-<seed>", "sw-<seed>" or "dg-<seed>"
+ * into buf[size] (truncated if need be); returns buf. */
 char *pearl_gen_program_name(enum pearl_gen_family family, uint64_t seed,
 			     char *buf, size_t size);
 

@@ -61,7 +61,10 @@
  * rank 1-3 (20:55:25), updated in turn by 2-4 nests (25:35:40), all in a
  * time loop 800; a boundary row copy first 300 (rank >= 2); each update
  * reads its own centre 600, another field by a star 350 (else a one-sided
- * difference), a third field 450; loops shuffled 250).
+ * difference), a third field 450; loops shuffled 250); doitgen one
+ * doitgen nest (build_doitgen: a sum row shared by every (r, q) 700, with
+ * its init and copy-back loop, else the "any" family's 3-d sum; C4 read
+ * transposed 250).
  *
  * Expressions: f32/f64 use addf subf mulf divf (by constants), maximumf
  * minimumf, cmpf+select, math.absf, math.sqrt(absf); i32 uses addi subi
@@ -98,7 +101,7 @@ void gen_build(struct gen_prog *p)
 		return;
 	}
 	n = 1 + gen_pick(&p->rng, nest_w, N_OF(nest_w));
-	if (gen_one_matmul(p))
+	if (gen_one_matmul(p) || p->family == pearl_gen_family_doitgen)
 		n = 1;
 	if (p->family == pearl_gen_family_chain)
 		n = gen_chain_nests(p);
@@ -106,7 +109,8 @@ void gen_build(struct gen_prog *p)
 		struct gen_nest *nest = &p->nests[i];
 
 		k = gen_pick(&p->rng, kind_w, N_OF(kind_w));
-		if (gen_only_matmuls(p))
+		if (gen_only_matmuls(p) ||
+		    p->family == pearl_gen_family_doitgen)
 			k = pearl_gen_kind_contraction;
 		nest->kind = (enum pearl_gen_kind)k;
 		nest->desc[0] = '\0';

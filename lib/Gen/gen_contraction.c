@@ -34,6 +34,9 @@ enum {
 	DOITGEN_C4_CHAIN = 300,		/* C4 an earlier nest's output */
 	DOITGEN_INIT = 600,		/* the sums set to 0 before loop s */
 	DOITGEN_COPY = 500,		/* a loop copying the sums back to A */
+	DOITGEN_SHARED = 700,		/* family doitgen: one sum row for all
+					 * (r, q), as PolyBench's */
+	DOITGEN_C4_T = 250,		/* family doitgen: C4[p][s] */
 	CONV_CHANNELS = 300,		/* a channel loop outermost */
 	CONV_3X3 = 800,			/* a 3x3 filter (else 5x5; always 3x3
 					 * at the small scale) */
@@ -413,12 +416,17 @@ static int build_matmul(struct gen_prog *p, int nest, int batched,
 
 /* doitgen: sum[r][q][p] += A[r][q][s] * C4[s][p] (sum set to 0 first if
  * chosen); then optionally A[r][q][p] = sum[r][q][p] in a second p loop.
- * The loops r, q, p, s; `dims` are the sizes of r, q and s (= p). */
+ * The loops r, q, p, s; `dims` are the sizes of r, q and s (= p). With
+ * `shared`, S is the 1-d row sum[p] (PolyBench's), reused by every (r, q);
+ * with `c4_t`, C4 is read as C4[p][s]. */
 static int doitgen_emit(struct gen_prog *p, const int *dims, int A, int C4,
-			int S, int init, int copy)
+			int S, int init, int copy, int shared, int c4_t)
 {
-	static const int slev[3] = { 0, 1, 2 }, alev[3] = { 0, 1, 3 };
-	static const int clev[2] = { 3, 2 }, wlev[3] = { 0, 1, 2 };
+	static const int slev3[3] = { 0, 1, 2 }, slev1[1] = { 2 };
+	static const int alev[3] = { 0, 1, 3 }, wlev[3] = { 0, 1, 2 };
+	static const int clev_n[2] = { 3, 2 }, clev_t[2] = { 2, 3 };
+	const int *slev = shared ? slev1 : slev3;
+	const int *clev = c4_t ? clev_t : clev_n;
 	int d4[4] = { dims[0], dims[1], dims[2], dims[2] };
 	int c4[4] = { 0, 0, 0, 0 }, loops[GEN_MAX_DEPTH], root, x, y, v;
 	enum gen_loop_role r4[4] = { GEN_ROLE_SPACE, GEN_ROLE_SPACE,
@@ -454,6 +462,7 @@ static int doitgen_emit(struct gen_prog *p, const int *dims, int A, int C4,
 static int build_doitgen(struct gen_prog *p, int nest, char *desc)
 {
 	int dims[3], cdims[2], A = -1, C4, S, init, copy, root, i;
+	int shared = 0, c4_t = 0;
 
 	for (i = 0; i < 3; ++i)
 		dims[i] = gen_random_dim(p);
@@ -469,13 +478,22 @@ static int build_doitgen(struct gen_prog *p, int nest, char *desc)
 	if (A < 0)
 		A = gen_array_new(p, 3, dims);
 	C4 = gen_input_array(p, nest, 2, cdims, DOITGEN_C4_CHAIN);
-	S = gen_array_new(p, 3, dims);
+	if (p->family == pearl_gen_family_doitgen) {
+		/* drawn only here: the "any" family's programs stay as they
+		 * were */
+		shared = gen_chance(&p->rng, DOITGEN_SHARED);
+		c4_t = gen_chance(&p->rng, DOITGEN_C4_T);
+	}
+	S = shared ? gen_array_new(p, 1, dims + 2) : gen_array_new(p, 3, dims);
 	init = gen_chance(&p->rng, DOITGEN_INIT);
 	copy = gen_chance(&p->rng, DOITGEN_COPY);
-	root = doitgen_emit(p, dims, A, C4, S, init, copy);
+	if (shared)
+		init = copy = 1; /* a shared row is a temporary: both needed */
+	root = doitgen_emit(p, dims, A, C4, S, init, copy, shared, c4_t);
 	p->features |= pearl_gen_f_batched;
-	DESC("contraction: doitgen%s%s", init ? ", init" : "",
-	     copy ? ", copy-back loop" : "");
+	DESC("contraction: doitgen%s%s%s%s", shared ? ", shared sum row" : "",
+	     init ? ", init" : "", copy ? ", copy-back loop" : "",
+	     c4_t ? ", C4 transposed" : "");
 	return root;
 }
 
@@ -634,6 +652,8 @@ int gen_build_contraction(struct gen_prog *p, int nest, char *desc)
 
 	if (gen_only_matmuls(p))
 		variant = MATMUL;
+	if (p->family == pearl_gen_family_doitgen)
+		variant = DOITGEN;
 
 	if (variant == MATMUL || variant == BATCHED)
 		return build_matmul(p, nest, variant == BATCHED, desc);

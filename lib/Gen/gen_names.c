@@ -41,10 +41,10 @@ const char *pearl_gen_scale_name(enum pearl_gen_scale scale)
 
 /* Each family's name and the prefix of its programs' names. */
 static const char *const family_names[pearl_gen_n_families] = {
-	"any", "matmul", "gemm", "chain", "matvec", "sweep"
+	"any", "matmul", "gemm", "chain", "matvec", "sweep", "doitgen"
 };
 static const char *const family_prefixes[pearl_gen_n_families] = {
-	"gen", "mm", "gemm", "chain", "mv", "sw"
+	"gen", "mm", "gemm", "chain", "mv", "sw", "dg"
 };
 
 int pearl_gen_family_parse(const char *name, enum pearl_gen_family *family)

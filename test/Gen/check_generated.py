@@ -3,7 +3,7 @@
 
   check_generated.py --pearl-gen G --pearl-opt P --pearl-exec E --mlir-opt M
                      [--seed 1] [--count 60] [--scale small] [-j 2] [--quick]
-                     [--family any|matmul|gemm|chain|matvec|sweep]
+                     [--family any|matmul|gemm|chain|matvec|sweep|doitgen]
 
 Generates programs of seeds SEED .. SEED+COUNT-1 (pearl-gen --size-scale
 SCALE) and checks each:
@@ -41,7 +41,9 @@ bicg, gesummv, the outer-product update of A).  With --family sweep, 2-4
 stencil nests updating 2-3 fields in every program, inside a time loop in
 some and as nests of their own in others, ranks 1 to 3, and somewhere four
 nests, a boundary row copy, a star, an in-place update, a third field read
-and shuffled loops.
+and shuffled loops.  With --family doitgen, one doitgen nest in every
+program, with an init and a copy-back loop wherever its sum row is shared,
+and somewhere a shared row, a 3-d sum and C4 read transposed.
 Exit status 0 when nothing failed and the coverage is complete.
 """
 import argparse
@@ -182,7 +184,7 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--family", default="any",
                     choices=["any", "matmul", "gemm", "chain", "matvec",
-                             "sweep"])
+                             "sweep", "doitgen"])
     ap.add_argument("--quick", action="store_true",
                     help="run the checks on every fourth program only")
     args = ap.parse_args()
@@ -194,6 +196,7 @@ def main():
         matmuls = {}  # seed -> [(order, rest of the line)] of every nest
         matvecs = {}  # seed -> [what] of every nest ("// nest N: matvec: ")
         sweeps = {}  # seed -> [what] of every "// nest N: sweep: " line
+        doitgens = {}  # seed -> [what] of every "contraction: doitgen" line
         for seed in seeds:
             try:
                 with open(os.path.join(work, "gen-%d.mlir.in" % seed)) as f:
@@ -206,6 +209,8 @@ def main():
                                        re.M)
             sweeps[seed] = re.findall(r"^// nest \d+: sweep: (.*)$", text,
                                       re.M)
+            doitgens[seed] = re.findall(
+                r"^// nest \d+: contraction: doitgen(.*)$", text, re.M)
 
     checked = sum(1 for r in results if r[2] != "SKIP")
     print("programs: %d generated, %d checked" % (len(results), checked))
@@ -223,7 +228,7 @@ def main():
         print("%s %s-%d: %s%s" % (status,
                                    {"matmul": "mm", "gemm": "gemm",
                                     "chain": "chain", "matvec": "mv",
-                                    "sweep": "sw"}.get(
+                                    "sweep": "sw", "doitgen": "dg"}.get(
                                        args.family, "gen"),
                                    seed, short,
                                    ": " + why if why else ""))
@@ -325,6 +330,25 @@ def main():
                 missing.append(what)
         print("sweep nests per program: %s" % " ".join(
             "%d:%d" % (c, counts.count(c)) for c in sorted(set(counts))))
+    if args.family == "doitgen":
+        required = (("kinds", ["contraction"]), ("types", TYPES),
+                    ("features", ["batched", "imperfect"]))
+        missing += ["kind " + n for (k, n) in dist
+                    if k == "kinds" and n != "contraction"]
+        counts = [len(v) for v in doitgens.values()]
+        if len(counts) != len(seeds) or not all(c == 1 for c in counts):
+            missing.append("one doitgen nest in every program")
+        lines = [w for v in doitgens.values() for w in v]
+        if any("shared sum row" in w and not
+               (", init" in w and ", copy-back loop" in w) for w in lines):
+            missing.append("init and copy-back with every shared row")
+        for what, has in (("shared sum row", lambda w: "shared sum row" in w),
+                          ("3-d sum", lambda w: "shared sum row" not in w),
+                          ("C4 transposed", lambda w: "C4 transposed" in w)):
+            if not any(has(w) for w in lines):
+                missing.append(what)
+        print("doitgens with a shared sum row: %d of %d" % (
+            sum("shared sum row" in w for w in lines), len(lines)))
     for key, names in required:
         for name in names:
             if not dist.get((key, name)):

@@ -2,7 +2,7 @@
  * pearl-gen - writes seeded random affine programs as MLIR (pearl/gen.h).
  *
  *   pearl-gen --seed S [--count N] [-o DIR/|DIR|FILE]
- *             [--size-scale small|train|wide|cache] [--family any|matmul|gemm|chain|matvec|sweep]
+ *             [--size-scale small|train|wide|cache] [--family any|matmul|gemm|chain|matvec|sweep|doitgen]
  *             [--lang mlir|c] [--quiet]
  *   pearl-gen --list-features
  *
@@ -32,7 +32,9 @@
  * three nests over one matrix as PolyBench's atax, bicg, gemver, gesummv
  * and mvt (named mv-<seed>); --family sweep two or three fields updated
  * in turn by 2-4 stencil nests, mostly in a time loop, as fdtd-2d, jacobi
- * and heat-3d (named sw-<seed>); the default, any, every structure.
+ * and heat-3d (named sw-<seed>); --family doitgen one doitgen nest,
+ * mostly with PolyBench's sum row shared by every (r, q) (named
+ * dg-<seed>); the default, any, every structure.
  * Exit status: 0 success, 1 error (generation or output), 2 usage.
  */
 #include <errno.h>
@@ -49,7 +51,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: pearl-gen --seed S [--count N] [-o DIR/|FILE] "
 		"[--size-scale small|train|wide|cache]\n"
-		"                 [--family any|matmul|gemm|chain|matvec|sweep] [--lang mlir|c] [--quiet]\n"
+		"                 [--family any|matmul|gemm|chain|matvec|sweep|doitgen] [--lang mlir|c] [--quiet]\n"
 		"       pearl-gen --list-features\n"
 		"Writes N random affine programs (seeds S .. S+N-1) as MLIR "
 		"modules in the\npearl-bench kernel contract: into "

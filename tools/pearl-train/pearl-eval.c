@@ -81,7 +81,7 @@ static void usage(FILE *f)
 "                         confirmation): the oracle; every column is also\n"
 "                         given as a fraction of its geomean\n"
 "  --generated FIRST,N    pearl-gen programs FIRST..FIRST+N-1\n"
-"  --family any|matmul|gemm|chain|matvec|sweep  their family (default any; see pearl-gen)\n"
+"  --family any|matmul|gemm|chain|matvec|sweep|doitgen  their family (default any; see pearl-gen)\n"
 "  --size-scale small|train|wide|cache  (default train)\n"
 "  --memo FILE            SQLite memo (default: none)\n"
 "  --threads N  --runs N  --machine NAME  --seed N\n"
@@ -186,7 +186,7 @@ static int parse_options(int argc, char **argv, struct eval_options *o)
 				"at most 8 columns"),
 	    PEARL_OPTION_CALL("generated", o, parse_generated, "FIRST,N"),
 	    PEARL_OPTION_CALL("family", &o->family, pearl_gen_family_option,
-			      "any|matmul|gemm|chain|matvec|sweep"),
+			      "any|matmul|gemm|chain|matvec|sweep|doitgen"),
 	    PEARL_OPTION_STRING("critic", &o->critic_path),
 	    PEARL_OPTION_CALL("beam", o, parse_beam,
 			      "W,K with W in 1..64 and K in 1..16"),

@@ -94,6 +94,11 @@ static void usage(FILE *f)
 "                        time loop, as fdtd-2d, jacobi, heat-3d; named\n"
 "                        sw-<seed>) after them (default 0)\n"
 "  --first-sweep-program S  seed of the first of those (default 1)\n"
+"  --doitgen-programs N  also N programs of pearl-gen's doitgen family (one\n"
+"                        doitgen nest, mostly with PolyBench's sum row\n"
+"                        shared by every (r, q); named dg-<seed>) after\n"
+"                        them (default 0)\n"
+"  --first-doitgen-program S  seed of the first of those (default 1)\n"
 "  --size-scale small|train|wide|cache  program sizes (default train; wide\n"
 "                        adds sub-millisecond programs, see pearl-gen)\n"
 "  --steps N             PPO decisions in all (default 20000)\n"
@@ -247,6 +252,7 @@ static void default_options(struct options *o)
 	o->first_chain = 1;
 	o->first_matvec = 1;
 	o->first_sweep = 1;
+	o->first_doitgen = 1;
 	o->scale = pearl_gen_scale_train;
 	o->steps = 20000;
 	o->batch = 512;
@@ -293,6 +299,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("sweep-programs", &o->sweep_programs, 0,
 			     INT_MAX),
 	    PEARL_OPTION_U64("first-sweep-program", &o->first_sweep),
+	    PEARL_OPTION_INT("doitgen-programs", &o->doitgen_programs, 0,
+			     INT_MAX),
+	    PEARL_OPTION_U64("first-doitgen-program", &o->first_doitgen),
 	    PEARL_OPTION_CALL("size-scale", &o->scale, pearl_gen_scale_option,
 			      "small|train|wide|cache"),
 	    PEARL_OPTION_LONG("steps", &o->steps, 0, LONG_MAX),
@@ -895,8 +904,8 @@ static pearl_env *open_env(const struct options *o, char **memo, char *err,
 }
 
 /* Says which programs of a family (--matmul-programs, --gemm-programs,
- * --chain-programs, --matvec-programs, --sweep-programs) are among those trained on, if
- * any. */
+ * --chain-programs, --matvec-programs, --sweep-programs,
+ * --doitgen-programs) are among those trained on, if any. */
 static void say_family(enum pearl_gen_family family, uint64_t first,
 		       int count)
 {
@@ -912,7 +921,7 @@ static void say_family(enum pearl_gen_family family, uint64_t first,
 }
 
 /* The programs to train on into *set: the random ones, then each
- * family's (--matmul-programs ... --sweep-programs) in this order; 0, or
+ * family's (--matmul-programs ... --doitgen-programs) in this order; 0, or
  * -1 with a message in err. */
 static int load_programs(pearl_env *env, const struct options *o,
 			 struct program_set *set, char *err, size_t err_size)
@@ -929,6 +938,8 @@ static int load_programs(pearl_env *env, const struct options *o,
 		{ pearl_gen_family_matvec, o->first_matvec,
 		  o->matvec_programs },
 		{ pearl_gen_family_sweep, o->first_sweep, o->sweep_programs },
+		{ pearl_gen_family_doitgen, o->first_doitgen,
+		  o->doitgen_programs },
 	};
 	size_t i, n_sets = sizeof(sets) / sizeof(sets[0]);
 

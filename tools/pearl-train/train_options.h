@@ -33,6 +33,8 @@ struct options {
 	int matvec_programs;
 	uint64_t first_sweep; /* --first-sweep-program */
 	int sweep_programs;
+	uint64_t first_doitgen; /* --first-doitgen-program */
+	int doitgen_programs;
 	enum pearl_gen_scale scale;
 	long steps;
 	int batch;
