@@ -6,11 +6,13 @@
 #include "imitation_fit.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "best_epoch.h"
 #include "held_out_speed.h"
 #include "pearl/clock.h"
+#include "pearl/file.h"
 #include "pearl/imitation.h"
 #include "pearl/train.h"
 #include "weight_average.h"
@@ -134,6 +136,29 @@ static int keep_mean(pearl_policy *policy, const struct weight_average *avg,
 	return 0;
 }
 
+/* With --imitate-save-epochs, writes the policy as it is after epoch
+ * `epoch` (0: before the first) to DIR/epoch-<epoch>.bin. 0, or -1 with a
+ * message in err. */
+static int save_epoch(const pearl_policy *policy, const struct options *o,
+		      int epoch, char *err, size_t err_size)
+{
+	char name[32];
+	char *path;
+	int rc;
+
+	if (!o->imitate_save_epochs)
+		return 0;
+	snprintf(name, sizeof(name), "epoch-%d.bin", epoch);
+	path = pearl_path_join(o->out, name);
+	if (!path) {
+		snprintf(err, err_size, "out of memory");
+		return -1;
+	}
+	rc = pearl_policy_save_file(policy, path, err, err_size);
+	free(path);
+	return rc;
+}
+
 /* The epochs of imitation, one line each in ecsv, keeping the parameters
  * of the best held-out epoch by --imitate-select (the held-out decisions
  * are evaluated before the first, as epoch 0, into best), or with
@@ -159,7 +184,8 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 		snprintf(label, sizeof(label), "%d", epoch);
 		if (pearl_imitation_epoch(policy, adam, &d->train,
 					  o->ppo.minibatch, rng, &loss, &acc,
-					  err, err_size) < 0)
+					  err, err_size) < 0 ||
+		    save_epoch(policy, o, epoch, err, err_size) < 0)
 			return -1;
 		if (held_out && held_out_epoch_measure(policy, d, o, label, &h,
 						       t0, err, err_size) < 0)
@@ -223,6 +249,8 @@ int imitation_fit(pearl_policy *policy, const struct imitation_data *d,
 	fprintf(ecsv, "epoch,loss,accuracy,validation_loss,"
 		      "validation_accuracy,validation_loss_imitated,"
 		      "validation_loss_distilled,validation_speedup\n");
+	if (save_epoch(policy, o, 0, err, err_size) < 0)
+		goto out;
 	if (d->val.n_steps > 0) {
 		if (held_out_epoch_measure(policy, d, o, "0", &start, t0, err,
 					   err_size) < 0)

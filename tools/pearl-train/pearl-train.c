@@ -147,6 +147,10 @@ static void usage(FILE *f)
 "                        scored on the held-out programs as an epoch\n"
 "                        (its row of the CSVs says \"mean\"; default 0:\n"
 "                        off)\n"
+"  --imitate-save-epochs also write each epoch's weights to DIR/epoch-K.bin\n"
+"                        (epoch 0: the starting policy), to choose one\n"
+"                        later on another validation set (pearl-bench's\n"
+"                        scaled sizes, say); the kept one is policy.bin\n"
 "  --fit-seed S          seed of the imitation fit's minibatch order alone\n"
 "                        (default: the stream of --seed, after the\n"
 "                        candidates were drawn): replays of one recipe\n"
@@ -335,6 +339,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("imitate-prune", &o->imitate_prune, 0, INT_MAX),
 	    PEARL_OPTION_INT("imitate-average", &o->imitate_average, 0,
 			     INT_MAX),
+	    PEARL_OPTION_FLAG("imitate-save-epochs", &o->imitate_save_epochs),
 	    PEARL_OPTION_LLONG("fit-seed", &o->fit_seed, 0, LLONG_MAX),
 	    PEARL_OPTION_FLOAT_RANGE("imitate-near", &o->imitate_near, 0,
 				     HUGE_VAL),

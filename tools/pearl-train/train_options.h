@@ -47,6 +47,7 @@ struct options {
 	float imitate_lr, imitate_margin, imitate_near;
 	int imitate_select_speed; /* --imitate-select speed */
 	int imitate_average;      /* --imitate-average FROM (0: off) */
+	int imitate_save_epochs;  /* --imitate-save-epochs: DIR/epoch-K.bin */
 	long long fit_seed;       /* --fit-seed S (-1: the --seed stream) */
 	float distill; /* a distilled decision's weight (0: no distillation) */
 	float distill_temperature;
