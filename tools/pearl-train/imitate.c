@@ -15,6 +15,7 @@
 #include "episode.h"
 #include "held_out_speed.h"
 #include "imitation_fit.h"
+#include "likelihood.h"
 #include "near_best.h"
 #include "pearl/clock.h"
 #include "pearl/features.h"
@@ -34,11 +35,12 @@ enum source {
 	SOURCE_SEARCH,
 	SOURCE_TARGET,
 	SOURCE_DISTILLED, /* the starting policy's own distributions */
+	SOURCE_LIKELY, /* --imitate-likely's pick, not the fastest */
 	N_SOURCES
 };
 static const char *const source_names[N_SOURCES] = {
-    "none",   "heuristic", "greedy",   "sampled",
-    "pruned", "search",    "target", "distilled"};
+    "none",   "heuristic", "greedy",    "sampled", "pruned",
+    "search", "target",    "distilled", "likely"};
 
 struct candidates {
 	char best[EPISODE_SCHEDULE_MAX]; /* "" for none */
@@ -242,9 +244,36 @@ static int search_candidate(pearl_env *env, pearl_env_program *p,
 	return rc;
 }
 
+/* With --imitate-likely, the near-best alternatives of p's target
+ * (targets.h, DIR/NAME.near), each timed and offered as a target. 0, or
+ * -1 with a message in err. */
+static int alternative_candidates(pearl_env *env, pearl_env_program *p,
+				  const struct options *o,
+				  struct candidates *c, char *err,
+				  size_t err_size)
+{
+	struct episode_result res;
+	char **alts;
+	int i, n, r;
+
+	if (target_alternatives(o->imitate_targets, p, &alts, &n, err,
+				err_size) < 0)
+		return -1;
+	for (i = 0, r = 0; r == 0 && i < n; ++i) {
+		r = episode_time_schedule(env, p, alts[i], &res, err,
+					  err_size);
+		if (r == 0 && res.status == PEARL_ENV_OK)
+			r = offer(p, alts[i], res.speedup, SOURCE_TARGET, c,
+				  err, err_size);
+	}
+	target_alternatives_free(alts, n);
+	return r < 0 ? -1 : 0;
+}
+
 /* Expert iteration from a tuning campaign: p's schedule in
  * o->imitate_targets (targets.h), timed as the other candidates and
- * offered; its speedup goes in the `searched` column. */
+ * offered; its speedup goes in the `searched` column. With
+ * --imitate-likely, its near-best alternatives too. */
 static int target_candidate(pearl_env *env, pearl_env_program *p,
 			    const struct options *o, struct candidates *c,
 			    char *err, size_t err_size)
@@ -263,7 +292,63 @@ static int target_candidate(pearl_env *env, pearl_env_program *p,
 			  err_size);
 	}
 	free(schedule);
+	if (r == 0 && o->imitate_likely > 0)
+		r = alternative_candidates(env, p, o, c, err, err_size);
 	return r < 0 ? -1 : 0;
+}
+
+/* --imitate-likely: when a measured schedule (a target's, the search's)
+ * is the fastest, imitate instead, of the schedules measured within the
+ * fraction o->imitate_likely of it (and beating none by the margin), the
+ * one `policy` finds the most likely (likelihood.h). Measurements a few
+ * percent apart do not rank schedules, and programs alike in all the
+ * network sees should not teach it opposite decisions by the luck of a
+ * measurement. The pick, when it is the policy's greedy schedule, leaves
+ * the program to the greedy candidate (distilled under --distill); any
+ * other says "likely". 0, or -1 with a message in err. */
+static int pick_likely(pearl_env_program *p, const pearl_policy *policy,
+		       const struct options *o, struct candidates *c,
+		       char *err, size_t err_size)
+{
+	double floor = fmax(c->best_speedup / (1 + o->imitate_likely),
+			    1 + o->imitate_margin);
+	double best_ll = -INFINITY, ll;
+	int i, pick = -1, r;
+
+	if (o->imitate_likely <= 0 ||
+	    (c->source != SOURCE_TARGET && c->source != SOURCE_SEARCH))
+		return 0;
+	for (i = 0; i < c->near.n; ++i) {
+		if (c->near.speedup[i] < floor)
+			continue;
+		r = schedule_log_likelihood(p, c->near.schedule[i], policy,
+					    &ll, err, err_size);
+		if (r < 0)
+			return -1;
+		err[0] = 0;
+		if (r > 0 && o->verbose)
+			fprintf(stderr, "pearl-train: likely: %s: \"%s\" %.4fx "
+					"log-likelihood %.4f\n",
+				pearl_env_program_name(p), c->near.schedule[i],
+				c->near.speedup[i], ll);
+		if (r > 0 && ll > best_ll) {
+			best_ll = ll;
+			pick = i;
+		}
+	}
+	if (pick >= 0 && o->verbose)
+		fprintf(stderr, "pearl-train: likely: %s: picks \"%s\" over "
+				"the fastest \"%s\"\n",
+			pearl_env_program_name(p), c->near.schedule[pick],
+			c->best);
+	if (pick < 0 || !strcmp(c->near.schedule[pick], c->best))
+		return 0;
+	c->source = strcmp(c->near.schedule[pick], c->greedy_schedule)
+			? SOURCE_LIKELY
+			: SOURCE_GREEDY;
+	c->best_speedup = c->near.speedup[pick];
+	snprintf(c->best, sizeof(c->best), "%s", c->near.schedule[pick]);
+	return 0;
 }
 
 /* Times the candidates of p (none, the heuristic's schedule, the greedy
@@ -326,9 +411,10 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 	if (o->imitate_targets &&
 	    target_candidate(env, p, o, c, err, err_size) < 0)
 		return -1;
-	return o->imitate_search > 0
-		   ? search_candidate(env, p, policy, o, c, err, err_size)
-		   : 0;
+	if (o->imitate_search > 0 &&
+	    search_candidate(env, p, policy, o, c, err, err_size) < 0)
+		return -1;
+	return pick_likely(p, policy, o, c, err, err_size);
 }
 
 /* The decisions imitation learns from: every tenth program's are held
@@ -389,7 +475,7 @@ static int record_candidates(pearl_env_program *p, struct candidates *c,
 static int distills(const struct candidates *c, const struct options *o)
 {
 	int measured = c->source == SOURCE_SEARCH ||
-		       c->source == SOURCE_TARGET;
+		       c->source == SOURCE_TARGET || c->source == SOURCE_LIKELY;
 
 	if (o->distill <= 0 || isnan(c->greedy))
 		return 0;
@@ -490,11 +576,11 @@ static int collect_imitation(pearl_env *env, struct program_set *set,
 				"pearl-train: imitation: %d/%d programs; "
 				"imitating none %d, heuristic %d, greedy %d, "
 				"sampled %d, pruned %d, search %d, target %d, "
-				"distilled %d; "
+				"distilled %d, likely %d; "
 				"%d + %d decisions; %ld measurements, %.0f%% "
 				"from the memo; %.0fs\n",
 				i + 1, set->n, by[0], by[1], by[2], by[3],
-				by[4], by[5], by[6], by[7],
+				by[4], by[5], by[6], by[7], by[8],
 				is->data.train.n_steps, is->data.val.n_steps,
 				st.queries,
 				st.queries ? 100.0 * st.memo_hits / st.queries

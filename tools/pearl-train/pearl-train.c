@@ -161,6 +161,13 @@ static void usage(FILE *f)
 "                        weight shared among them (default 0: the\n"
 "                        fastest only)\n"
 "  --imitate-near-max K  at most K schedules per program (default 4)\n"
+"  --imitate-likely X    when a target or the search is the fastest,\n"
+"                        imitate instead, of the schedules measured within\n"
+"                        this fraction of it, the one the starting policy\n"
+"                        finds the most likely (its greedy one: kept, or\n"
+"                        distilled); with --imitate-targets, DIR/NAME.near's\n"
+"                        alternatives (near-targets.py) are timed too\n"
+"                        (default 0: the fastest)\n"
 "  --distill X           keep the starting policy where no measurement says\n"
 "                        better: a program is imitated only if its fastest\n"
 "                        schedule is a target's or the search's and beats\n"
@@ -345,6 +352,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 				     HUGE_VAL),
 	    PEARL_OPTION_INT("imitate-near-max", &o->imitate_near_max, 1,
 			     NEAR_BEST_MAX),
+	    PEARL_OPTION_FLOAT_RANGE("imitate-likely", &o->imitate_likely, 0,
+				     HUGE_VAL),
 	    PEARL_OPTION_STRING("imitate-targets", &o->imitate_targets),
 	    PEARL_OPTION_FLOAT_RANGE("distill", &o->distill, 0, HUGE_VAL),
 	    PEARL_OPTION_FLOAT_ABOVE("distill-temperature",

@@ -48,3 +48,74 @@ int target_schedule(const char *dir, pearl_env_program *p, char **schedule,
 	pearl_schedule_file_free(file);
 	return found;
 }
+
+void target_alternatives_free(char **schedules, int n)
+{
+	int i;
+
+	for (i = 0; i < n; ++i)
+		free(schedules[i]);
+	free(schedules);
+}
+
+/* Appends a copy of line (its newline cut) to *list; 0, or -1. */
+static int append_line(char ***list, int *n, const char *line)
+{
+	size_t len = strcspn(line, "\r\n");
+	char **grown = realloc(*list, (size_t)(*n + 1) * sizeof(**list));
+	char *copy;
+
+	if (!grown)
+		return -1;
+	*list = grown;
+	copy = strndup(line, len);
+	if (!copy)
+		return -1;
+	grown[(*n)++] = copy;
+	return 0;
+}
+
+int target_alternatives(const char *dir, pearl_env_program *p,
+			char ***schedules, int *n, char *err, size_t err_size)
+{
+	const char *name = pearl_env_program_name(p);
+	char *path, line[4096];
+	FILE *f;
+	int rc = 0;
+
+	*schedules = NULL;
+	*n = 0;
+	path = malloc(strlen(dir) + strlen(name) + 8);
+	if (!path) {
+		snprintf(err, err_size, "out of memory");
+		return -1;
+	}
+	sprintf(path, "%s/%s.near", dir, name);
+	f = fopen(path, "r");
+	if (!f) {
+		rc = errno == ENOENT ? 0 : -1;
+		if (rc < 0)
+			snprintf(err, err_size, "%s: %s", path,
+				 strerror(errno));
+		free(path);
+		return rc;
+	}
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, err_size, "%s: a line too long", path);
+			rc = -1;
+		} else if (line[0] != '#' && line[strspn(line, " \r\n")] &&
+			   append_line(schedules, n, line) < 0) {
+			snprintf(err, err_size, "out of memory");
+			rc = -1;
+		}
+	}
+	fclose(f);
+	free(path);
+	if (rc < 0) {
+		target_alternatives_free(*schedules, *n);
+		*schedules = NULL;
+		*n = 0;
+	}
+	return rc;
+}

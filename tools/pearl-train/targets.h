@@ -18,4 +18,15 @@
 int target_schedule(const char *dir, pearl_env_program *p, char **schedule,
 		    char *err, size_t err_size);
 
+/* The near-best alternatives of p's target in `dir`/NAME.near
+ * (near-targets.py: one schedule a line, "#" lines comments): *n
+ * schedules into *schedules (malloc'd, as each string; free with
+ * target_alternatives_free), none if there is no file. 0, or -1 with a
+ * message in err. */
+int target_alternatives(const char *dir, pearl_env_program *p,
+			char ***schedules, int *n, char *err, size_t err_size);
+
+/* Frees what target_alternatives gave. */
+void target_alternatives_free(char **schedules, int n);
+
 #endif
