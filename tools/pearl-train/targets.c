@@ -8,22 +8,34 @@
 #include "pearl/schedule_file.h"
 #include "targets.h"
 
+/* DIR/NAME`suffix` for p's name NAME (malloc'd), or NULL with a message
+ * in err. */
+static char *target_path(const char *dir, pearl_env_program *p,
+			 const char *suffix, char *err, size_t err_size)
+{
+	const char *name = pearl_env_program_name(p);
+	char *path = malloc(strlen(dir) + strlen(name) + strlen(suffix) + 2);
+
+	if (!path)
+		snprintf(err, err_size, "out of memory");
+	else
+		sprintf(path, "%s/%s%s", dir, name, suffix);
+	return path;
+}
+
 int target_schedule(const char *dir, pearl_env_program *p, char **schedule,
 		    char *err, size_t err_size)
 {
-	const char *name = pearl_env_program_name(p), *fp;
+	const char *fp;
 	const struct pearl_schedule_entry *entry;
 	pearl_schedule_file *file;
 	char *path;
 	int found = 0;
 
 	*schedule = NULL;
-	path = malloc(strlen(dir) + strlen(name) + 8);
-	if (!path) {
-		snprintf(err, err_size, "out of memory");
+	path = target_path(dir, p, ".sched", err, err_size);
+	if (!path)
 		return -1;
-	}
-	sprintf(path, "%s/%s.sched", dir, name);
 	if (access(path, F_OK) < 0) {
 		free(path);
 		return 0;
@@ -78,19 +90,15 @@ static int append_line(char ***list, int *n, const char *line)
 int target_alternatives(const char *dir, pearl_env_program *p,
 			char ***schedules, int *n, char *err, size_t err_size)
 {
-	const char *name = pearl_env_program_name(p);
 	char *path, line[4096];
 	FILE *f;
 	int rc = 0;
 
 	*schedules = NULL;
 	*n = 0;
-	path = malloc(strlen(dir) + strlen(name) + 8);
-	if (!path) {
-		snprintf(err, err_size, "out of memory");
+	path = target_path(dir, p, ".near", err, err_size);
+	if (!path)
 		return -1;
-	}
-	sprintf(path, "%s/%s.near", dir, name);
 	f = fopen(path, "r");
 	if (!f) {
 		rc = errno == ENOENT ? 0 : -1;
