@@ -11,6 +11,7 @@
 
 #include "best_epoch.h"
 #include "held_out_speed.h"
+#include "label_conflicts.h"
 #include "pearl/clock.h"
 #include "pearl/file.h"
 #include "pearl/imitation.h"
@@ -222,6 +223,39 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
 	return 0;
 }
 
+/* One line on stderr: how many of the training decisions' actions
+ * `policy` picks (the imitated ones alone: the distilled ones learn a
+ * distribution), beside the most any policy could (label_conflicts.h) on
+ * the first call (`when` "before" or "after" imitation's epochs). With
+ * the ceiling high and the accuracy low the fit underfits; with both low
+ * the features tell states with different targets apart too rarely.
+ * 0, or -1 with a message in err. */
+static int training_fit_line(const pearl_policy *policy,
+			     const struct imitation_data *d, const char *when,
+			     char *err, size_t err_size)
+{
+	struct pearl_imitation_score score[pearl_imitation_n_parts];
+	const struct pearl_imitation_score *act;
+	struct label_conflicts c;
+
+	if (d->train.n_steps < 1)
+		return 0;
+	if (label_conflicts_count(&d->train, &c, err, err_size) < 0 ||
+	    pearl_imitation_evaluate_parts(policy, &d->train, score, err,
+					   err_size) < 0)
+		return -1;
+	act = &score[pearl_imitation_actions];
+	fprintf(stderr,
+		"pearl-train: imitation %s its epochs: training accuracy on "
+		"the %d imitated decisions %.3f (loss %.4f); they reach %d "
+		"states, %d of them reached more than once, %d with different "
+		"actions: no policy can pick more than %.3f of them\n",
+		when, c.decisions, act->n ? act->accuracy : NAN,
+		act->n ? act->loss : NAN, c.states, c.shared, c.conflicting,
+		c.ceiling);
+	return 0;
+}
+
 int imitation_fit(pearl_policy *policy, const struct imitation_data *d,
 		  const struct options *o, uint64_t *rng, FILE *ecsv, double t0,
 		  char *err, size_t err_size)
@@ -262,9 +296,13 @@ int imitation_fit(pearl_policy *policy, const struct imitation_data *d,
 			"policy): held-out loss %.4f, accuracy %.3f\n",
 			start.loss, start.accuracy);
 	}
+	if (training_fit_line(policy, d, "before", err, err_size) < 0)
+		goto out;
 	rc = imitation_epochs(policy, adam, d, o, rng, ecsv, &best,
 			      o->imitate_average > 0 ? &avg : NULL, t0, err,
 			      err_size);
+	if (rc == 0)
+		rc = training_fit_line(policy, d, "after", err, err_size);
 out:
 	weight_average_clear(&avg);
 	free(best.copy);
