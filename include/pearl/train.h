@@ -136,10 +136,13 @@ struct pearl_adam_config {
 	float eps;           /* added to sqrt of the second moment */
 	float max_grad_norm; /* clip the gradient's global L2 norm to this
 			      * before the update; <= 0: no clipping */
+	float weight_decay;  /* decoupled weight decay (AdamW): every step
+			      * first shrinks each parameter by
+			      * lr * weight_decay of itself; 0: none */
 };
 
 /* lr 1e-4 (the PPO setting, lib/README.md, "Training settings"),
- * beta1 0.9, beta2 0.999, eps 1e-8, no clipping. */
+ * beta1 0.9, beta2 0.999, eps 1e-8, no clipping, no weight decay. */
 struct pearl_adam_config pearl_adam_default_config(void);
 
 /* Adam (Kingma & Ba) over a flat array of n parameters: its first and
@@ -147,8 +150,9 @@ struct pearl_adam_config pearl_adam_default_config(void);
 typedef struct pearl_adam pearl_adam;
 
 /* Moments zeroed, step 0 (__isl_give); cfg __isl_keep, copied. NULL with a
- * message if n is 0, lr, eps or a beta is out of range (lr > 0,
- * 0 <= beta < 1, eps > 0, all finite), or memory is exhausted. */
+ * message if n is 0, lr, eps, a beta or the weight decay is out of range
+ * (lr > 0, 0 <= beta < 1, eps > 0, 0 <= weight_decay, lr * weight_decay
+ * < 1, all finite), or memory is exhausted. */
 pearl_adam *pearl_adam_alloc(size_t n, const struct pearl_adam_config *cfg,
 			     char *err, size_t err_size);
 /* Accepts NULL; returns NULL. */
@@ -166,6 +170,7 @@ uint64_t pearl_adam_get_step(const pearl_adam *adam);
  * grad itself is unchanged): with g = grad scaled by
  * min(1, max_grad_norm / (||grad|| + 1e-6)) if clipping is on,
  *   t += 1, m = b1 m + (1 - b1) g, v = b2 v + (1 - b2) g^2,
+ *   p -= lr weight_decay p (decoupled, before the gradient's step),
  *   p -= lr (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps).
  * The norm of grad before clipping goes to *grad_norm if not NULL.
  * Returns 0, or -1 with a message (nothing updated) if n is not the
@@ -187,7 +192,7 @@ int pearl_adam_step(pearl_adam *adam, float *params, const float *grad,
  *       32    4  fp32 beta2
  *       36    4  fp32 eps
  *       40    4  fp32 max_grad_norm
- *       44    4  uint32 0 (reserved)
+ *       44    4  fp32 weight_decay (0 in states written before it)
  *       48    8  uint64 checksum: FNV-1a (as the weight blob's) of the
  *                8 n payload bytes
  *       56  8 n  payload: m[n], then v[n], IEEE-754 binary32

@@ -32,6 +32,7 @@ struct pearl_adam_config pearl_adam_default_config(void)
 		.beta2 = 0.999f,
 		.eps = 1e-8f,
 		.max_grad_norm = 0.0f,
+		.weight_decay = 0.0f,
 	};
 	return cfg;
 }
@@ -60,6 +61,13 @@ static int check_config(const struct pearl_adam_config *cfg, char *err,
 	if (isnan(cfg->max_grad_norm))
 		return pearl_error_printf(err, err_size,
 					  "invalid gradient norm bound");
+	if (!(isfinite(cfg->weight_decay) && cfg->weight_decay >= 0.0f &&
+	      cfg->lr * cfg->weight_decay < 1.0f))
+		return pearl_error_printf(err, err_size,
+					  "invalid weight decay %g (must be "
+					  ">= 0, with learning rate times "
+					  "weight decay below 1)",
+					  (double)cfg->weight_decay);
 	return 0;
 }
 
@@ -154,6 +162,14 @@ int pearl_adam_step(pearl_adam *adam, float *params, const float *grad,
 		float inv_sqrt_bc2 = (float)(1.0 / sqrt(bc2));
 		float lr1 = (float)step_size;
 
+		if (adam->cfg.weight_decay > 0.0f) {
+			float keep = 1.0f -
+				     adam->cfg.lr * adam->cfg.weight_decay;
+
+			for (i = 0; i < n; ++i)
+				params[i] *= keep;
+		}
+
 		for (i = 0; i < n; ++i) {
 			float gi = grad[i] * s;
 			float m = b1 * adam->m[i] + g1 * gi;
@@ -227,7 +243,7 @@ void *pearl_adam_to_blob(const pearl_adam *adam, size_t *size)
 	putf(out + 32, adam->cfg.beta2);
 	putf(out + 36, adam->cfg.eps);
 	putf(out + 40, adam->cfg.max_grad_norm);
-	put32(out + 44, 0);
+	putf(out + 44, adam->cfg.weight_decay);
 	/* m and v are contiguous: one payload of 2 n floats. */
 	pearl_blob_encode_floats(out + ADAM_HEADER_SIZE, adam->m, 2 * adam->n);
 	put64(out + 48, pearl_blob_fnv1a(out + ADAM_HEADER_SIZE, payload));
@@ -296,6 +312,7 @@ pearl_adam *pearl_adam_from_blob(const void *data, size_t size, char *err,
 	cfg.beta2 = getf(in + 32);
 	cfg.eps = getf(in + 36);
 	cfg.max_grad_norm = getf(in + 40);
+	cfg.weight_decay = getf(in + 44);
 	adam = pearl_adam_alloc((size_t)n, &cfg, err, err_size);
 	if (!adam)
 		return NULL;

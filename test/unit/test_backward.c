@@ -1234,6 +1234,44 @@ static void test_adam(void)
 		free(blob);
 		pearl_adam_free(f);
 	}
+	/* Weight decay (AdamW): the first step is the plain one applied to
+	 * the parameters shrunk by lr * weight_decay; with a zero gradient
+	 * only the shrinking is left. The decay is kept in the state blob,
+	 * and a decay that would flip the parameters' sign is refused. */
+	{
+		struct pearl_adam_config wc = cfg;
+		pearl_adam *f, *back;
+		float zero[N] = {0};
+
+		CHECK(cfg.weight_decay == 0.0f);
+		wc.weight_decay = 2.0f; /* lr 0.05: keep 0.9 of each */
+		f = pearl_adam_alloc(N, &wc, NULL, 0);
+		fill(p2, N, -2, 2);
+		memcpy(before, p2, sizeof(p2));
+		quad(p2, a, t, N, g);
+		CHECK(f && pearl_adam_step(f, p2, g, N, NULL, NULL, 0) == 0);
+		for (i = 0; i < N; ++i)
+			CHECK(fabsf(0.9f * before[i] - p2[i] -
+				    (g[i] > 0 ? 0.05f : -0.05f)) < 1e-5f);
+		blob = f ? pearl_adam_to_blob(f, &size) : NULL;
+		back = blob ? pearl_adam_from_blob(blob, size, NULL, 0) : NULL;
+		CHECK(back && pearl_adam_get_config(back)->weight_decay == 2.0f);
+		free(blob);
+		pearl_adam_free(back);
+		/* a fresh optimizer, zero moments: the step is the decay */
+		back = pearl_adam_alloc(N, &wc, NULL, 0);
+		memcpy(before, p2, sizeof(p2));
+		CHECK(back && pearl_adam_step(back, p2, zero, N, NULL, NULL,
+					      0) == 0);
+		for (i = 0; i < N; ++i)
+			CHECK(p2[i] == 0.9f * before[i]);
+		pearl_adam_free(back);
+		pearl_adam_free(f);
+		wc.weight_decay = 20.0f; /* lr * decay = 1 */
+		CHECK(pearl_adam_alloc(N, &wc, err, sizeof(err)) == NULL);
+		wc.weight_decay = -1.0f;
+		CHECK(pearl_adam_alloc(N, &wc, err, sizeof(err)) == NULL);
+	}
 	/* A non-finite gradient updates nothing. */
 	memcpy(before, p, sizeof(p));
 	g[3] = INFINITY;

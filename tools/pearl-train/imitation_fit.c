@@ -271,6 +271,7 @@ int imitation_fit(pearl_policy *policy, const struct imitation_data *d,
 
 	acfg.lr = o->imitate_lr;
 	acfg.max_grad_norm = o->max_grad_norm;
+	acfg.weight_decay = o->imitate_weight_decay;
 	params = pearl_policy_get_params(policy, &n_params);
 	adam = pearl_adam_alloc(n_params, &acfg, err, err_size);
 	if (!adam || best_epoch_init(&best, policy, INFINITY) < 0 ||

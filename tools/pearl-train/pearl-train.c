@@ -116,6 +116,9 @@ static void usage(FILE *f)
 "  --imitate-samples K   sampled episodes per program among the candidates\n"
 "                        (default 2)\n"
 "  --imitate-lr X        (default 3e-4)\n"
+"  --imitate-weight-decay X  decoupled weight decay of imitation's Adam\n"
+"                        steps (AdamW: each step first shrinks every\n"
+"                        weight by lr * X of itself; default 0: none)\n"
 "  --imitate-margin X    a schedule is imitated only if it is faster than\n"
 "                        none by this fraction (default 0.05)\n"
 "  --imitate-prune N     rounds of pruning of the fastest candidate: each\n"
@@ -341,6 +344,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("imitate-samples", &o->imitate_samples, 0,
 			     INT_MAX),
 	    PEARL_OPTION_FLOAT_ABOVE("imitate-lr", &o->imitate_lr, 0),
+	    PEARL_OPTION_FLOAT_RANGE("imitate-weight-decay",
+				     &o->imitate_weight_decay, 0, HUGE_VAL),
 	    PEARL_OPTION_FLOAT_RANGE("imitate-margin", &o->imitate_margin, 0,
 				     HUGE_VAL),
 	    PEARL_OPTION_INT("imitate-prune", &o->imitate_prune, 0, INT_MAX),

@@ -45,6 +45,7 @@ struct options {
 	enum pearl_search_nests search_nests; /* --search-nests */
 	const char *imitate_targets; /* a campaign's schedule files, or NULL */
 	float imitate_lr, imitate_margin, imitate_near;
+	float imitate_weight_decay; /* --imitate-weight-decay X (0: none) */
 	float imitate_likely; /* --imitate-likely X (0: the fastest) */
 	int imitate_select_speed; /* --imitate-select speed */
 	int imitate_average;      /* --imitate-average FROM (0: off) */
