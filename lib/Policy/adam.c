@@ -161,14 +161,9 @@ int pearl_adam_step(pearl_adam *adam, float *params, const float *grad,
 	{
 		float inv_sqrt_bc2 = (float)(1.0 / sqrt(bc2));
 		float lr1 = (float)step_size;
-
-		if (adam->cfg.weight_decay > 0.0f) {
-			float keep = 1.0f -
-				     adam->cfg.lr * adam->cfg.weight_decay;
-
-			for (i = 0; i < n; ++i)
-				params[i] *= keep;
-		}
+		/* decoupled weight decay; exactly 1 without it, so that the
+		 * update is then bit for bit Adam's */
+		float keep = 1.0f - adam->cfg.lr * adam->cfg.weight_decay;
 
 		for (i = 0; i < n; ++i) {
 			float gi = grad[i] * s;
@@ -177,7 +172,8 @@ int pearl_adam_step(pearl_adam *adam, float *params, const float *grad,
 
 			adam->m[i] = m;
 			adam->v[i] = v;
-			params[i] -= lr1 * m / (sqrtf(v) * inv_sqrt_bc2 + eps);
+			params[i] = keep * params[i] -
+				    lr1 * m / (sqrtf(v) * inv_sqrt_bc2 + eps);
 		}
 	}
 	return 0;
