@@ -14,6 +14,13 @@ config.environment["PATH"] = os.pathsep.join(
     [config.pearl_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 # Deterministic diagnostics ordering and no colour codes.
 config.environment.pop("MLIR_ENABLE_DUMP", None)
+# The suite runs its tests side by side, so the machine is contended by
+# design: the environment's check of the CPU pressure (pearl/env.h,
+# max_cpu_pressure) would measure every answer again and memoize none.
+# It reads an empty file instead, which turns it off; Env/contention.test
+# tests it with its hook.
+config.environment["PEARL_ENV_PRESSURE_FILE"] = "/dev/null"
+config.environment.pop("PEARL_ENV_TEST_PRESSURE", None)
 
 mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
 if config.pearl_sanitize:

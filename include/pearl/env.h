@@ -113,6 +113,20 @@ struct pearl_env_options {
 	 * 4 ms parallel kernel is not that sure (pearl-bench takes at
 	 * least 0.2 s of runs per round). 0: exactly `runs`. */
 	double again_min_seconds;
+	/* Contention. A measurement during whose runs some task of the
+	 * machine waited for a CPU more than this fraction of the time
+	 * (Linux's CPU pressure, /proc/pressure/cpu: another job took a
+	 * core, and a parallel kernel's threads waited for each other at
+	 * every barrier) is taken again, up to contention_retries times,
+	 * after waiting 0.5 s, then 1 s, 2 s...; still contended, it is
+	 * returned but not memoized (pearl_env_stats.contended), so that a
+	 * later query measures it again. Default 0.35: on a quiet 2-core
+	 * machine the runs of a query read 0-0.21 (the parent, woken by
+	 * each run's record, waits while the kernel's threads hold both
+	 * cores), with one busy process beside them 0.5-0.96. 0: no check,
+	 * as on a kernel without pressure stall information. */
+	double max_cpu_pressure;
+	int contention_retries;  /* default 3 */
 };
 
 /* Fills `o` with the defaults above. */
@@ -297,6 +311,10 @@ struct pearl_env_stats {
 	 * stores, and the number of base (unscheduled) measurements. */
 	double seconds_schedule, seconds_memo;
 	long base_measurements;
+	/* Measurements taken again because the machine was contended
+	 * (max_cpu_pressure), and answers still contended after the
+	 * retries: returned, not memoized. */
+	long contention_retries, contended;
 };
 
 /* The counters since pearl_env_create. */

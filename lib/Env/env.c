@@ -19,6 +19,8 @@ static const struct pearl_env_options env_defaults = {
 	.threads = 2,
 	.time_limit = PEARL_TIME_LIMIT,
 	.again_min_seconds = 0.1,
+	.max_cpu_pressure = 0.35,
+	.contention_retries = 3,
 };
 
 void pearl_env_options_init(struct pearl_env_options *o)
@@ -156,15 +158,18 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	}
 	if (o->runs < 1 || o->warmup < 0 || !(o->warmup_seconds >= 0) ||
 	    o->threads < 1 || o->timeout_factor <= 1.0 ||
-	    o->timeout_min_seconds < 0 || !(o->time_limit >= 0)) {
+	    o->timeout_min_seconds < 0 || !(o->time_limit >= 0) ||
+	    !(o->max_cpu_pressure >= 0) || o->contention_retries < 0) {
 		pearl_error_printf(err, err_size, "bad options: runs %d "
 				   "(>= 1), warmup %d (>= 0), warm-up time %g "
 				   "(>= 0), threads %d (>= 1), timeout factor "
 				   "%g (> 1), minimum timeout %g (>= 0), time "
-				   "limit %g (>= 0)",
+				   "limit %g (>= 0), CPU pressure %g (>= 0), "
+				   "contention retries %d (>= 0)",
 				   o->runs, o->warmup, o->warmup_seconds,
 				   o->threads, o->timeout_factor,
-				   o->timeout_min_seconds, o->time_limit);
+				   o->timeout_min_seconds, o->time_limit,
+				   o->max_cpu_pressure, o->contention_retries);
 		return NULL;
 	}
 	env = calloc(1, sizeof(*env));
@@ -175,6 +180,13 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	env->opts = *o;
 	env->test_corrupt = getenv("PEARL_ENV_TEST_CORRUPT") &&
 			    !strcmp(getenv("PEARL_ENV_TEST_CORRUPT"), "1");
+	env->pressure_path = getenv("PEARL_ENV_PRESSURE_FILE");
+	if (!env->pressure_path || !*env->pressure_path)
+		env->pressure_path = "/proc/pressure/cpu";
+	if (o->max_cpu_pressure <= 0)
+		env->pressure_path = NULL;
+	if (getenv("PEARL_ENV_TEST_PRESSURE"))
+		env->test_pressure = atof(getenv("PEARL_ENV_TEST_PRESSURE"));
 	if (o->machine)
 		snprintf(env->machine, sizeof(env->machine), "%s", o->machine);
 	else

@@ -47,6 +47,15 @@ struct pearl_env {
 	 * runs flip one output bit, so that the WRONG_OUTPUT path can be
 	 * tested; the base is never corrupted. */
 	int test_corrupt;
+	/* Where the runs read the CPU pressure (PEARL_ENV_PRESSURE_FILE in
+	 * the environment, a test's file; else /proc/pressure/cpu); NULL
+	 * without the check (max_cpu_pressure 0). Not owned. */
+	const char *pressure_path;
+	/* Test hook (PEARL_ENV_TEST_PRESSURE=X, X > 0): every run reports
+	 * the CPU pressure X, so that the contention path can be tested; 0
+	 * without it. */
+	double test_pressure;
+	int warned_contention; /* the first contended run was reported */
 };
 
 /* Records an MLIR error (the diagnostic handler); clears it. */
@@ -161,6 +170,12 @@ struct env_run_request {
 	double limit;         /* a run of @kernel longer than this: timeout */
 	double init_allowance; /* extra wall time allowed per run for @init */
 	int test_corrupt;     /* test hook: flip a bit of the first output */
+	/* A file in the format of /proc/pressure/cpu (Linux's pressure
+	 * stall information) read around every timed run, or NULL: the
+	 * result's pressure is then unknown (NAN). */
+	const char *pressure_path;
+	double test_pressure; /* test hook: > 0, the runs' pressure,
+			       * whatever pressure_path says */
 };
 
 enum env_run_status {
@@ -175,6 +190,12 @@ struct env_run_result {
 	double best;            /* min of the timed runs */
 	double cpu;             /* CPU time of the best run */
 	double init;            /* min time of @init */
+	/* Of the runs, warm-up and timed, from the first to the last: the
+	 * fraction of their wall time during which some task of the
+	 * machine waited for a CPU (the "some" stall time of
+	 * pressure_path), so that times taken while another job took a
+	 * core are told apart; NAN if unknown (no file, or no last run). */
+	double pressure;
 	uint64_t hash;          /* of the outputs after the last run */
 	int executions;         /* runs of @kernel started */
 	char message[256];
@@ -183,5 +204,11 @@ struct env_run_result {
 /* Runs req in a forked child; fills *res. Returns 0, or -1 on an error of
  * the environment (res->message says why). */
 int env_run(const struct env_run_request *req, struct env_run_result *res);
+
+/* The "some" total of a file in /proc/pressure/cpu's format (`path`,
+ * __isl_keep; NULL allowed): microseconds during which some task waited
+ * for a CPU, since boot. -1 if it cannot be read or parsed (no pressure
+ * stall information on this kernel). */
+long long env_cpu_stall_us(const char *path);
 
 #endif

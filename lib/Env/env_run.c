@@ -12,12 +12,23 @@
  * allowance for @init) and SIGKILLs the child when it passes, so a hang of
  * generated code cannot hang the caller, nor a crash kill it.
  *
+ * Contention: before the first run and after the last the child reads
+ * the machine's CPU pressure (req->pressure_path, Linux's
+ * /proc/pressure/cpu: the total time some task waited for a CPU), so that
+ * the result says which share of its runs' time the machine was
+ * oversubscribed; a parallel kernel's threads then wait for each other at
+ * every barrier, and a 0.2 ms kernel can take 4-12 ms. Over the whole
+ * runs, not each one: the kernel updates the total at its scheduler's
+ * ticks, and a window of 1 ms reads 0 on a machine stalled half the
+ * time. The reads are outside the timed intervals.
+ *
  * OpenMP: the parent never runs a parallel region (it only compiles), so
  * libomp is initialized in the child, after fork, with OMP_NUM_THREADS set
  * there; each child starts its own thread pool and takes it down with it. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,8 +55,37 @@ struct rec {
 	double seconds;  /* @kernel's wall time */
 	double cpu;      /* @kernel's CPU time, all threads */
 	double init;     /* @init's wall time */
+	double pressure; /* rec_done: the stalled fraction, or NAN */
 	uint64_t hash;   /* rec_done: the outputs' hash */
 };
+
+long long env_cpu_stall_us(const char *path)
+{
+	char buf[512], *at;
+	long long total;
+	ssize_t n;
+	int fd;
+
+	if (!path)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "some avg10=... avg60=... avg300=... total=N" is the first line */
+	if (strncmp(buf, "some ", 5))
+		return -1;
+	at = strstr(buf, " total=");
+	if (!at || (strchr(buf, '\n') && at > strchr(buf, '\n')))
+		return -1;
+	if (sscanf(at, " total=%lld", &total) != 1 || total < 0)
+		return -1;
+	return total;
+}
 
 static double cpu_seconds(void)
 {
@@ -98,12 +138,15 @@ static void child(const struct env_run_request *req, int fd)
 	struct exec_frame *frame, *inputs;
 	struct rec r;
 	char threads[32];
-	double t0, t1, c0, c1, warm = 0, spent = 0;
+	double t0, t1, c0, c1, start, warm = 0, spent = 0;
+	long long s0, s1;
 	int i, timed = 0;
 
 	snprintf(threads, sizeof(threads), "%d", req->threads);
 	setenv("OMP_NUM_THREADS", threads, 1);
 	child_frames(req, fd, &frame, &inputs);
+	s0 = env_cpu_stall_us(req->pressure_path);
+	start = pearl_now();
 	for (i = 0; timed < req->runs ||
 		    (spent < req->timed_seconds && timed < TIMED_MAX_RUNS);
 	     ++i) {
@@ -144,6 +187,13 @@ static void child(const struct env_run_request *req, int fd)
 		exec_frame_flip_bit(frame, req->outputs[0]);
 	memset(&r, 0, sizeof(r));
 	r.kind = rec_done;
+	s1 = s0 >= 0 ? env_cpu_stall_us(req->pressure_path) : -1;
+	t1 = pearl_now();
+	r.pressure = NAN;
+	if (s0 >= 0 && s1 >= s0 && t1 > start)
+		r.pressure = 1e-6 * (double)(s1 - s0) / (t1 - start);
+	if (req->test_pressure > 0)
+		r.pressure = req->test_pressure;
 	r.hash = req->hash_all ? exec_frame_hash(frame, NULL, 0)
 			       : exec_frame_hash(frame, req->outputs,
 						 req->n_outputs);
@@ -226,6 +276,7 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 	memset(res, 0, sizeof(*res));
 	res->best = -1;
 	res->init = -1;
+	res->pressure = NAN;
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		res->status = env_run_error;
 		pearl_error_printf(res->message, sizeof(res->message),
@@ -291,6 +342,7 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 					   r.seconds, req->limit);
 		} else if (r.kind == rec_done) {
 			res->hash = r.hash;
+			res->pressure = r.pressure;
 			got_done = 1;
 		} else if (r.kind == rec_error) {
 			pearl_error_printf(res->message, sizeof(res->message),

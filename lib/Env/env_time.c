@@ -11,10 +11,12 @@
  *      model refers to)
  *   -> lowering + JIT -> runs in a forked child -> outputs compared with
  *      the base's -> memo store. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "env_internal.h"
 #include "pearl/codegen_version.h"
@@ -238,10 +240,45 @@ static struct exec_module *compile(pearl_env *env, pearl_env_program *p,
 	return NULL;
 }
 
+/* Whether `run` was taken on a contended machine: it ran, and during its
+ * runs some task waited for a CPU more than the options allow. */
+static int run_contended(const pearl_env *env, const struct env_run_result *run)
+{
+	return env->opts.max_cpu_pressure > 0 && run->status == env_run_ok &&
+	       run->pressure > env->opts.max_cpu_pressure;
+}
+
+/* Before measuring p again after contended run number `attempt` (0 for
+ * the first), waits 0.5 s, doubled at each attempt; says so on stderr the
+ * first time, and every time when verbose. */
+static void wait_for_quiet(pearl_env *env, const pearl_env_program *p,
+			   int attempt, const struct env_run_result *run)
+{
+	double wait = 0.5 * (double)(1 << (attempt < 8 ? attempt : 8));
+	struct timespec ts;
+
+	if (!env->warned_contention || env->opts.verbose)
+		fprintf(stderr,
+			"pearl-env: %s: the machine is contended (some task "
+			"waited for a CPU %.0f%% of the runs' time): "
+			"measuring again in %.1f s; an answer still contended "
+			"after %d tries is used but not memoized\n",
+			p->name, 100.0 * run->pressure, wait,
+			env->opts.contention_retries + 1);
+	env->warned_contention = 1;
+	ts.tv_sec = (time_t)wait;
+	ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 /* Lowers, compiles (as compile does) and runs `module` (__isl_take) with
  * run limit `limit`, its timed runs going on past the options' `runs`
- * until they took timed_seconds in all. Returns 0 with *out filled (a compile failure is a
- * crash with its message), or -1 on an error of the environment. */
+ * until they took timed_seconds in all. A run on a contended machine
+ * (run_contended) is run again, up to the options' contention_retries
+ * times; *out is the last run. Returns 0 with *out filled (a compile
+ * failure is a crash with its message), or -1 on an error of the
+ * environment. */
 static int compile_and_run(pearl_env *env, pearl_env_program *p,
 			   MlirModule module, int native, double timed_seconds,
 			   double limit, double init_allowance, int corrupt,
@@ -250,7 +287,7 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	struct env_run_request req;
 	struct exec_module *mod;
 	double t0 = pearl_now();
-	int ret;
+	int ret, attempt;
 
 	memset(out, 0, sizeof(*out));
 	memset(&req, 0, sizeof(req));
@@ -274,10 +311,19 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	req.limit = limit;
 	req.init_allowance = init_allowance;
 	req.test_corrupt = corrupt;
-	t0 = pearl_now();
-	ret = env_run(&req, out);
-	env->stats.seconds_run += pearl_now() - t0;
-	env->stats.executions += out->executions;
+	req.pressure_path = env->pressure_path;
+	req.test_pressure = env->test_pressure;
+	for (attempt = 0;; ++attempt) {
+		t0 = pearl_now();
+		ret = env_run(&req, out);
+		env->stats.seconds_run += pearl_now() - t0;
+		env->stats.executions += out->executions;
+		if (ret < 0 || !run_contended(env, out) ||
+		    attempt >= env->opts.contention_retries)
+			break;
+		env->stats.contention_retries++;
+		wait_for_quiet(env, p, attempt, out);
+	}
 	exec_module_free(mod);
 	return ret;
 }
@@ -382,7 +428,11 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 		row.init_seconds = run.init;
 		row.output_hash = run.hash;
 		snprintf(row.message, sizeof(row.message), "%s", run.message);
-		if (memo_put(env, p, "", env->machine, &row, err, err_size) < 0)
+		/* a contended base serves this environment only */
+		if (run_contended(env, &run))
+			env->stats.contended++;
+		else if (memo_put(env, p, "", env->machine, &row, err,
+				  err_size) < 0)
 			return -1;
 	}
 	if (row.status != PEARL_ENV_OK) {
@@ -439,12 +489,13 @@ static void count(pearl_env *env, const struct pearl_env_result *res)
 
 /* Measures the (legal) schedule: generates, compiles, runs, compares;
  * fills row. A schedule that keeps the code gets the base's time, unless
- * `again` (then it is run as it is). Returns 0, or -1 on an error of the
- * environment. */
+ * `again` (then it is run as it is). *contended is set to 1 if the
+ * machine was contended even after the retries (the row is then not to
+ * be memoized). Returns 0, or -1 on an error of the environment. */
 static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 		   const struct pearl_action *acts, int n, int again,
-		   struct env_memo_row *row, int *any_machine, char *err,
-		   size_t err_size)
+		   struct env_memo_row *row, int *any_machine, int *contended,
+		   char *err, size_t err_size)
 {
 	struct env_run_result run;
 	MlirModule module;
@@ -487,6 +538,7 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 	}
 	snprintf(row->message, sizeof(row->message), "%s", run.message);
 	row->init_seconds = run.init;
+	*contended = run_contended(env, &run);
 	switch (run.status) {
 	case env_run_ok:
 		row->seconds = run.best;
@@ -553,6 +605,7 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	struct env_memo_row row;
 	char *norm = NULL;
 	int n, rc, found, measured = 0, any_machine = 0, legal, ret = -1;
+	int contended = 0;
 	double t0;
 
 	env->stats.queries++;
@@ -605,11 +658,14 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 	} else {
 		if (ensure_base(env, p, &measured, err, err_size) < 0 ||
 		    measure(env, p, norm, acts, n, 0, &row, &any_machine,
-			    err, err_size) < 0)
+			    &contended, err, err_size) < 0)
 			goto done;
 	}
-	if (memo_put(env, p, norm, any_machine ? ENV_ANY_MACHINE : env->machine,
-		     &row, err, err_size) < 0)
+	if (contended)
+		env->stats.contended++;
+	else if (memo_put(env, p, norm,
+			  any_machine ? ENV_ANY_MACHINE : env->machine, &row,
+			  err, err_size) < 0)
 		goto done;
 	fill(p, &row, res);
 	ret = 0;
@@ -617,11 +673,13 @@ counted:
 	count(env, res);
 	if (env->opts.verbose)
 		fprintf(stderr, "pearl-env: %s \"%s\": %s %.6f s (base %.6f s, "
-			"cpu %.6f s)%s%s%s\n", p->name, norm ? norm : schedule,
+			"cpu %.6f s)%s%s%s%s\n", p->name,
+			norm ? norm : schedule,
 			pearl_env_status_name(res->status), res->seconds,
 			res->base_seconds, res->cpu_seconds,
-			res->memo_hit ? " memo" : "", res->message[0] ? ": " : "",
-			res->message);
+			res->memo_hit ? " memo" : "",
+			contended ? " contended, not memoized" : "",
+			res->message[0] ? ": " : "", res->message);
 done:
 	free(acts);
 	free(norm);
@@ -636,6 +694,7 @@ int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
 	struct env_memo_row row;
 	char *norm = NULL;
 	int n, rc, measured = 0, any_machine = 0, legal, ret = -1;
+	int contended = 0;
 
 	rc = start_query(env, p, schedule, &acts, &n, &norm, res, err,
 			 err_size);
@@ -649,8 +708,8 @@ int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
 	if (legal <= 0) {
 		memset(&row, 0, sizeof(row));
 		row.status = legal == 0 ? PEARL_ENV_ILLEGAL : PEARL_ENV_FAILED;
-	} else if (measure(env, p, norm, acts, n, 1, &row, &any_machine, err,
-			   err_size) < 0) {
+	} else if (measure(env, p, norm, acts, n, 1, &row, &any_machine,
+			   &contended, err, err_size) < 0) {
 		goto done;
 	}
 	fill(p, &row, res);

@@ -3,8 +3,10 @@
  * outputs' hash, the number of runs), a run over the limit (the child says
  * so), a hang (the parent kills the child at the deadline and goes on), a
  * crash (reported, the parent survives), runs without @init on the inputs
- * pearl-exec makes (a target of an ordinary module), and memo rows written
- * and read back, with a non-database file refused with a clear message. */
+ * pearl-exec makes (a target of an ordinary module), memo rows written
+ * and read back, with a non-database file refused with a clear message,
+ * and the CPU pressure read around the timed runs. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +84,96 @@ static void crash_fn(void **args)
 {
 	(void)args;
 	raise(SIGABRT);
+}
+
+/* The CPU pressure file of check_pressure, which pressure_fn's runs
+ * advance: as if some task had waited for a CPU all through them. */
+static char pressure_file[600];
+static long long pressure_total;
+
+static void write_pressure(const char *first_line)
+{
+	FILE *f = fopen(pressure_file, "w");
+
+	if (!f)
+		return;
+	fprintf(f, "%s\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+		first_line);
+	fclose(f);
+}
+
+static void write_total(long long total)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line),
+		 "some avg10=1.50 avg60=0.67 avg300=0.27 total=%lld", total);
+	write_pressure(line);
+}
+
+/* Runs 2 ms, during which "some task waited" 3 ms in all (two CPUs'
+ * worth of waiting counted once: the total may pass the wall time). */
+static void pressure_fn(void **args)
+{
+	kernel_fn(args);
+	sleep_seconds(0.002);
+	pressure_total += 3000;
+	write_total(pressure_total);
+}
+
+/* env_cpu_stall_us reads the "some" total of /proc/pressure/cpu's
+ * format and refuses anything else; a run reports the stalled fraction
+ * of its best timed run, NAN without a file, and the test hook's value
+ * when set. */
+static void check_pressure(const char *dir)
+{
+	struct exec_type arg = { 1, exec_f64, 1, NULL, (char *)"memref<64xf64>" };
+	struct exec_sig sig = { 1, &arg, 0, NULL };
+	int64_t shape[1] = { 64 };
+	int outputs[1] = { 0 };
+	struct env_run_request req = {
+		.init = init_fn, .kernel = kernel_fn, .sig = &sig,
+		.outputs = outputs, .n_outputs = 1, .warmup = 1, .runs = 3,
+		.threads = 1, .limit = 5.0, .init_allowance = 0.1
+	};
+	struct env_run_result res;
+
+	arg.shape = shape;
+	snprintf(pressure_file, sizeof(pressure_file), "%s/pressure", dir);
+	write_total(1640044344);
+	CHECK(env_cpu_stall_us(pressure_file) == 1640044344LL);
+	CHECK(env_cpu_stall_us(NULL) == -1);
+	write_pressure("full avg10=0.00 avg60=0.00 avg300=0.00 total=5");
+	CHECK(env_cpu_stall_us(pressure_file) == -1);
+	write_pressure("some avg10=0.00 avg60=0.00 avg300=0.00");
+	CHECK(env_cpu_stall_us(pressure_file) == -1); /* not the full line's */
+	write_pressure("some avg10=0.00 total=-4");
+	CHECK(env_cpu_stall_us(pressure_file) == -1);
+	unlink(pressure_file);
+	CHECK(env_cpu_stall_us(pressure_file) == -1);
+
+	/* No file: unknown. A file nothing advances: 0. */
+	req.pressure_path = pressure_file;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_ok && isnan(res.pressure));
+	write_total(1000);
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_ok && res.pressure == 0);
+
+	/* Each run advances the total by 3 ms over its 2 ms (or a little
+	 * more): the fraction is 1.5 or a little less. */
+	pressure_total = 1000;
+	req.kernel = pressure_fn;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_ok);
+	CHECK(res.pressure > 0.3 && res.pressure <= 1.5 + 1e-9);
+
+	/* The test hook replaces the reading. */
+	req.kernel = kernel_fn;
+	req.test_pressure = 0.25;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_ok && res.pressure == 0.25);
+	unlink(pressure_file);
 }
 
 static void check_runner(void)
@@ -257,6 +349,7 @@ int main(void)
 		return 1;
 	}
 	check_memo(dir);
+	check_pressure(dir);
 	{
 		char p[600];
 

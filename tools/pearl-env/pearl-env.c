@@ -55,6 +55,13 @@ static void usage(FILE *out)
 		"  --warmup-time S     and more until the kernel ran S "
 		"seconds (default 0.02)\n"
 		"  --runs N            timed runs, minimum kept (default 3)\n"
+		"  --max-cpu-pressure X  measure again (after a wait) when "
+		"some task waited\n"
+		"                      for a CPU more than this fraction of "
+		"the runs, and\n"
+		"                      memoize no answer that stays so "
+		"(default 0.35; 0: no check)\n"
+		"  --contention-retries N  how many times (default 3)\n"
 		"  --threads N         OpenMP threads (default 2)\n"
 		"  --timeout-factor F  timeout at F times the base (default 8)\n"
 		"  --timeout-min S     never time out below S seconds "
@@ -110,10 +117,11 @@ static void print_stats(const pearl_env *env)
 	pearl_env_get_stats(env, &s);
 	printf("stats: queries %ld memo_hits %ld memo_misses %ld "
 	       "compilations %ld executions %ld base_measurements %ld "
-	       "illegal %ld timeouts %ld wrong_outputs %ld\n",
+	       "illegal %ld timeouts %ld wrong_outputs %ld "
+	       "contention_retries %ld contended %ld\n",
 	       s.queries, s.memo_hits, s.memo_misses, s.compilations,
 	       s.executions, s.base_measurements, s.illegal, s.timeouts,
-	       s.wrong_outputs);
+	       s.wrong_outputs, s.contention_retries, s.contended);
 	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.6f\n",
 	       s.seconds_schedule, s.seconds_compile, s.seconds_run,
 	       s.seconds_memo);
@@ -212,6 +220,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_DOUBLE_RANGE("warmup-time", &a->opts.warmup_seconds,
 				      0, HUGE_VAL),
 	    PEARL_OPTION_INT("runs", &a->opts.runs, 1, INT_MAX),
+	    PEARL_OPTION_DOUBLE_RANGE("max-cpu-pressure",
+				      &a->opts.max_cpu_pressure, 0, HUGE_VAL),
+	    PEARL_OPTION_INT("contention-retries",
+			     &a->opts.contention_retries, 0, 100),
 	    PEARL_OPTION_INT("threads", &a->opts.threads, 1, INT_MAX),
 	    PEARL_OPTION_DOUBLE_RANGE("timeout-factor",
 				      &a->opts.timeout_factor, 1, HUGE_VAL),

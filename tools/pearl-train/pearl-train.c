@@ -207,6 +207,12 @@ static void usage(FILE *f)
 "                        pearl-schedule; 0: the schedules as the policy chose)\n"
 "  --threads N           OpenMP threads of the timed runs (default 2)\n"
 "  --runs N              timed runs per schedule, minimum kept (default 3)\n"
+"  --max-cpu-pressure X  a measurement during whose runs some task\n"
+"                        waited for a CPU more than this fraction of the\n"
+"                        time (another job on the machine) is taken again\n"
+"                        after a wait, and not memoized if it stays so\n"
+"                        (default 0.1; 0: no check)\n"
+"  --contention-retries N  how many times (default 3)\n"
 "  --timeout-factor X    a schedule this many times slower than the base\n"
 "                        is stopped and penalized (default 4)\n"
 "  --machine NAME        memo fingerprint override\n"
@@ -338,6 +344,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			     1, INT_MAX),
 	    PEARL_OPTION_INT("threads", &o->env.threads, 1, INT_MAX),
 	    PEARL_OPTION_INT("runs", &o->env.runs, 1, INT_MAX),
+	    PEARL_OPTION_DOUBLE_RANGE("max-cpu-pressure",
+				      &o->env.max_cpu_pressure, 0, HUGE_VAL),
+	    PEARL_OPTION_INT("contention-retries",
+			     &o->env.contention_retries, 0, 100),
 	    PEARL_OPTION_STRING("machine", &o->env.machine),
 	    PEARL_OPTION_INT("imitate-epochs", &o->imitate_epochs, 0,
 			     INT_MAX),
@@ -1099,10 +1109,12 @@ static void print_done(const pearl_env *env, const struct state *st)
 	fprintf(stderr,
 		"pearl-train: done: %ld steps, %ld episodes; environment: %ld "
 		"queries, %ld memo hits, %ld misses, %ld compilations, %ld "
-		"executions, %ld timeouts, %ld wrong outputs\n",
+		"executions, %ld timeouts, %ld wrong outputs, %ld measured "
+		"again on a contended machine, %ld contended answers not "
+		"memoized\n",
 		st->steps, st->episodes, s.queries, s.memo_hits,
 		s.memo_misses, s.compilations, s.executions, s.timeouts,
-		s.wrong_outputs);
+		s.wrong_outputs, s.contention_retries, s.contended);
 }
 
 /* The whole run: 0, or 1 after an error (said on stderr). */

@@ -32,6 +32,7 @@
  * program gets a file of its own, written by the rank that tuned it.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +154,13 @@ static void usage(FILE *out)
 		"  --machine M          machine fingerprint of the memo rows\n"
 		"  --runs N             timed runs per candidate, minimum "
 		"kept (default 3)\n"
+		"  --max-cpu-pressure X  measure again (after a wait) when "
+		"some task waited\n"
+		"                       for a CPU more than this fraction of "
+		"the runs, and\n"
+		"                       memoize no answer that stays so "
+		"(default 0.35; 0: no check)\n"
+		"  --contention-retries N  how many times (default 3)\n"
 		"  --threads N          OpenMP threads (default 2)\n"
 		"  --policy-actions-only  propose only the policy's actions "
 		"(I R S T U P),\n"
@@ -292,6 +300,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_STRING("model", &a->model),
 	    PEARL_OPTION_STRING("memo", &a->env.memo_path),
 	    PEARL_OPTION_STRING("machine", &a->env.machine),
+	    PEARL_OPTION_DOUBLE_RANGE("max-cpu-pressure",
+				      &a->env.max_cpu_pressure, 0, HUGE_VAL),
+	    PEARL_OPTION_INT("contention-retries",
+			     &a->env.contention_retries, 0, 100),
 	    PEARL_OPTION_INT("runs", &a->env.runs, 1, 1000),
 	    PEARL_OPTION_INT("threads", &a->env.threads, 1, 1024),
 	    PEARL_OPTION_CALL("sampling", &a->search.sampling, parse_sampling,
