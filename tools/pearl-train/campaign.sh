@@ -24,7 +24,8 @@
 #
 # Progress: DIR/campaign.txt gets one line per chunk (programs, the
 # heuristic's, the policy's greedy and the search's geomean speedups, the
-# environment's measurements and memo hits, the load before and after,
+# environment's measurements and memo hits, the measurements contention
+# made it take again or leave out of the memo, the load before and after,
 # the minutes). Measure with nothing else heavy on the machine: the
 # targets are what the search measured, and a loaded machine's parallel
 # schedules look slower than they are.
@@ -81,9 +82,12 @@ print("%d %.3f %.3f %.3f" % (len(rows), geomean("heuristic"), geomean("greedy"),
 EOF
 }
 
-# The environment's "N queries, M memo hits, K misses" of a chunk's log.
+# The environment's "N queries, M memo hits, K misses" of a chunk's log,
+# and how many measurements the machine's contention made it take again
+# and left out of the memo (pearl/env.h, max_cpu_pressure).
 queries() {
   sed -n 's/.*environment: \([0-9]*\) queries, \([0-9]*\) memo hits, \([0-9]*\) misses.*/\1 queries, \3 measured/p' "$1" | tail -1
+  sed -n 's/.* \([0-9]*\) measured again on a contended machine, \([0-9]*\) contended answers not memoized.*/; contended: \1 measured again, \2 not memoized/p' "$1" | tail -1
 }
 
 # One chunk: FAMILY FIRST. Returns 0 when done (now or before), 1 when it
@@ -119,7 +123,7 @@ run_chunk() {
   fi
   read -r n h g s < <(summary "$out/$name/imitate.csv")
   printf '%s %s: %d programs; heuristic %.2fx, greedy %.2fx, search %.2fx; %s; load %s then %s; %.1f min\n' \
-    "$(date +%F\ %T)" "$name" "$n" "$h" "$g" "$s" "$(queries "$out/$name.log")" \
+    "$(date +%F\ %T)" "$name" "$n" "$h" "$g" "$s" "$(queries "$out/$name.log" | tr -d '\n')" \
     "$l0" "$(load)" "$(awk -v s=$(( $(date +%s) - t0 )) 'BEGIN { print s / 60 }')" | tee -a "$out/campaign.txt"
 }
 
