@@ -121,9 +121,9 @@ struct pearl_env_options {
 	 * after waiting 0.5 s, then 1 s, 2 s...; still contended, it is
 	 * returned but not memoized (pearl_env_stats.contended), so that a
 	 * later query measures it again. Default 0.35: on a quiet 2-core
-	 * machine the runs of a query read 0-0.21 (the parent, woken by
-	 * each run's record, waits while the kernel's threads hold both
-	 * cores), with one busy process beside them 0.5-0.96. 0: no check,
+	 * machine the runs of a query read 0-0.21 (most likely the parent,
+	 * woken by each run's record, waiting while the kernel's threads
+	 * hold both cores), with one busy process beside them 0.5-0.96. 0: no check,
 	 * as on a kernel without pressure stall information. */
 	double max_cpu_pressure;
 	int contention_retries;  /* default 3 */

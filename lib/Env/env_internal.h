@@ -171,8 +171,8 @@ struct env_run_request {
 	double init_allowance; /* extra wall time allowed per run for @init */
 	int test_corrupt;     /* test hook: flip a bit of the first output */
 	/* A file in the format of /proc/pressure/cpu (Linux's pressure
-	 * stall information) read around every timed run, or NULL: the
-	 * result's pressure is then unknown (NAN). */
+	 * stall information) read before the first run and after the
+	 * last, or NULL: the result's pressure is then unknown (NAN). */
 	const char *pressure_path;
 	double test_pressure; /* test hook: > 0, the runs' pressure,
 			       * whatever pressure_path says */
