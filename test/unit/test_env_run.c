@@ -86,6 +86,27 @@ static void crash_fn(void **args)
 	raise(SIGABRT);
 }
 
+/* The arguments of the runs on one memref<64xf64>: init_fn fills it,
+ * kernel_fn updates it, and it is the output. */
+static int64_t memref64_shape[1] = { 64 };
+static struct exec_type memref64_arg = { 1, exec_f64, 1, memref64_shape,
+					 (char *)"memref<64xf64>" };
+static struct exec_sig memref64_sig = { 1, &memref64_arg, 0, NULL };
+static int memref64_outputs[1] = { 0 };
+
+/* A request of 1 warm-up and 3 timed runs of kernel_fn on memref64_sig,
+ * one thread, a 5 s limit. */
+static struct env_run_request memref64_request(void)
+{
+	struct env_run_request req = {
+		.init = init_fn, .kernel = kernel_fn, .sig = &memref64_sig,
+		.outputs = memref64_outputs, .n_outputs = 1, .warmup = 1,
+		.runs = 3, .threads = 1, .limit = 5.0, .init_allowance = 0.1
+	};
+
+	return req;
+}
+
 /* The CPU pressure file of check_pressure, which pressure_fn's runs
  * advance: as if some task had waited for a CPU all through them. */
 static char pressure_file[600];
@@ -123,22 +144,13 @@ static void pressure_fn(void **args)
 
 /* env_cpu_stall_us reads the "some" total of /proc/pressure/cpu's
  * format and refuses anything else; a run reports the stalled fraction
- * of its best timed run, NAN without a file, and the test hook's value
- * when set. */
+ * of its runs' time, NAN without a file, and the test hook's value when
+ * set. */
 static void check_pressure(const char *dir)
 {
-	struct exec_type arg = { 1, exec_f64, 1, NULL, (char *)"memref<64xf64>" };
-	struct exec_sig sig = { 1, &arg, 0, NULL };
-	int64_t shape[1] = { 64 };
-	int outputs[1] = { 0 };
-	struct env_run_request req = {
-		.init = init_fn, .kernel = kernel_fn, .sig = &sig,
-		.outputs = outputs, .n_outputs = 1, .warmup = 1, .runs = 3,
-		.threads = 1, .limit = 5.0, .init_allowance = 0.1
-	};
+	struct env_run_request req = memref64_request();
 	struct env_run_result res;
 
-	arg.shape = shape;
 	snprintf(pressure_file, sizeof(pressure_file), "%s/pressure", dir);
 	write_total(1640044344);
 	CHECK(env_cpu_stall_us(pressure_file) == 1640044344LL);
@@ -178,19 +190,10 @@ static void check_pressure(const char *dir)
 
 static void check_runner(void)
 {
-	struct exec_type arg = { 1, exec_f64, 1, NULL, (char *)"memref<64xf64>" };
-	struct exec_sig sig = { 1, &arg, 0, NULL };
-	int64_t shape[1] = { 64 };
-	int outputs[1] = { 0 };
-	struct env_run_request req = {
-		.init = init_fn, .kernel = kernel_fn, .sig = &sig,
-		.outputs = outputs, .n_outputs = 1, .warmup = 1, .runs = 3,
-		.threads = 1, .limit = 5.0, .init_allowance = 0.1
-	};
+	struct env_run_request req = memref64_request();
 	struct env_run_result res, res2;
 	double t0;
 
-	arg.shape = shape;
 	CHECK(env_run(&req, &res) == 0);
 	CHECK(res.status == env_run_ok);
 	CHECK(res.executions == 4);
