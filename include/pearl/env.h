@@ -123,8 +123,10 @@ struct pearl_env_options {
 	 * later query measures it again. Default 0.35: on a quiet 2-core
 	 * machine the runs of a query read 0-0.21 (most likely the parent,
 	 * woken by each run's record, waiting while the kernel's threads
-	 * hold both cores), with one busy process beside them 0.5-0.96. 0: no check,
-	 * as on a kernel without pressure stall information. */
+	 * hold both cores), with one busy process beside them 0.5-0.96.
+	 * A timeout is such a measurement too (its pressure up to the run
+	 * past the limit, or from the fork to the kill of a hung run). 0: no
+	 * check, as on a kernel without pressure stall information. */
 	double max_cpu_pressure;
 	int contention_retries;  /* default 3 */
 };

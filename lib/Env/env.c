@@ -180,6 +180,8 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	env->opts = *o;
 	env->test_corrupt = getenv("PEARL_ENV_TEST_CORRUPT") &&
 			    !strcmp(getenv("PEARL_ENV_TEST_CORRUPT"), "1");
+	env->test_timeout = getenv("PEARL_ENV_TEST_TIMEOUT") &&
+			    !strcmp(getenv("PEARL_ENV_TEST_TIMEOUT"), "1");
 	env->pressure_path = getenv("PEARL_ENV_PRESSURE_FILE");
 	if (!env->pressure_path || !*env->pressure_path)
 		env->pressure_path = "/proc/pressure/cpu";

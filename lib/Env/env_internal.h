@@ -47,6 +47,11 @@ struct pearl_env {
 	 * runs flip one output bit, so that the WRONG_OUTPUT path can be
 	 * tested; the base is never corrupted. */
 	int test_corrupt;
+	/* Test hook (PEARL_ENV_TEST_TIMEOUT=1): scheduled runs have a limit
+	 * of 1 ns, so that every measured schedule times out after its
+	 * first run and the timeout path can be tested; the base keeps its
+	 * limit. */
+	int test_timeout;
 	/* Where the runs read the CPU pressure (PEARL_ENV_PRESSURE_FILE in
 	 * the environment, a test's file; else /proc/pressure/cpu); NULL
 	 * without the check (max_cpu_pressure 0). Not owned. */
@@ -194,7 +199,9 @@ struct env_run_result {
 	 * fraction of their wall time during which some task of the
 	 * machine waited for a CPU (the "some" stall time of
 	 * pressure_path), so that times taken while another job took a
-	 * core are told apart; NAN if unknown (no file, or no last run). */
+	 * core are told apart; of a timeout, up to the run past the limit,
+	 * or from the fork to the kill of a child that hung; NAN if
+	 * unknown (no file, or a crash). */
 	double pressure;
 	uint64_t hash;          /* of the outputs after the last run */
 	int executions;         /* runs of @kernel started */

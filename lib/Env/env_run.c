@@ -20,7 +20,11 @@
  * every barrier, and a 0.2 ms kernel can take 4-12 ms. Over the whole
  * runs, not each one: the kernel updates the total at its scheduler's
  * ticks, and a window of 1 ms reads 0 on a machine stalled half the
- * time. The reads are outside the timed intervals.
+ * time. The reads are outside the timed intervals. A run past the limit
+ * reports the pressure up to its end; a child killed at the deadline
+ * cannot, and the parent reads it over the child's life instead (from the
+ * fork to the kill): a machine too busy for the run to finish is as likely
+ * the cause of a timeout as the schedule.
  *
  * OpenMP: the parent never runs a parallel region (it only compiles), so
  * libomp is initialized in the child, after fork, with OMP_NUM_THREADS set
@@ -55,7 +59,8 @@ struct rec {
 	double seconds;  /* @kernel's wall time */
 	double cpu;      /* @kernel's CPU time, all threads */
 	double init;     /* @init's wall time */
-	double pressure; /* rec_done: the stalled fraction, or NAN */
+	double pressure; /* rec_done, rec_timeout: the stalled fraction, or
+			  * NAN */
 	uint64_t hash;   /* rec_done: the outputs' hash */
 };
 
@@ -132,6 +137,22 @@ static void child_frames(const struct env_run_request *req, int fd,
 	_exit(2);
 }
 
+/* The stalled fraction of the time since `start` (pearl_now), the
+ * pressure total having been s0 (env_cpu_stall_us) then; NAN if either
+ * reading failed; the test hook's value when set. */
+static double stalled_since(const struct env_run_request *req, long long s0,
+			    double start)
+{
+	long long s1 = s0 >= 0 ? env_cpu_stall_us(req->pressure_path) : -1;
+	double t1 = pearl_now();
+
+	if (req->test_pressure > 0)
+		return req->test_pressure;
+	if (s0 >= 0 && s1 >= s0 && t1 > start)
+		return 1e-6 * (double)(s1 - s0) / (t1 - start);
+	return NAN;
+}
+
 /* The child: never returns. */
 static void child(const struct env_run_request *req, int fd)
 {
@@ -139,7 +160,7 @@ static void child(const struct env_run_request *req, int fd)
 	struct rec r;
 	char threads[32];
 	double t0, t1, c0, c1, start, warm = 0, spent = 0;
-	long long s0, s1;
+	long long s0;
 	int i, timed = 0;
 
 	snprintf(threads, sizeof(threads), "%d", req->threads);
@@ -179,6 +200,7 @@ static void child(const struct env_run_request *req, int fd)
 		}
 		if (req->limit > 0 && r.seconds > req->limit) {
 			r.kind = rec_timeout;
+			r.pressure = stalled_since(req, s0, start);
 			write_rec(fd, &r);
 			_exit(0);
 		}
@@ -187,13 +209,7 @@ static void child(const struct env_run_request *req, int fd)
 		exec_frame_flip_bit(frame, req->outputs[0]);
 	memset(&r, 0, sizeof(r));
 	r.kind = rec_done;
-	s1 = s0 >= 0 ? env_cpu_stall_us(req->pressure_path) : -1;
-	t1 = pearl_now();
-	r.pressure = NAN;
-	if (s0 >= 0 && s1 >= s0 && t1 > start)
-		r.pressure = 1e-6 * (double)(s1 - s0) / (t1 - start);
-	if (req->test_pressure > 0)
-		r.pressure = req->test_pressure;
+	r.pressure = stalled_since(req, s0, start);
 	r.hash = req->hash_all ? exec_frame_hash(frame, NULL, 0)
 			       : exec_frame_hash(frame, req->outputs,
 						 req->n_outputs);
@@ -269,7 +285,8 @@ static int reap(pid_t pid, char *msg, size_t size)
 int env_run(const struct env_run_request *req, struct env_run_result *res)
 {
 	int fds[2], timed = 0, got_done = 0, ret;
-	double deadline;
+	double deadline, forked;
+	long long s0;
 	struct rec r;
 	pid_t parent, pid;
 
@@ -303,6 +320,8 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 		child(req, fds[1]);
 	}
 	close(fds[1]);
+	s0 = env_cpu_stall_us(req->pressure_path);
+	forked = pearl_now();
 	/* Each record must come within the run limit plus @init's allowance
 	 * (and a second of slack for process start-up and scheduling). */
 	deadline = req->limit + req->init_allowance + 1.0;
@@ -312,6 +331,7 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 		if (ret == -2) {
 			kill(pid, SIGKILL);
 			reap(pid, NULL, 0);
+			res->pressure = stalled_since(req, s0, forked);
 			res->status = env_run_timeout;
 			res->executions++;
 			pearl_error_printf(res->message, sizeof(res->message),
@@ -337,6 +357,7 @@ int env_run(const struct env_run_request *req, struct env_run_result *res)
 		} else if (r.kind == rec_timeout) {
 			res->status = env_run_timeout;
 			res->best = r.seconds;
+			res->pressure = r.pressure;
 			pearl_error_printf(res->message, sizeof(res->message),
 					   "a run took %.3f s (limit %.3f s)",
 					   r.seconds, req->limit);

@@ -5,7 +5,7 @@
  * crash (reported, the parent survives), runs without @init on the inputs
  * pearl-exec makes (a target of an ordinary module), memo rows written
  * and read back, with a non-database file refused with a clear message,
- * and the CPU pressure read around the timed runs. */
+ * and the CPU pressure read around the timed runs, of timeouts too. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -180,11 +180,28 @@ static void check_pressure(const char *dir)
 	CHECK(res.status == env_run_ok);
 	CHECK(res.pressure > 0.3 && res.pressure <= 1.5 + 1e-9);
 
-	/* The test hook replaces the reading. */
+	/* A timeout has its pressure too: up to the run past the limit, or
+	 * the parent's reading from the fork to the kill of a hung child
+	 * (0 here, not NAN: the file is read, nothing advances it). */
+	req.kernel = slow_fn;
+	req.limit = 0.1;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_timeout && res.pressure == 0);
+	req.kernel = hang_fn;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_timeout && res.pressure == 0);
+	CHECK(strstr(res.message, "killed") != NULL);
+	req.limit = 5.0;
+
+	/* The test hook replaces the reading, of timeouts too. */
 	req.kernel = kernel_fn;
 	req.test_pressure = 0.25;
 	CHECK(env_run(&req, &res) == 0);
 	CHECK(res.status == env_run_ok && res.pressure == 0.25);
+	req.kernel = hang_fn;
+	req.limit = 0.1;
+	CHECK(env_run(&req, &res) == 0);
+	CHECK(res.status == env_run_timeout && res.pressure == 0.25);
 	unlink(pressure_file);
 }
 
