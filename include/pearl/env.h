@@ -74,6 +74,10 @@ typedef struct pearl_env pearl_env;
 /* One loaded program. */
 typedef struct pearl_env_program pearl_env_program;
 
+/* The most memoized base times an environment measures again
+ * (pearl_env_options.recheck_bases). */
+#define PEARL_ENV_RECHECK_MAX 64
+
 struct pearl_env_options {
 	const char *memo_path;   /* SQLite file, created if missing; NULL: no
 				  * memoization */
@@ -129,6 +133,17 @@ struct pearl_env_options {
 	 * check, as on a kernel without pressure stall information. */
 	double max_cpu_pressure;
 	int contention_retries;  /* default 3 */
+	/* Hosts under one fingerprint. The fingerprint (CPU model, cpus,
+	 * threads) does not tell two hosts of one CPU model apart, and a
+	 * memo filled on one answered for another at 0.45-0.66 of its
+	 * times. The first recheck_bases programs whose base time comes
+	 * from the memo have it measured again (neither memoized nor used:
+	 * the memo's answers stay consistent with the memo's base); the
+	 * stats keep the median ratio of the new times to the memo's, and
+	 * once min(3, recheck_bases) are in, a median outside [0.8, 1.25]
+	 * is reported on stderr, once. At most PEARL_ENV_RECHECK_MAX.
+	 * Default 0: none (campaigns turn it on). */
+	int recheck_bases;
 };
 
 /* Fills `o` with the defaults above. */
@@ -317,6 +332,11 @@ struct pearl_env_stats {
 	 * (max_cpu_pressure), and answers still contended after the
 	 * retries: returned, not memoized. */
 	long contention_retries, contended;
+	/* Memoized base times measured again (recheck_bases; contended
+	 * measurements not counted) and the median of new / memoized (0
+	 * if none). */
+	long bases_rechecked;
+	double base_drift;
 };
 
 /* The counters since pearl_env_create. */

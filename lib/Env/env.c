@@ -159,17 +159,20 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	if (o->runs < 1 || o->warmup < 0 || !(o->warmup_seconds >= 0) ||
 	    o->threads < 1 || o->timeout_factor <= 1.0 ||
 	    o->timeout_min_seconds < 0 || !(o->time_limit >= 0) ||
-	    !(o->max_cpu_pressure >= 0) || o->contention_retries < 0) {
+	    !(o->max_cpu_pressure >= 0) || o->contention_retries < 0 ||
+	    o->recheck_bases < 0 || o->recheck_bases > PEARL_ENV_RECHECK_MAX) {
 		pearl_error_printf(err, err_size, "bad options: runs %d "
 				   "(>= 1), warmup %d (>= 0), warm-up time %g "
 				   "(>= 0), threads %d (>= 1), timeout factor "
 				   "%g (> 1), minimum timeout %g (>= 0), time "
 				   "limit %g (>= 0), CPU pressure %g (>= 0), "
-				   "contention retries %d (>= 0)",
+				   "contention retries %d (>= 0), bases "
+				   "rechecked %d (0-%d)",
 				   o->runs, o->warmup, o->warmup_seconds,
 				   o->threads, o->timeout_factor,
 				   o->timeout_min_seconds, o->time_limit,
-				   o->max_cpu_pressure, o->contention_retries);
+				   o->max_cpu_pressure, o->contention_retries,
+				   o->recheck_bases, PEARL_ENV_RECHECK_MAX);
 		return NULL;
 	}
 	env = calloc(1, sizeof(*env));

@@ -61,6 +61,11 @@ struct pearl_env {
 	 * without it. */
 	double test_pressure;
 	int warned_contention; /* the first contended run was reported */
+	/* recheck_bases: new / memoized base time of each program rechecked
+	 * (stats.bases_rechecked of them), and whether a drift was
+	 * reported. */
+	double drift[PEARL_ENV_RECHECK_MAX];
+	int warned_drift;
 };
 
 /* Records an MLIR error (the diagnostic handler); clears it. */

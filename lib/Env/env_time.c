@@ -392,6 +392,78 @@ static int memo_put(pearl_env *env, pearl_env_program *p, const char *sched,
 	return ret;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the rechecked bases' ratios (stats.base_drift). */
+static double drift_median(const pearl_env *env)
+{
+	double v[PEARL_ENV_RECHECK_MAX];
+	long n = env->stats.bases_rechecked;
+
+	if (n <= 0)
+		return 0;
+	memcpy(v, env->drift, (size_t)n * sizeof(v[0]));
+	qsort(v, (size_t)n, sizeof(v[0]), compare_doubles);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* recheck_bases: measures p's unscheduled program again, its memoized
+ * base `memo` (OK) kept as p's base, and adds new / memoized to the
+ * drift; reports a drift outside [0.8, 1.25] once enough are in. A
+ * contended measurement, a failed one, or one whose outputs differ from
+ * the memo's (that is the memo's answer for another program) adds
+ * nothing. Returns 0, or -1 on an error of the environment (err). */
+static int recheck_base(pearl_env *env, pearl_env_program *p,
+			const struct env_memo_row *memo, char *err,
+			size_t err_size)
+{
+	struct env_run_result run;
+	MlirModule copy;
+	long n = env->stats.bases_rechecked;
+	double median;
+
+	if (n >= env->opts.recheck_bases || !(memo->seconds > 0))
+		return 0;
+	copy = mlirModuleFromOperation(
+	    mlirOperationClone(mlirModuleGetOperation(p->module)));
+	if (compile_and_run(env, p, copy, 0, 0, ENV_BASE_LIMIT_SECONDS,
+			    ENV_BASE_LIMIT_SECONDS, 0, &run) < 0) {
+		pearl_error_printf(err, err_size, "%s", run.message);
+		return -1;
+	}
+	if (run.status != env_run_ok || run_contended(env, &run) ||
+	    run.hash != memo->output_hash || !(run.best > 0))
+		return 0;
+	env->drift[n] = run.best / memo->seconds;
+	env->stats.bases_rechecked = n + 1;
+	median = drift_median(env);
+	env->stats.base_drift = median;
+	if (env->opts.verbose)
+		fprintf(stderr, "pearl-env: %s: base measured again %.6f s, "
+			"memo %.6f s (%.2fx)\n", p->name, run.best,
+			memo->seconds, env->drift[n]);
+	if (!env->warned_drift &&
+	    n + 1 >= (env->opts.recheck_bases < 3 ? env->opts.recheck_bases
+						   : 3) &&
+	    (median < 0.8 || median > 1.25)) {
+		env->warned_drift = 1;
+		fprintf(stderr,
+			"pearl-env: warning: the memo's times for machine "
+			"\"%s\" are not this machine's: %ld of its base "
+			"times measured again took a median %.2fx of the "
+			"memoized ones (another host under the same "
+			"fingerprint, or a machine loaded then or now); "
+			"--machine NAME keeps this host's answers apart\n",
+			env->machine, n + 1, median);
+	}
+	return 0;
+}
+
 /* Makes sure p's base time is known: from p, the memo, or measured now
  * (*measured set; only if `measure_ok`, else p's base may stay unknown).
  * Returns 0, or -1 if the base cannot be measured (the program is unusable;
@@ -436,6 +508,9 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 		else if (memo_put(env, p, "", env->machine, &row, err,
 				  err_size) < 0)
 			return -1;
+	} else if (measure_ok && row.status == PEARL_ENV_OK &&
+		   recheck_base(env, p, &row, err, err_size) < 0) {
+		return -1;
 	}
 	if (row.status != PEARL_ENV_OK) {
 		pearl_error_printf(err, err_size,

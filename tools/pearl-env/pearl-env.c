@@ -62,6 +62,11 @@ static void usage(FILE *out)
 		"                      memoize no answer that stays so "
 		"(default 0.35; 0: no check)\n"
 		"  --contention-retries N  how many times (default 3)\n"
+		"  --recheck-bases N   measure the first N bases the memo "
+		"answers again, and\n"
+		"                      warn if they are not the memo's times "
+		"(another host;\n"
+		"                      default 0, at most 64)\n"
 		"  --threads N         OpenMP threads (default 2)\n"
 		"  --timeout-factor F  timeout at F times the base (default 8)\n"
 		"  --timeout-min S     never time out below S seconds "
@@ -118,10 +123,12 @@ static void print_stats(const pearl_env *env)
 	printf("stats: queries %ld memo_hits %ld memo_misses %ld "
 	       "compilations %ld executions %ld base_measurements %ld "
 	       "illegal %ld timeouts %ld wrong_outputs %ld "
-	       "contention_retries %ld contended %ld\n",
+	       "contention_retries %ld contended %ld bases_rechecked %ld "
+	       "base_drift %.3f\n",
 	       s.queries, s.memo_hits, s.memo_misses, s.compilations,
 	       s.executions, s.base_measurements, s.illegal, s.timeouts,
-	       s.wrong_outputs, s.contention_retries, s.contended);
+	       s.wrong_outputs, s.contention_retries, s.contended,
+	       s.bases_rechecked, s.base_drift);
 	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.6f\n",
 	       s.seconds_schedule, s.seconds_compile, s.seconds_run,
 	       s.seconds_memo);
@@ -224,6 +231,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				      &a->opts.max_cpu_pressure, 0, HUGE_VAL),
 	    PEARL_OPTION_INT("contention-retries",
 			     &a->opts.contention_retries, 0, 100),
+	    PEARL_OPTION_INT("recheck-bases", &a->opts.recheck_bases, 0,
+			     PEARL_ENV_RECHECK_MAX),
 	    PEARL_OPTION_INT("threads", &a->opts.threads, 1, INT_MAX),
 	    PEARL_OPTION_DOUBLE_RANGE("timeout-factor",
 				      &a->opts.timeout_factor, 1, HUGE_VAL),

@@ -11,7 +11,8 @@
 #
 #   tools/pearl-train/campaign.sh --out DIR [--families F:FIRST,...]
 #       [--chunk N] [--budget N] [--size-scale S] [--model FILE]
-#       [--memo FILE] [--hours H] [--max-chunks N] [--pearl-train PATH]
+#       [--memo FILE] [--hours H] [--max-chunks N] [--recheck-bases N]
+#       [--pearl-train PATH]
 #
 # --families random:641,matvec:171,sweep:121 (the default) says which
 # pearl-gen families are searched, from which seed; chunks rotate over
@@ -20,12 +21,16 @@
 # stops the campaign (its log says why); remove its directory and log to
 # run it again. --hours H stops it at the first chunk boundary after H
 # hours; --max-chunks N after the first N chunks of the rotation (those
-# done before included).
+# done before included). --recheck-bases N (default 8) has each chunk
+# measure the first N base times the memo answers again and say how far
+# they are from the memo's (pearl/env.h, recheck_bases): a memo filled on
+# another host under the same fingerprint shows as a median far from 1.
 #
 # Progress: DIR/campaign.txt gets one line per chunk (programs, the
 # heuristic's, the policy's greedy and the search's geomean speedups, the
 # environment's measurements and memo hits, the measurements contention
-# made it take again or leave out of the memo, the load before and after,
+# made it take again or leave out of the memo, the memo's bases measured
+# again and their median ratio, the load before and after,
 # the minutes). Measure with nothing else heavy on the machine: the
 # targets are what the search measured, and a loaded machine's parallel
 # schedules look slower than they are.
@@ -42,6 +47,7 @@ memo=""
 hours=""
 pearl_train="$root/build/bin/pearl-train"
 max_chunks=""
+recheck_bases=8
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out=$2; shift 2 ;;
@@ -54,6 +60,7 @@ while [ $# -gt 0 ]; do
     --hours) hours=$2; shift 2 ;;
     --pearl-train) pearl_train=$2; shift 2 ;;
     --max-chunks) max_chunks=$2; shift 2 ;;
+    --recheck-bases) recheck_bases=$2; shift 2 ;;
     *) echo "campaign.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -84,10 +91,12 @@ EOF
 
 # The environment's "N queries, M memo hits, K misses" of a chunk's log,
 # and how many measurements the machine's contention made it take again
-# and left out of the memo (pearl/env.h, max_cpu_pressure).
+# and left out of the memo (pearl/env.h, max_cpu_pressure), and the
+# memo's bases measured again (recheck_bases), if any.
 queries() {
   sed -n 's/.*environment: \([0-9]*\) queries, \([0-9]*\) memo hits, \([0-9]*\) misses.*/\1 queries, \3 measured/p' "$1" | tail -1
   sed -n 's/.* \([0-9]*\) measured again on a contended machine, \([0-9]*\) contended answers not memoized.*/; contended: \1 measured again, \2 not memoized/p' "$1" | tail -1
+  sed -n 's/.*not memoized, \([0-9]*\) memoized bases measured again at a median \([0-9.]*x\).*/; memo bases: \1 measured again, median \2/p' "$1" | tail -1
 }
 
 # One chunk: FAMILY FIRST. Returns 0 when done (now or before), 1 when it
@@ -111,7 +120,7 @@ run_chunk() {
   "$pearl_train" --out "$out/$name" --memo "$memo" --size-scale "$scale" \
     "${sel[@]}" --init-model "$model" --pretrain-epochs 0 --imitate-epochs 1 \
     --imitate-samples 2 --imitate-search "$budget" --search-nests both \
-    --steps 0 --seed 1 2> "$out/$name.stderr"
+    --recheck-bases "$recheck_bases" --steps 0 --seed 1 2> "$out/$name.stderr"
   local rc=$?
   set -e
   grep -v '^warning: \|^remark: ' "$out/$name.stderr" > "$out/$name.log" || true

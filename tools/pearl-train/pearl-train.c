@@ -211,8 +211,12 @@ static void usage(FILE *f)
 "                        waited for a CPU more than this fraction of the\n"
 "                        time (another job on the machine) is taken again\n"
 "                        after a wait, and not memoized if it stays so\n"
-"                        (default 0.1; 0: no check)\n"
+"                        (default 0.35; 0: no check)\n"
 "  --contention-retries N  how many times (default 3)\n"
+"  --recheck-bases N     measure the first N bases the memo answers again,\n"
+"                        and warn if they are not the memo's times (another\n"
+"                        host under the same fingerprint; default 0, at\n"
+"                        most 64)\n"
 "  --timeout-factor X    a schedule this many times slower than the base\n"
 "                        is stopped and penalized (default 4)\n"
 "  --machine NAME        memo fingerprint override\n"
@@ -348,6 +352,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 				      &o->env.max_cpu_pressure, 0, HUGE_VAL),
 	    PEARL_OPTION_INT("contention-retries",
 			     &o->env.contention_retries, 0, 100),
+	    PEARL_OPTION_INT("recheck-bases", &o->env.recheck_bases, 0,
+			     PEARL_ENV_RECHECK_MAX),
 	    PEARL_OPTION_STRING("machine", &o->env.machine),
 	    PEARL_OPTION_INT("imitate-epochs", &o->imitate_epochs, 0,
 			     INT_MAX),
@@ -1111,10 +1117,14 @@ static void print_done(const pearl_env *env, const struct state *st)
 		"queries, %ld memo hits, %ld misses, %ld compilations, %ld "
 		"executions, %ld timeouts, %ld wrong outputs, %ld measured "
 		"again on a contended machine, %ld contended answers not "
-		"memoized\n",
+		"memoized",
 		st->steps, st->episodes, s.queries, s.memo_hits,
 		s.memo_misses, s.compilations, s.executions, s.timeouts,
 		s.wrong_outputs, s.contention_retries, s.contended);
+	if (s.bases_rechecked > 0)
+		fprintf(stderr, ", %ld memoized bases measured again at a "
+			"median %.2fx", s.bases_rechecked, s.base_drift);
+	fputc('\n', stderr);
 }
 
 /* The whole run: 0, or 1 after an error (said on stderr). */

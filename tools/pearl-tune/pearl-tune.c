@@ -161,6 +161,11 @@ static void usage(FILE *out)
 		"                       memoize no answer that stays so "
 		"(default 0.35; 0: no check)\n"
 		"  --contention-retries N  how many times (default 3)\n"
+		"  --recheck-bases N    measure the first N bases the memo "
+		"answers again, and\n"
+		"                       warn if they are not the memo's times "
+		"(another host;\n"
+		"                       default 0, at most 64)\n"
 		"  --threads N          OpenMP threads (default 2)\n"
 		"  --policy-actions-only  propose only the policy's actions "
 		"(I R S T U P),\n"
@@ -304,6 +309,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				      &a->env.max_cpu_pressure, 0, HUGE_VAL),
 	    PEARL_OPTION_INT("contention-retries",
 			     &a->env.contention_retries, 0, 100),
+	    PEARL_OPTION_INT("recheck-bases", &a->env.recheck_bases, 0,
+			     PEARL_ENV_RECHECK_MAX),
 	    PEARL_OPTION_INT("runs", &a->env.runs, 1, 1000),
 	    PEARL_OPTION_INT("threads", &a->env.threads, 1, 1024),
 	    PEARL_OPTION_CALL("sampling", &a->search.sampling, parse_sampling,
