@@ -392,6 +392,23 @@ static int memo_put(pearl_env *env, pearl_env_program *p, const char *sched,
 	return ret;
 }
 
+/* Runs p's unscheduled program (a copy of its module) under the base's
+ * limit into *run, nothing memoized. Returns 0, or -1 on an error of the
+ * environment (err). */
+static int run_base(pearl_env *env, pearl_env_program *p,
+		    struct env_run_result *run, char *err, size_t err_size)
+{
+	MlirModule copy = mlirModuleFromOperation(
+	    mlirOperationClone(mlirModuleGetOperation(p->module)));
+
+	if (compile_and_run(env, p, copy, 0, 0, ENV_BASE_LIMIT_SECONDS,
+			    ENV_BASE_LIMIT_SECONDS, 0, run) < 0) {
+		pearl_error_printf(err, err_size, "%s", run->message);
+		return -1;
+	}
+	return 0;
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -423,19 +440,13 @@ static int recheck_base(pearl_env *env, pearl_env_program *p,
 			size_t err_size)
 {
 	struct env_run_result run;
-	MlirModule copy;
 	long n = env->stats.bases_rechecked;
 	double median;
 
 	if (n >= env->opts.recheck_bases || !(memo->seconds > 0))
 		return 0;
-	copy = mlirModuleFromOperation(
-	    mlirOperationClone(mlirModuleGetOperation(p->module)));
-	if (compile_and_run(env, p, copy, 0, 0, ENV_BASE_LIMIT_SECONDS,
-			    ENV_BASE_LIMIT_SECONDS, 0, &run) < 0) {
-		pearl_error_printf(err, err_size, "%s", run.message);
+	if (run_base(env, p, &run, err, err_size) < 0)
 		return -1;
-	}
 	if (run.status != env_run_ok || run_contended(env, &run) ||
 	    run.hash != memo->output_hash || !(run.best > 0))
 		return 0;
@@ -473,7 +484,6 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 {
 	struct env_memo_row row;
 	struct env_run_result run;
-	MlirModule copy;
 	int found;
 
 	if (p->base_known)
@@ -486,13 +496,8 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 	if (!found) {
 		*measured = 1;
 		env->stats.base_measurements++;
-		copy = mlirModuleFromOperation(
-		    mlirOperationClone(mlirModuleGetOperation(p->module)));
-		if (compile_and_run(env, p, copy, 0, 0, ENV_BASE_LIMIT_SECONDS,
-				    ENV_BASE_LIMIT_SECONDS, 0, &run) < 0) {
-			pearl_error_printf(err, err_size, "%s", run.message);
+		if (run_base(env, p, &run, err, err_size) < 0)
 			return -1;
-		}
 		memset(&row, 0, sizeof(row));
 		row.status = run.status == env_run_ok ? PEARL_ENV_OK
 			     : run.status == env_run_timeout ? PEARL_ENV_TIMEOUT
