@@ -81,6 +81,19 @@ pearl_stat pearl_deps_loops_permutable(pearl_deps *deps,
 				       __isl_keep isl_schedule_node *band,
 				       int member, int n, int *permutable);
 
+/* Whether unrolling the first of the `n` innermost loops of the prefix up
+ * to member `member` of `band` (kept) by `factor` and jamming its copies
+ * below the last (unroll-and-jam, the loop tiled by `factor` and its point
+ * loop moved inside the others) keeps every dependence. Only pairs of
+ * instances that agree on the loops outside the n and whose values in the
+ * first fall in one group of `factor` change order: none may have the
+ * source before the target in the first and after it in the other n - 1
+ * taken in order (the first that differs). n is at least 2. */
+pearl_stat pearl_deps_loop_jammable(pearl_deps *deps,
+				    __isl_keep isl_schedule_node *band,
+				    int member, int n, int factor,
+				    int *jammable);
+
 #ifdef __cplusplus
 }
 #endif

@@ -132,6 +132,14 @@ __isl_keep isl_schedule *pearl_sched_peek(pearl_sched *sched);
  * many actions it does not report. Copies inherit the setting. */
 void pearl_sched_set_explain(pearl_sched *sched, int explain);
 int pearl_sched_get_explain(pearl_sched *sched);
+/* Whether the legality tests that decide without the full dependence check
+ * of the new schedule (tiling a permutable band, reversing a loop that
+ * carries nothing, unroll-and-jam) are checked against it as well: a
+ * disagreement is refused with an error that starts "verify:", and is a
+ * bug in the test. Off by default (the full check is what the tests
+ * save); for unit tests and fuzzing. Copies inherit the setting. */
+void pearl_sched_set_verify(pearl_sched *sched, int verify);
+int pearl_sched_get_verify(pearl_sched *sched);
 /* Whether the code generator the schedule is for makes the copies of K
  * (the MLIR pass: yes, the default; the clang plugin, through Polly's code
  * generator: no, and K is refused). Copies inherit the setting. */

@@ -239,13 +239,17 @@ static int choose(const double *prob, const unsigned char *mask, int sample,
 	return best;
 }
 
-/* The actions refused since the schedule last changed, each with the
- * loops it touches (loop tree nodes of levels 0 to its deepest level, on
- * the branch it was refused on). An action transforms those loops and
- * what they hold, whichever branch through them names it, so it is
- * refused on every such branch: PolyBench's deriche, whose 34 branches
- * pass through a few loops, asked the dependences 32 times whether D(0)
- * may distribute them (5 ms each). */
+/* The actions refused since the loops or the order of execution last
+ * changed, each with the loops it touches (loop tree nodes of levels 0 to
+ * its deepest level, on the branch it was refused on). An action
+ * transforms those loops and what they hold, whichever branch through
+ * them names it, so it is refused on every such branch: PolyBench's
+ * deriche, whose 34 branches pass through a few loops, asked the
+ * dependences 32 times whether D(0) may distribute them (5 ms each).
+ * Actions that only mark loops (U, V, P) keep the loop tree and the order,
+ * and only add what a later schedule must keep: what was refused stays
+ * refused (adi at LARGE asked three times whether D(0) may distribute its
+ * time loop, around unrolls). */
 #define REFUSAL_MAX_LEVELS 8
 struct refusal {
 	int id;
@@ -308,6 +312,19 @@ static void remember_refusal(struct refusals *refusals, pearl_sched *sched,
 		       sizeof(*refusals->r)) < 0)
 		return;
 	refusals->r[refusals->n++] = key;
+}
+
+/* Whether action `id` only marks loops (parallel, unroll, vector width):
+ * the loop tree and the order of execution stay as they were. */
+static int marks_only(int id)
+{
+	struct pearl_action a;
+
+	if (pearl_action_space_decode(id, &a) < 0)
+		return 0;
+	return a.kind == pearl_action_parallel ||
+	       a.kind == pearl_action_unroll ||
+	       a.kind == pearl_action_vectorize;
 }
 
 static int add_step(struct pearl_agent_trace *trace,
@@ -405,8 +422,8 @@ static pearl_stat decide(pearl_sched *sched, const pearl_policy *policy,
 		pearl_ctx_clear_error(ctx);
 		step->n_illegal++;
 	}
-	if (refusals)
-		refusals->n = 0; /* the schedule changed */
+	if (refusals && !marks_only(id))
+		refusals->n = 0; /* the loops or the order changed */
 	mask[id] = 0; /* as it was when id was chosen */
 	if (observe(opts, ctx, *graph, mask, step) != pearl_stat_ok)
 		return pearl_stat_error;

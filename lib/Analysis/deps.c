@@ -7,6 +7,7 @@
 #include <isl/space.h>
 #include <isl/set.h>
 #include <isl/union_set.h>
+#include <isl/val.h>
 #include <stdlib.h>
 
 #include "pearl/schedule.h"
@@ -313,6 +314,74 @@ pearl_stat pearl_deps_loop_parallel(pearl_deps *deps,
 	isl_multi_union_pw_aff_free(f);
 	if (st < 0)
 		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+	return pearl_stat_ok;
+}
+
+/* The pairs of `dep` (taken) that agree on dimension `k` of `f` (kept)
+ * (__isl_give). */
+static __isl_give isl_union_map *equal_at(__isl_take isl_union_map *dep,
+					  __isl_keep isl_multi_union_pw_aff *f,
+					  int k)
+{
+	return isl_union_map_eq_at_multi_union_pw_aff(dep, dims(f, k, 1));
+}
+
+/* The pairs of `dep` (taken) whose values at dimension `k` of `f` (kept)
+ * fall in one group of `factor` (the same floor(value / factor): one tile
+ * of isl_schedule_node_band_tile) (__isl_give). */
+static __isl_give isl_union_map *same_group_at(
+    __isl_take isl_union_map *dep, __isl_keep isl_multi_union_pw_aff *f,
+    int k, int factor)
+{
+	isl_multi_union_pw_aff *at = dims(f, k, 1);
+	isl_union_pw_aff *group = isl_multi_union_pw_aff_get_at(at, 0);
+	isl_ctx *ctx = isl_multi_union_pw_aff_get_ctx(f);
+
+	isl_multi_union_pw_aff_free(at);
+	group = isl_union_pw_aff_scale_down_val(
+	    group, isl_val_int_from_si(ctx, factor));
+	group = isl_union_pw_aff_floor(group);
+	return isl_union_map_eq_at_multi_union_pw_aff(
+	    dep, isl_multi_union_pw_aff_from_union_pw_aff(group));
+}
+
+pearl_stat pearl_deps_loop_jammable(pearl_deps *deps,
+				    __isl_keep isl_schedule_node *band,
+				    int member, int n, int factor,
+				    int *jammable)
+{
+	isl_multi_union_pw_aff *f;
+	isl_union_map *dep;
+	isl_bool back = isl_bool_false;
+	int dim, k;
+
+	*jammable = 0;
+	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
+	    member < 0 || member >= isl_schedule_node_band_n_member(band))
+		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	dim = pearl_band_prefix_dim(band, member);
+	if (n < 2 || n > dim || factor < 2)
+		return pearl_ctx_error(deps->ctx, "no unroll-and-jam of %d "
+				       "loops by %d among the band's %d", n,
+				       factor, dim);
+	f = prefix_function(band, member);
+	dep = same_outer_pairs(isl_union_map_copy(peek_all(deps)), band, f,
+			       dim - n);
+	/* the pairs the jam runs side by side: one group of copies, the
+	 * source's copy before the target's */
+	dep = same_group_at(dep, f, dim - n, factor);
+	dep = isl_union_map_lex_lt_at_multi_union_pw_aff(
+	    dep, dims(f, dim - n, 1));
+	for (k = dim - n + 1; k < dim && back == isl_bool_false; ++k) {
+		/* equal in the loops between, source after target here */
+		back = ordered_at(isl_union_map_copy(dep), f, k, 0);
+		dep = equal_at(dep, f, k);
+	}
+	isl_union_map_free(dep);
+	isl_multi_union_pw_aff_free(f);
+	if (back < 0)
+		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+	*jammable = !back;
 	return pearl_stat_ok;
 }
 

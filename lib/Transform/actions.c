@@ -856,6 +856,24 @@ static pearl_stat copy_read_only(pearl_sched *sched, int b, int l)
 	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
+/* Refuses `schedule` (taken), loop l of the current schedule jammed by
+ * `factor`, which the test on the dependences refused: with the full
+ * check's reason, naming a violated pair; if the full check accepts it,
+ * the two disagree (a bug in the test). */
+static pearl_stat refuse_checked(pearl_sched *sched,
+				 __isl_take isl_schedule *schedule, int l,
+				 int factor)
+{
+	pearl_stat st = pearl_sched_check_deps(sched, schedule);
+
+	isl_schedule_free(schedule);
+	if (st < 0)
+		return st;
+	return pearl_ctx_error(pearl_sched_ctx(sched), "verify: the "
+			       "unroll-and-jam test refused J(%d,%d), which "
+			       "the dependence check accepts", l, factor);
+}
+
 /* Unroll-and-jam (register tiling) of loop `l` of branch b by `factor`:
  * the loop is strip-mined by the factor, its point loop (factor
  * iterations) moved inside the loops below it, down to the innermost, and
@@ -863,11 +881,12 @@ static pearl_stat copy_read_only(pearl_sched *sched, int b, int l)
  * PEARL_JAM_OPTION build option): the loops inside then run `factor`
  * copies of their body, one per value of loop l, side by side. Loops
  * l..innermost must be perfectly nested; moving the point loop inwards is
- * checked against every dependence. */
+ * legal if the dependences prove it for any factor, or else if the jammed
+ * schedule passes the check against every dependence. */
 static pearl_stat unroll_and_jam(pearl_sched *sched, int b, int l, int factor)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
-	int depth = pearl_sched_branch_depth(sched, b), i;
+	int depth = pearl_sched_branch_depth(sched, b), i, jammable;
 	struct loop_desc point[1] = { { 0 } };
 	isl_schedule_node *node;
 	isl_multi_val *mv;
@@ -890,6 +909,11 @@ static pearl_stat unroll_and_jam(pearl_sched *sched, int b, int l, int factor)
 				       "than loop %d (%ld iterations)", factor,
 				       l, extent);
 	}
+	if (pearl_sched_branch_loop_jammable(sched, b, l, factor,
+					     &jammable) < 0) {
+		isl_schedule_node_free(node);
+		return pearl_stat_error;
+	}
 	mv = isl_multi_val_zero(isl_schedule_node_band_get_space(node));
 	mv = isl_multi_val_set_at(mv, 0, isl_val_int_from_si(
 	    isl_schedule_node_get_ctx(node), factor));
@@ -906,7 +930,20 @@ static pearl_stat unroll_and_jam(pearl_sched *sched, int b, int l, int factor)
 	node = put_chain(node, 1, point);
 	node = set_band_option(node, PEARL_JAM_OPTION, factor);
 	free_descs(point, 1);
-	return pearl_sched_commit(sched, schedule_of(node));
+	/* The test on the dependences decides; the full check of the
+	 * jammed schedule, which costs tens of ms on tiled nests with large
+	 * constant bounds, only names a violated pair for a refusal (or
+	 * verifies the test). */
+	if (jammable)
+		return pearl_sched_commit_jammed(sched, schedule_of(node), b,
+						 l);
+	if (!sched->explain && !sched->verify) {
+		isl_schedule_node_free(node);
+		return pearl_ctx_error(ctx, "jamming copies of loop %d into "
+				       "the loops inside it reverses a "
+				       "dependence", l);
+	}
+	return refuse_checked(sched, schedule_of(node), l, factor);
 }
 
 static pearl_stat parallelize(pearl_sched *sched, int b, int l)

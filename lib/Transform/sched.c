@@ -99,6 +99,16 @@ int pearl_sched_get_explain(pearl_sched *sched)
 	return sched->explain;
 }
 
+void pearl_sched_set_verify(pearl_sched *sched, int verify)
+{
+	sched->verify = verify;
+}
+
+int pearl_sched_get_verify(pearl_sched *sched)
+{
+	return sched->verify;
+}
+
 void pearl_sched_set_copies_made(pearl_sched *sched, int made)
 {
 	sched->no_copies = !made;
@@ -375,6 +385,22 @@ pearl_stat pearl_sched_branch_loops_permutable(pearl_sched *sched, int b,
 	return pearl_stat_ok;
 }
 
+pearl_stat pearl_sched_branch_loop_jammable(pearl_sched *sched, int b,
+					    int level, int factor,
+					    int *jammable)
+{
+	int depth = pearl_sched_branch_depth(sched, b);
+	int i = branch_loop_index(sched, b, depth - 1);
+
+	*jammable = 0;
+	if (i < 0)
+		return pearl_stat_error;
+	return pearl_deps_loop_jammable(sched->deps,
+					sched->tree->nodes[i].band,
+					sched->tree->nodes[i].member,
+					depth - level, factor, jammable);
+}
+
 /* "S0[1, 2] -> S1[0, 3]": one instance pair of `map` (kept). */
 static void describe_pair(__isl_keep isl_map *map, char *buf, size_t size)
 {
@@ -610,8 +636,9 @@ pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
  * schedule (pearl_sched_commit and its variants). */
 struct keep {
 	enum { keep_none, keep_parallel, keep_outside } what;
-	/* keep_outside: the n loops from node `first` of the current tree
-	 * became 2 n loops (tile and point loops) in their place */
+	/* keep_outside: node `first` of the current tree and the nodes
+	 * inside it changed, and the new tree has n nodes more (a tiling of
+	 * n loops: n tile loops; an unroll-and-jam: the jam's loop) */
 	int first, n;
 };
 
@@ -688,6 +715,23 @@ static struct pearl_loop_deps_entry *new_cache(pearl_sched *sched,
 	return cache;
 }
 
+/* For verify mode: pearl_stat_ok if the full dependence check accepts
+ * `schedule` (kept), which a shortcut test accepted; otherwise an error
+ * saying they disagree. */
+static pearl_stat verify_accepted(pearl_sched *sched,
+				  __isl_keep isl_schedule *schedule)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	char why[256];
+
+	if (pearl_sched_check_deps(sched, schedule) == pearl_stat_ok)
+		return pearl_stat_ok;
+	snprintf(why, sizeof(why), "%s", pearl_ctx_last_error(ctx));
+	return pearl_ctx_error(ctx, "verify: a legality test accepted a "
+			       "schedule that the dependence check refuses "
+			       "(%s)", why);
+}
+
 /* Replaces the schedule by `schedule` (taken) if its dependences are
  * respected (checked only if `check_order`) and its parallel marks hold.
  * The analysis of the loops checked is kept for the new schedule, and
@@ -701,6 +745,11 @@ static pearl_stat commit(pearl_sched *sched, __isl_take isl_schedule *schedule,
 
 	if (!schedule)
 		return pearl_ctx_isl_error(pearl_sched_ctx(sched), "transform");
+	if (!check_order && sched->verify &&
+	    verify_accepted(sched, schedule) < 0) {
+		isl_schedule_free(schedule);
+		return pearl_stat_error;
+	}
 	if ((check_order && pearl_sched_check_deps(sched, schedule) < 0) ||
 	    !(tree = pearl_loop_tree_from_schedule(sched->prog, schedule)) ||
 	    !(cache = new_cache(sched, tree, keep)) ||
@@ -763,6 +812,20 @@ pearl_stat pearl_sched_commit_tiled(pearl_sched *sched,
 				    int l, int n)
 {
 	struct keep keep = { keep_outside, 0, n };
+
+	keep.first = branch_loop_index(sched, b, l);
+	if (keep.first < 0) {
+		isl_schedule_free(schedule);
+		return pearl_stat_error;
+	}
+	return commit(sched, schedule, 0, &keep);
+}
+
+pearl_stat pearl_sched_commit_jammed(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule, int b,
+				     int l)
+{
+	struct keep keep = { keep_outside, 0, 1 };
 
 	keep.first = branch_loop_index(sched, b, l);
 	if (keep.first < 0) {

@@ -27,6 +27,7 @@ struct pearl_sched {
 	/* `schedule` as a map, built on first use (NULL while not) */
 	isl_union_map *smap;
 	int explain; /* refusals name a violating instance pair (costly) */
+	int verify;  /* shortcuts are checked in full too (costly) */
 	int no_copies; /* K is refused: the code generator makes no copies */
 };
 
@@ -99,6 +100,14 @@ pearl_stat pearl_sched_branch_loops_permutable(pearl_sched *sched, int b,
 					       int level, int n,
 					       int *permutable);
 
+/* Whether unrolling loop `level` of branch b by `factor` and jamming its
+ * copies below the branch's innermost loop keeps every dependence (as
+ * pearl_deps_loop_jammable over loops level..innermost). Not cached: each
+ * jam is asked once per schedule. */
+pearl_stat pearl_sched_branch_loop_jammable(pearl_sched *sched, int b,
+					    int level, int factor,
+					    int *jammable);
+
 /* pearl_stat_ok if `schedule` (kept) runs the source of every dependence
  * before its target; otherwise an error naming a violated dependence. */
 pearl_stat pearl_sched_check_deps(pearl_sched *sched,
@@ -120,6 +129,14 @@ pearl_stat pearl_sched_commit(pearl_sched *sched,
 pearl_stat pearl_sched_commit_tiled(pearl_sched *sched,
 				    __isl_take isl_schedule *schedule, int b,
 				    int l, int n);
+/* The same (no dependence check, parallel marks checked) for `schedule`
+ * (taken), the current one with loop l of branch b unrolled and jammed,
+ * which pearl_sched_branch_loop_jammable found legal: loop l and the loops
+ * inside it change (one loop more, the jam's), the analysis of every loop
+ * outside them carries over as for a tiling. */
+pearl_stat pearl_sched_commit_jammed(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule, int b,
+				     int l);
 /* The same (no dependence check, parallel marks checked) for `schedule`
  * (taken) that differs from the current one only in the reversal of a
  * loop that carries no dependence. Negating one loop's distances changes

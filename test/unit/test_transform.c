@@ -190,6 +190,122 @@ out:
 	pearl_program_free(prog);
 }
 
+/* A[i][j] = A[i - 8][j + 1]: the dependence (8, -1). */
+static pearl_program *example_far_recurrence(pearl_ctx *ctx)
+{
+	static const char *r[] = { "{ S0[i, j] -> A[i - 8, j + 1] }", NULL };
+	pearl_program *prog = pearl_program_alloc(ctx, "far_recurrence");
+
+	add_stmt_str(prog, "{ S0[i, j] : 8 <= i < 40 and 0 <= j < 15 }",
+		     "{ S0[i, j] -> A[i, j] }", r);
+	set_schedule_str(prog,
+	    "{ domain: \"{ S0[i, j] : 8 <= i < 40 and 0 <= j < 15 }\", "
+	    "child: { schedule: \"[{ S0[i, j] -> [(i)] }]\", "
+	    "child: { schedule: \"[{ S0[i, j] -> [(j)] }]\" } } }");
+	return prog;
+}
+
+/* J(l,f) of every loop with an inner loop, on every branch, for factors
+ * 2 to 16, after each of `prefixes` (NULL-terminated; the ones prog
+ * refuses are skipped), in verify mode: the unroll-and-jam test and the
+ * full dependence check of the jammed schedule never disagree. Counts the
+ * jams accepted and refused. */
+static void jam_everywhere(pearl_program *prog, const char **prefixes,
+			   int *accepted, int *refused)
+{
+	static const int factors[] = { 2, 3, 4, 8, 16 };
+	pearl_ctx *ctx = pearl_program_get_ctx(prog);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	int p, b, l, k, n;
+
+	for (p = 0; prefixes[p]; ++p) {
+		pearl_sched *s = pearl_sched_alloc(prog, deps);
+		struct pearl_action *a = NULL;
+		int i, ok = s != NULL;
+
+		n = pearl_actions_parse(ctx, prefixes[p], &a);
+		ok &= n >= 0;
+		if (s)
+			pearl_sched_set_verify(s, 1);
+		for (i = 0, b = 0; ok && i < n; ++i)
+			if (a[i].kind == pearl_action_next)
+				++b;
+			else
+				ok = pearl_sched_apply(s, b, &a[i]) ==
+				     pearl_stat_ok;
+		free(a);
+		for (b = 0; ok && b < pearl_sched_n_branch(s); ++b)
+			for (l = 0; l + 1 < pearl_sched_branch_depth(s, b); ++l)
+				for (k = 0; k < 5; ++k) {
+					struct pearl_action j = {
+						.kind = pearl_action_unroll_jam,
+						.level = { l },
+						.factor = { factors[k] } };
+					pearl_sched *c = pearl_sched_copy(s);
+					const char *why;
+
+					if (!c)
+						continue;
+					if (pearl_sched_apply(c, b, &j) ==
+					    pearl_stat_ok) {
+						++*accepted;
+					} else {
+						why = pearl_ctx_last_error(ctx);
+						CHECK(strncmp(why, "verify:", 7));
+						if (!strncmp(why, "verify:", 7))
+							fprintf(stderr, "  %s: %s %s\n",
+								pearl_program_get_name(prog),
+								prefixes[p], why);
+						++*refused;
+					}
+					pearl_sched_free(c);
+				}
+		pearl_sched_free(s);
+	}
+	pearl_deps_free(deps);
+}
+
+static void test_unroll_and_jam(pearl_ctx *ctx)
+{
+	static const char *square[] = { "", "I(0,1)", "T(0,1,4,4)",
+					"T(1,2,4,4)", "I(1,2) T(0,1,4,4)",
+					"J(0,2)", "T(0,1,4,4) J(0,2)",
+					"S(1,2)", "S(1,2) T(1,2,4,4)", NULL };
+	static const char *nests[] = { "", "T(1,2,4,4)", "T(1,2,2,4) J(1,2)",
+				       "I(0,1)", "D(0)", NULL };
+	static const char *flat[] = { "", "S(0,1)", "T(0,1,4,4)",
+				      "S(0,1) T(0,1,8,4)", NULL };
+	pearl_program *progs[4];
+	const char **prefixes[4] = { square, square, nests, flat };
+	int accepted = 0, refused = 0, i;
+	char reason[512];
+
+	progs[0] = example_matmul(ctx, 12, 10, 9);
+	progs[1] = example_seidel9(ctx);
+	progs[2] = example_two_nests(ctx);
+	progs[3] = example_far_recurrence(ctx);
+	for (i = 0; i < 4; ++i)
+		jam_everywhere(progs[i], prefixes[i], &accepted, &refused);
+	/* both answers were given often */
+	CHECK(accepted >= 100 && refused >= 100);
+	/* The dependence (8, -1) only reverses when a group of copies
+	 * holds both of its ends: a factor above 8. */
+	CHECK(apply(progs[3], "J(0,4)", NULL, reason, sizeof(reason)) == 0);
+	CHECK(apply(progs[3], "J(0,8)", NULL, reason, sizeof(reason)) == 0);
+	CHECK(apply(progs[3], "J(0,9)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(strncmp(reason, "violates RAW dependence", 23) == 0);
+	/* On a tile loop (its values step by the tile size), a jam by the
+	 * tile size groups one tile: nothing moves. */
+	CHECK(apply(progs[1], "S(1,2) T(1,2,4,4) J(1,4)", NULL, reason,
+		    sizeof(reason)) == 0);
+	/* by 8, two tiles: the pairs across their border turn around */
+	CHECK(apply(progs[1], "S(1,2) T(1,2,4,4) J(1,8)", NULL, reason,
+		    sizeof(reason)) == 1);
+	CHECK(strncmp(reason, "violates RAW dependence", 23) == 0);
+	for (i = 0; i < 4; ++i)
+		pearl_program_free(progs[i]);
+}
+
 static void test_notation(pearl_ctx *ctx)
 {
 	struct pearl_action *a;
@@ -277,6 +393,7 @@ int main(void)
 	test_matmul(ctx);
 	test_cached_analysis(ctx);
 	test_stencil(ctx);
+	test_unroll_and_jam(ctx);
 	test_notation(ctx);
 	pearl_ctx_free(ctx);
 	return check_done("test_transform");

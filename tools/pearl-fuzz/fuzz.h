@@ -91,7 +91,8 @@ typedef void (*fuzz_trace_fn)(const char *partial, void *user);
 /* A random schedule for the program of `base` (__isl_keep; not modified:
  * guided drawing works on a copy), drawn from *rng (advanced) in `mode`.
  * Returns the schedule in Pearl's notation (__isl_give, malloc'd), or NULL
- * with a message in err. */
+ * with a message in err (out of memory, or a legality test that disagrees
+ * with the full dependence check: "verify: ..."). */
 char *fuzz_random_schedule(pearl_sched *base, uint64_t *rng,
 			   enum fuzz_gen_mode mode, fuzz_trace_fn trace,
 			   void *user, char *err, size_t err_size);

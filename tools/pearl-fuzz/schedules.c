@@ -9,7 +9,9 @@
  *           tiling makes); a refused action is dropped, except in one
  *           schedule in ten, which ends with the first refused action
  *           (illegal on purpose). Levels are drawn within the branch's
- *           current depth.
+ *           current depth. The copy verifies its legality tests against
+ *           the full dependence check (pearl_sched_set_verify): a
+ *           disagreement ends the program with an error.
  *   blind   the same draws, legality not checked; depths are the branches'
  *           original ones plus the loops the schedule's own tilings add.
  *   wild    any levels (also negative and beyond the depth), tile sizes,
@@ -315,17 +317,21 @@ static int move_on(uint64_t *rng, int b, int n_branch)
 	return b + 1 < n_branch && chance(rng, 25);
 }
 
-/* Guided drawing on `sched` (modified): see the header comment. */
+/* Guided drawing on `sched` (modified): see the header comment. 0, or -1
+ * with the disagreement of a legality test in err. */
 static int draw_guided(pearl_sched *sched, uint64_t *rng, struct drawn *s,
-		       fuzz_trace_fn trace, void *user)
+		       fuzz_trace_fn trace, void *user, char *err,
+		       size_t err_size)
 {
 	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
 	int n_branch = pearl_sched_n_branch(sched);
 	int target = draw_length(rng), attempts, b = 0, d;
 	int end_illegal = chance(rng, 10);
 	struct pearl_action a;
+	char *text;
 
 	pearl_sched_set_explain(sched, 0);
+	pearl_sched_set_verify(sched, 1);
 	pearl_ctx_set_max_operations(ctx, GEN_MAX_OPERATIONS);
 	for (attempts = 0; attempts < 4 * target && s->n < target;
 	     ++attempts) {
@@ -342,6 +348,15 @@ static int draw_guided(pearl_sched *sched, uint64_t *rng, struct drawn *s,
 		pearl_ctx_clear_error(ctx);
 		if (pearl_sched_apply(sched, b, &a) == pearl_stat_ok) {
 			push(s, &a);
+		} else if (!strncmp(pearl_ctx_last_error(ctx), "verify:", 7)) {
+			push(s, &a);
+			text = fuzz_actions_str(s->acts, s->n);
+			snprintf(err, err_size, "%s (after %s)",
+				 pearl_ctx_last_error(ctx),
+				 text ? text : "?");
+			free(text);
+			pearl_ctx_clear_error(ctx);
+			return -1;
 		} else if (end_illegal) {
 			push(s, &a);
 			break;
@@ -442,7 +457,11 @@ char *fuzz_random_schedule(pearl_sched *base, uint64_t *rng,
 			snprintf(err, err_size, "cannot copy the schedule");
 			return NULL;
 		}
-		draw_guided(copy, rng, &s, trace, user);
+		if (draw_guided(copy, rng, &s, trace, user, err,
+				err_size) < 0) {
+			pearl_sched_free(copy);
+			return NULL;
+		}
 		pearl_sched_free(copy);
 	} else if (mode == fuzz_gen_blind) {
 		draw_blind(base, rng, &s);
