@@ -337,6 +337,10 @@ struct pearl_env_stats {
 	 * if none). */
 	long bases_rechecked;
 	double base_drift;
+	/* Answers taken from a schedule measured before in this process
+	 * that generates the same code (not run again: twins differ only by
+	 * noise). */
+	long code_twins;
 };
 
 /* The counters since pearl_env_create. */

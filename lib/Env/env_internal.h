@@ -104,6 +104,20 @@ struct pearl_env_program {
 	double base_cpu_seconds;        /* @kernel's CPU time, all threads */
 	double base_init_seconds;       /* @init's time, for deadlines */
 	uint64_t base_hash;             /* of the outputs */
+	/* The schedules this process measured, by the code they generate
+	 * (env_time.c: code_twin): a schedule that generates the same code
+	 * as one of them gets its answer, not a run of its own. Owned. */
+	struct env_code_twin *twins;
+	int n_twins, cap_twins;
+};
+
+/* A measured schedule of a program and the code it generates. */
+struct env_code_twin {
+	uint64_t code;       /* FNV-1a of the generated module's text */
+	char *schedule;      /* owned; normal form */
+	int status;          /* enum pearl_env_status: OK or TIMEOUT */
+	double seconds, cpu_seconds, init_seconds;
+	uint64_t output_hash;
 };
 
 /* A new program named `name` (NULL: "program") with `text` (kept)

@@ -220,6 +220,9 @@ pearl_env_program *pearl_env_program_free(pearl_env_program *p)
 {
 	if (!p)
 		return NULL;
+	while (p->n_twins > 0)
+		free(p->twins[--p->n_twins].schedule);
+	free(p->twins);
 	pearl_deps_free(p->deps);
 	pearl_program_free(p->prog);
 	pearl_ctx_free(p->ctx);

@@ -20,6 +20,7 @@
 
 #include "env_internal.h"
 #include "pearl/codegen_version.h"
+#include "pearl/grow.h"
 #include "pearl/mlir_codegen.h"
 #include "pearl/mlir_frontend.h"
 #include "pearl/transform.h"
@@ -569,11 +570,84 @@ static void count(pearl_env *env, const struct pearl_env_result *res)
 		env->stats.memo_misses++;
 }
 
+/* FNV-1a of a piece of printed text, continued from *user. */
+static void hash_text(MlirStringRef text, void *user)
+{
+	uint64_t *h = user;
+	size_t i;
+
+	for (i = 0; i < text.length; ++i) {
+		*h ^= (unsigned char)text.data[i];
+		*h *= 0x100000001b3ULL;
+	}
+}
+
+/* FNV-1a of the text of `module` (kept): the code a schedule generates. */
+static uint64_t code_hash(MlirModule module)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	mlirOperationPrint(mlirModuleGetOperation(module), hash_text, &h);
+	return h;
+}
+
+/* The schedule measured before whose code hashes to `code`, or NULL. */
+static const struct env_code_twin *code_twin(const pearl_env_program *p,
+					     uint64_t code)
+{
+	int i;
+
+	for (i = 0; i < p->n_twins; ++i)
+		if (p->twins[i].code == code)
+			return &p->twins[i];
+	return NULL;
+}
+
+/* Remembers the answer `row` (kept) of schedule `norm`, whose code hashes
+ * to `code`: OK and TIMEOUT answers only (the others say nothing of the
+ * code's speed). Forgetting (out of memory) only costs a run. */
+static void remember_code(pearl_env_program *p, uint64_t code,
+			  const char *norm, const struct env_memo_row *row)
+{
+	struct env_code_twin *t;
+
+	if ((row->status != PEARL_ENV_OK && row->status != PEARL_ENV_TIMEOUT) ||
+	    code_twin(p, code) ||
+	    pearl_grow(&p->twins, &p->cap_twins, p->n_twins + 1,
+		       sizeof(*p->twins)) < 0)
+		return;
+	t = &p->twins[p->n_twins];
+	t->schedule = strdup(norm);
+	if (!t->schedule)
+		return;
+	t->code = code;
+	t->status = row->status;
+	t->seconds = row->seconds;
+	t->cpu_seconds = row->cpu_seconds;
+	t->init_seconds = row->init_seconds;
+	t->output_hash = row->output_hash;
+	p->n_twins++;
+}
+
+/* The answer of twin `t` (kept) into *row. */
+static void twin_answer(const struct env_code_twin *t,
+			struct env_memo_row *row)
+{
+	row->status = t->status;
+	row->seconds = t->seconds;
+	row->cpu_seconds = t->cpu_seconds;
+	row->init_seconds = t->init_seconds;
+	row->output_hash = t->output_hash;
+	snprintf(row->message, sizeof(row->message),
+		 "the same code as \"%.200s\": its answer", t->schedule);
+}
+
 /* Measures the (legal) schedule: generates, compiles, runs, compares;
- * fills row. A schedule that keeps the code gets the base's time, unless
- * `again` (then it is run as it is). *contended is set to 1 if the
- * machine was contended even after the retries (the row is then not to
- * be memoized). Returns 0, or -1 on an error of the environment. */
+ * fills row. A schedule that keeps the code gets the base's time, and one
+ * that generates the code of a schedule measured before gets that one's
+ * answer, unless `again` (then it is run as it is). *contended is set to
+ * 1 if the machine was contended even after the retries (the row is then
+ * not to be memoized). Returns 0, or -1 on an error of the environment. */
 static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 		   const struct pearl_action *acts, int n, int again,
 		   struct env_memo_row *row, int *any_machine, int *contended,
@@ -581,7 +655,9 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 {
 	struct env_run_result run;
 	MlirModule module;
+	const struct env_code_twin *twin;
 	double t0 = pearl_now(), limit;
+	uint64_t code;
 	int same = 0;
 
 	memset(row, 0, sizeof(*row));
@@ -605,6 +681,16 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 		row->output_hash = p->base_hash;
 		snprintf(row->message, sizeof(row->message),
 			 "the schedule keeps the code: the base's time");
+		return 0;
+	}
+	/* The same code as a schedule measured before: its answer (a
+	 * second run would only add noise, and the search could then prefer
+	 * one twin by chance). Measuring again (`again`) runs anyway. */
+	code = code_hash(module);
+	if (!again && (twin = code_twin(p, code)) != NULL) {
+		mlirModuleDestroy(module);
+		twin_answer(twin, row);
+		env->stats.code_twins++;
 		return 0;
 	}
 	limit = env->opts.timeout_factor * p->base_seconds;
@@ -648,6 +734,8 @@ static int measure(pearl_env *env, pearl_env_program *p, const char *norm,
 		row->status = PEARL_ENV_FAILED;
 		break;
 	}
+	if (!*contended)
+		remember_code(p, code, norm, row);
 	return 0;
 }
 

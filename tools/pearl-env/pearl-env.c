@@ -124,11 +124,11 @@ static void print_stats(const pearl_env *env)
 	       "compilations %ld executions %ld base_measurements %ld "
 	       "illegal %ld timeouts %ld wrong_outputs %ld "
 	       "contention_retries %ld contended %ld bases_rechecked %ld "
-	       "base_drift %.3f\n",
+	       "base_drift %.3f code_twins %ld\n",
 	       s.queries, s.memo_hits, s.memo_misses, s.compilations,
 	       s.executions, s.base_measurements, s.illegal, s.timeouts,
 	       s.wrong_outputs, s.contention_retries, s.contended,
-	       s.bases_rechecked, s.base_drift);
+	       s.bases_rechecked, s.base_drift, s.code_twins);
 	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.6f\n",
 	       s.seconds_schedule, s.seconds_compile, s.seconds_run,
 	       s.seconds_memo);

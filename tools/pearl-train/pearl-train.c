@@ -1124,6 +1124,9 @@ static void print_done(const pearl_env *env, const struct state *st)
 	if (s.bases_rechecked > 0)
 		fprintf(stderr, ", %ld memoized bases measured again at a "
 			"median %.2fx", s.bases_rechecked, s.base_drift);
+	if (s.code_twins > 0)
+		fprintf(stderr, ", %ld answered by the run of a schedule with "
+			"the same code", s.code_twins);
 	fputc('\n', stderr);
 }
 

@@ -437,14 +437,18 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 {
 	char err[512];
 	struct pearl_search_result r;
+	struct pearl_env_stats before, after;
 	int rc;
 
 	fprintf(stderr, "pearl-tune: %s%s\n", label, a->rank_tag);
+	pearl_env_get_stats(env, &before);
 	rc = pearl_search_run(env, p, &a->search, &r, err, sizeof(err));
+	pearl_env_get_stats(env, &after);
 	if (rc < 0)
 		fprintf(stderr, "pearl-tune: %s: %s\n", label, err);
 	else {
-		char again[96] = "", quota[64] = "";
+		char again[96] = "", quota[64] = "", twins[96] = "";
+		long n_twins = after.code_twins - before.code_twins;
 
 		if (r.quota > 0)
 			snprintf(quota, sizeof(quota), ", %ld out of isl's "
@@ -453,18 +457,22 @@ static int search(pearl_env *env, const struct args *a, pearl_env_program *p,
 			snprintf(again, sizeof(again), "; confirmed: %.3fx "
 				 "measured again, the search's best %.3fx",
 				 r.best_speedup, r.search_speedup);
+		if (n_twins > 0)
+			snprintf(twins, sizeof(twins), "; %ld answered by the "
+				 "run of a schedule with the same code",
+				 n_twins);
 		fprintf(stderr,
 			"pearl-tune: %s%s: best %.3fx over %.6f s \"%s\" "
 			"(%d levels, %ld measured, %ld from the memo, %ld "
 			"refused%s, %ld failed, %ld wrong outputs, %ld not "
 			"measured, %ld levels sampled; %.1f s; stopped: "
-			"%s; best from: %s%s)\n",
+			"%s; best from: %s%s%s)\n",
 			label, a->rank_tag, r.best_speedup, r.base_seconds,
 			r.best_schedule,
 			r.levels, r.measured, r.memo_hits, r.illegal, quota,
 			r.failed, r.wrong_outputs, r.skipped,
 			r.clustered_levels, r.seconds, r.stop_reason,
-			r.best_origin, again);
+			r.best_origin, again, twins);
 		if (add_entry(file, pearl_env_program_function(p),
 			      pearl_env_program_region(p), p,
 			      r.best_schedule) < 0)
