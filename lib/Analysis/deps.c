@@ -130,6 +130,17 @@ static __isl_give isl_set *same_outer(__isl_take isl_set *d, int outer)
 	return d;
 }
 
+/* pearl_stat_ok if member `member` of `band` (kept) is a loop of a band
+ * node; otherwise an error in deps' context. */
+static pearl_stat check_loop(pearl_deps *deps,
+			     __isl_keep isl_schedule_node *band, int member)
+{
+	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
+	    member < 0 || member >= isl_schedule_node_band_n_member(band))
+		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	return pearl_stat_ok;
+}
+
 pearl_stat pearl_deps_analyze_loop(pearl_deps *deps,
 				   __isl_keep isl_schedule_node *band, int member,
 				   struct pearl_loop_deps *out)
@@ -141,9 +152,8 @@ pearl_stat pearl_deps_analyze_loop(pearl_deps *deps,
 	out->parallel = 1;
 	out->carried = 0;
 	out->distances = NULL;
-	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
-	    member < 0 || member >= isl_schedule_node_band_n_member(band))
-		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	if (check_loop(deps, band, member) < 0)
+		return pearl_stat_error;
 	depth = pearl_band_prefix_dim(band, member) - 1;
 	prefix = pearl_band_prefix_schedule(band, member);
 	for (k = 0; k < PEARL_DEP_KINDS; ++k) {
@@ -294,9 +304,8 @@ pearl_stat pearl_deps_loop_parallel(pearl_deps *deps,
 	*parallel = 1;
 	if (carried)
 		*carried = 0;
-	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
-	    member < 0 || member >= isl_schedule_node_band_n_member(band))
-		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	if (check_loop(deps, band, member) < 0)
+		return pearl_stat_error;
 	depth = pearl_band_prefix_dim(band, member) - 1;
 	f = prefix_function(band, member);
 	st = distance_signs(isl_union_map_copy(peek_all(deps)), band, f,
@@ -356,9 +365,8 @@ pearl_stat pearl_deps_loop_jammable(pearl_deps *deps,
 	int dim, k;
 
 	*jammable = 0;
-	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
-	    member < 0 || member >= isl_schedule_node_band_n_member(band))
-		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	if (check_loop(deps, band, member) < 0)
+		return pearl_stat_error;
 	dim = pearl_band_prefix_dim(band, member);
 	if (n < 2 || n > dim || factor < 2)
 		return pearl_ctx_error(deps->ctx, "no unroll-and-jam of %d "
@@ -395,9 +403,8 @@ pearl_stat pearl_deps_loops_permutable(pearl_deps *deps,
 	int dim, k;
 
 	*permutable = 1;
-	if (isl_schedule_node_get_type(band) != isl_schedule_node_band ||
-	    member < 0 || member >= isl_schedule_node_band_n_member(band))
-		return pearl_ctx_error(deps->ctx, "not a loop of a band node");
+	if (check_loop(deps, band, member) < 0)
+		return pearl_stat_error;
 	dim = pearl_band_prefix_dim(band, member);
 	if (n < 1 || n > dim)
 		return pearl_ctx_error(deps->ctx, "%d loops are not inside the "
