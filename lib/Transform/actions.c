@@ -880,9 +880,11 @@ static pearl_stat refuse_checked(pearl_sched *sched,
  * marked to be unrolled completely by the code generator (the
  * PEARL_JAM_OPTION build option): the loops inside then run `factor`
  * copies of their body, one per value of loop l, side by side. Loops
- * l..innermost must be perfectly nested; moving the point loop inwards is
- * legal if the dependences prove it for any factor, or else if the jammed
- * schedule passes the check against every dependence. */
+ * l..innermost must be perfectly nested. Moving the point loop inwards is
+ * legal if no pair of instances that one group of copies holds turns
+ * around (pearl_sched_branch_loop_jammable, exact); the full check of the
+ * jammed schedule runs only to name a violated pair (explain) or to
+ * verify the test (verify). */
 static pearl_stat unroll_and_jam(pearl_sched *sched, int b, int l, int factor)
 {
 	pearl_ctx *ctx = pearl_sched_ctx(sched);
