@@ -9,6 +9,7 @@
 
 #include <mlir-c/Diagnostics.h>
 #include <mlir-c/IR.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pearl/clock.h"
@@ -126,6 +127,11 @@ struct env_code_twin {
 pearl_env_program *env_program_alloc(pearl_env *env, const char *text,
 				     const char *name, char *err,
 				     size_t err_size);
+/* FNV-1a of the n bytes at p, continued from h (start from
+ * ENV_FNV1A_BASIS): the program hash's and the generated code's. */
+#define ENV_FNV1A_BASIS 0xcbf29ce484222325ULL
+uint64_t env_fnv1a(uint64_t h, const char *p, size_t n);
+
 /* The program hash (16 hex digits into out): FNV-1a over the lines of
  * `text` (kept) with comments, leading and trailing white space and blank
  * lines dropped, each ended by a newline, then over the line `extra` if it

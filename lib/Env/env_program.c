@@ -13,8 +13,7 @@
 #include "pearl/mlir_frontend.h"
 #include "pearl/transform.h"
 
-/* FNV-1a, continued from h. */
-static uint64_t fnv(uint64_t h, const char *p, size_t n)
+uint64_t env_fnv1a(uint64_t h, const char *p, size_t n)
 {
 	size_t i;
 
@@ -45,7 +44,7 @@ static const char *code_end(const char *p, const char *end)
 
 void env_program_hash(const char *text, const char *extra, char out[17])
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = ENV_FNV1A_BASIS;
 	const char *line = text, *eol, *b, *e;
 
 	while (*line) {
@@ -59,14 +58,14 @@ void env_program_hash(const char *text, const char *extra, char out[17])
 		while (e > b && isspace((unsigned char)e[-1]))
 			--e;
 		if (e > b) {
-			h = fnv(h, b, (size_t)(e - b));
-			h = fnv(h, "\n", 1);
+			h = env_fnv1a(h, b, (size_t)(e - b));
+			h = env_fnv1a(h, "\n", 1);
 		}
 		line = *eol ? eol + 1 : eol;
 	}
 	if (extra) {
-		h = fnv(h, extra, strlen(extra));
-		h = fnv(h, "\n", 1);
+		h = env_fnv1a(h, extra, strlen(extra));
+		h = env_fnv1a(h, "\n", 1);
 	}
 	snprintf(out, 17, "%016" PRIx64, h);
 }

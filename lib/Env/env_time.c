@@ -570,22 +570,18 @@ static void count(pearl_env *env, const struct pearl_env_result *res)
 		env->stats.memo_misses++;
 }
 
-/* FNV-1a of a piece of printed text, continued from *user. */
+/* The hash at `user` continued over a piece of printed text. */
 static void hash_text(MlirStringRef text, void *user)
 {
 	uint64_t *h = user;
-	size_t i;
 
-	for (i = 0; i < text.length; ++i) {
-		*h ^= (unsigned char)text.data[i];
-		*h *= 0x100000001b3ULL;
-	}
+	*h = env_fnv1a(*h, text.data, text.length);
 }
 
 /* FNV-1a of the text of `module` (kept): the code a schedule generates. */
 static uint64_t code_hash(MlirModule module)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = ENV_FNV1A_BASIS;
 
 	mlirOperationPrint(mlirModuleGetOperation(module), hash_text, &h);
 	return h;

@@ -351,7 +351,7 @@ static int draw_guided(pearl_sched *sched, uint64_t *rng, struct drawn *s,
 		} else if (!strncmp(pearl_ctx_last_error(ctx), "verify:", 7)) {
 			push(s, &a);
 			text = fuzz_actions_str(s->acts, s->n);
-			snprintf(err, err_size, "%s (after %s)",
+			snprintf(err, err_size, "%s (schedule drawn: %s)",
 				 pearl_ctx_last_error(ctx),
 				 text ? text : "?");
 			free(text);
