@@ -144,7 +144,19 @@ struct pearl_env_options {
 	 * is reported on stderr, once. At most PEARL_ENV_RECHECK_MAX.
 	 * Default 0: none (campaigns turn it on). */
 	int recheck_bases;
+	/* Other machines' answers. A memo may hold answers of several
+	 * machines (pearl_env_memo_merge). memo_also names other
+	 * fingerprints, separated by '|', at most PEARL_ENV_ALSO_MAX: a
+	 * program whose base this machine's memo lacks is answered from
+	 * the first of them whose memo has it, schedules and base alike, so
+	 * each speedup is one machine's ratio. Its first query that must
+	 * measure moves the program to this machine (its base is then
+	 * taken here too): nothing measured here is stored under another
+	 * machine's name. NULL or "": this machine's answers only (the
+	 * default). */
+	const char *memo_also;
 };
+#define PEARL_ENV_ALSO_MAX 4
 
 /* Fills `o` with the defaults above. */
 void pearl_env_options_init(struct pearl_env_options *o);
@@ -341,6 +353,9 @@ struct pearl_env_stats {
 	 * that generates the same code (not run again: twins differ only by
 	 * noise). */
 	long code_twins;
+	/* Memo hits answered by another machine's rows (memo_also), and
+	 * programs moved to this machine by a query that had to measure. */
+	long also_hits, also_moved;
 };
 
 /* The counters since pearl_env_create. */
@@ -359,6 +374,14 @@ struct pearl_env_memo_summary {
 int pearl_env_memo_summary(const char *memo_path,
 			   struct pearl_env_memo_summary *s, char *err,
 			   size_t err_size);
+
+/* Copies into the database at memo_path (created if missing) every
+ * answer of the database at from_path (an error if missing) that it
+ * lacks: same program, schedule, machine and code generator; the rows it
+ * has are kept. *added (may be NULL) is set to the number of rows copied.
+ * 0, or -1 with the reason in err. */
+int pearl_env_memo_merge(const char *memo_path, const char *from_path,
+			 long *added, char *err, size_t err_size);
 
 /* One answer of a memo database (extension, for training a critic on
  * every measured schedule). */

@@ -135,6 +135,38 @@ void env_diag_clear(pearl_env *env)
 
 /* Makes *copy an owned copy of the option string *opt (NULL stays NULL)
  * and points *opt at it. */
+/* Splits opts.memo_also ('|'-separated fingerprints) into env->also,
+ * skipping empty names and this machine's own. 0, or -1 (err) if there
+ * are more than PEARL_ENV_ALSO_MAX or one is too long. */
+static int split_also(pearl_env *env, const char *list, char *err,
+		      size_t err_size)
+{
+	const char *s = list, *bar;
+	size_t len;
+
+	while (s && *s) {
+		bar = strchr(s, '|');
+		len = bar ? (size_t)(bar - s) : strlen(s);
+		if (len >= sizeof(env->also[0]) ||
+		    (len && env->n_also == PEARL_ENV_ALSO_MAX)) {
+			pearl_error_printf(err, err_size,
+					   "bad options: memo-also takes at "
+					   "most %d machines of under %zu "
+					   "characters each",
+					   PEARL_ENV_ALSO_MAX,
+					   sizeof(env->also[0]));
+			return -1;
+		}
+		if (len && (strlen(env->machine) != len ||
+			    strncmp(s, env->machine, len))) {
+			memcpy(env->also[env->n_also], s, len);
+			env->also[env->n_also++][len] = '\0';
+		}
+		s = bar ? bar + 1 : NULL;
+	}
+	return 0;
+}
+
 static int copy_option(char **copy, const char **opt)
 {
 	if (!*opt)
@@ -197,6 +229,9 @@ pearl_env *pearl_env_create(const struct pearl_env_options *o, char *err,
 	else
 		fingerprint(env->machine, sizeof(env->machine), o->threads);
 	env->opts.machine = env->machine;
+	if (split_also(env, o->memo_also, err, err_size) < 0)
+		return pearl_env_free(env);
+	env->opts.memo_also = NULL; /* split into env->also */
 	if (copy_option(&env->again_compiler, &env->opts.again_compiler) < 0 ||
 	    copy_option(&env->again_cflags, &env->opts.again_cflags) < 0) {
 		pearl_error_printf(err, err_size, "out of memory");

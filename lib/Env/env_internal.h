@@ -38,6 +38,9 @@ struct pearl_env {
 	char *again_compiler;           /* owned copy, or NULL */
 	char *again_cflags;             /* owned copy, or NULL */
 	char machine[256];
+	/* opts.memo_also split: other machines' fingerprints, in order. */
+	char also[PEARL_ENV_ALSO_MAX][256];
+	int n_also;
 	MlirContext mctx;               /* owned */
 	MlirDiagnosticHandlerID diag_id;
 	char diag[512];                 /* the last MLIR error */
@@ -99,6 +102,11 @@ struct pearl_env_program {
 	pearl_deps *deps;               /* owned */
 	char fingerprint[17];           /* of prog, as pearl-schedule's */
 	char model_error[256];
+	/* The machine whose memo answers p (env_time.c: answering_machine):
+	 * env->machine or one of env->also, chosen at the first lookup
+	 * (machine_chosen). Borrowed. */
+	const char *machine;
+	int machine_chosen;
 	/* The base (unscheduled) measurement, once known. */
 	int base_known;
 	double base_seconds;

@@ -348,6 +348,78 @@ int pearl_env_memo_summary(const char *memo_path,
 	return ret;
 }
 
+/* Whether the file at path exists and can be read (opening a memo
+ * would create it). */
+static int readable(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
+int pearl_env_memo_merge(const char *memo_path, const char *from_path,
+			 long *added, char *err, size_t err_size)
+{
+	static const char columns[] =
+	    "program, schedule, machine, status, seconds, cpu_seconds, "
+	    "init_seconds, output_hash, message, created, codegen";
+	struct env_memo *m;
+	sqlite3_stmt *st = NULL;
+	char sql[512];
+	long before = 0, after = 0;
+	int ret = -1;
+
+	if (added)
+		*added = 0;
+	if (!readable(from_path)) {
+		pearl_error_printf(err, err_size,
+				   "memo database '%s': cannot read",
+				   from_path);
+		return -1;
+	}
+	/* opened once on its own: checked, and migrated if of version 1 */
+	m = env_memo_open(from_path, err, err_size);
+	if (!m)
+		return -1;
+	env_memo_close(m);
+	m = env_memo_open(memo_path, err, err_size);
+	if (!m)
+		return -1;
+	if (prepare(m, "ATTACH DATABASE ?1 AS other", &st, err, err_size) < 0)
+		goto out;
+	bind_text(st, 1, from_path);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		fail(m, "cannot attach the other database", err, err_size);
+		goto out;
+	}
+	snprintf(sql, sizeof(sql),
+		 "BEGIN;"
+		 "INSERT OR IGNORE INTO main.programs SELECT hash, name FROM "
+		 "other.programs;"
+		 "INSERT OR IGNORE INTO main.results (%s) SELECT %s FROM "
+		 "other.results;"
+		 "COMMIT;", columns, columns);
+	if (count(m, "SELECT count(*) FROM main.results", &before, err,
+		  err_size) < 0 ||
+	    exec_sql(m, sql, err, err_size) < 0 ||
+	    count(m, "SELECT count(*) FROM main.results", &after, err,
+		  err_size) < 0) {
+		sqlite3_exec(m->db, "ROLLBACK", NULL, NULL, NULL);
+		goto out;
+	}
+	if (added)
+		*added = after - before;
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	if (m->db)
+		sqlite3_exec(m->db, "DETACH DATABASE other", NULL, NULL, NULL);
+	env_memo_close(m);
+	return ret;
+}
+
 void pearl_env_memo_results_free(struct pearl_env_memo_result *results,
 				 int n)
 {
@@ -394,17 +466,15 @@ int pearl_env_memo_results(const char *memo_path, const char *hash,
 	sqlite3_stmt *st = NULL;
 	struct env_memo *m;
 	int cap = 0, rc, ret = -1;
-	FILE *f = fopen(memo_path, "rb");
 
 	*results = NULL;
 	*n = 0;
-	if (!f) { /* opening would create it */
+	if (!readable(memo_path)) {
 		pearl_error_printf(err, err_size,
 				   "memo database '%s': cannot read",
 				   memo_path);
 		return -1;
 	}
-	fclose(f);
 	m = env_memo_open(memo_path, err, err_size);
 	if (!m)
 		return -1;

@@ -3,7 +3,8 @@
  * region).
  *
  *   memo lookup (program, schedule, machine), then (program, schedule,
- *   any machine)
+ *   any machine); the machine is this one, or another whose answers serve
+ *   the program (memo_also) until a query must measure
  *   -> legality on the program's own model (no compilation if illegal)
  *   -> the base measurement, if not known yet (memoized as schedule "")
  *   -> code generation on a copy of the module (the model is extracted
@@ -331,6 +332,55 @@ static int compile_and_run(pearl_env *env, pearl_env_program *p,
 	return ret;
 }
 
+/* The machine whose answers serve p (p->machine, chosen once): this
+ * machine, unless its memo lacks p's base and one of env->also's has it
+ * (the first such). Returns 0, or -1 on an error of the memo (err). */
+static int answering_machine(pearl_env *env, pearl_env_program *p, char *err,
+			     size_t err_size)
+{
+	struct env_memo_row row;
+	int i, found;
+
+	if (p->machine_chosen)
+		return 0;
+	p->machine = env->machine;
+	for (i = -1; env->memo && i < env->n_also; ++i) {
+		found = env_memo_get(env->memo, p->hash, "",
+				     i < 0 ? env->machine : env->also[i], &row,
+				     err, err_size);
+		if (found < 0)
+			return -1;
+		if (found) {
+			p->machine = i < 0 ? env->machine : env->also[i];
+			break;
+		}
+	}
+	p->machine_chosen = 1;
+	return 0;
+}
+
+/* Whether p is answered by another machine's rows (memo_also). */
+static int answered_elsewhere(const pearl_env *env,
+			      const pearl_env_program *p)
+{
+	return p->machine_chosen && p->machine != env->machine;
+}
+
+/* Before p's first measurement here: p moves to this machine, its base
+ * to be taken from this machine's rows or measured (the other machine's
+ * base would give a ratio of two machines' times). */
+static void answer_here(pearl_env *env, pearl_env_program *p)
+{
+	if (!answered_elsewhere(env, p))
+		return;
+	p->machine = env->machine;
+	p->base_known = 0;
+	env->stats.also_moved++;
+	if (env->opts.verbose)
+		fprintf(stderr, "pearl-env: %s: measured on this machine from "
+			"now on\n", p->name);
+}
+
 static int memo_get(pearl_env *env, pearl_env_program *p, const char *sched,
 		    struct env_memo_row *row, char *err, size_t err_size)
 {
@@ -339,8 +389,12 @@ static int memo_get(pearl_env *env, pearl_env_program *p, const char *sched,
 
 	if (!env->memo)
 		return 0;
-	found = env_memo_get(env->memo, p->hash, sched, env->machine, row, err,
+	if (answering_machine(env, p, err, err_size) < 0)
+		return -1;
+	found = env_memo_get(env->memo, p->hash, sched, p->machine, row, err,
 			     err_size);
+	if (found > 0 && *sched && answered_elsewhere(env, p))
+		env->stats.also_hits++;
 	if (found == 0)
 		found = env_memo_get(env->memo, p->hash, sched,
 				     ENV_ANY_MACHINE, row, err, err_size);
@@ -444,8 +498,9 @@ static int recheck_base(pearl_env *env, pearl_env_program *p,
 	long n = env->stats.bases_rechecked;
 	double median;
 
-	if (n >= env->opts.recheck_bases || !(memo->seconds > 0))
-		return 0;
+	if (n >= env->opts.recheck_bases || !(memo->seconds > 0) ||
+	    answered_elsewhere(env, p))
+		return 0; /* another machine's base is not this one's */
 	if (run_base(env, p, &run, err, err_size) < 0)
 		return -1;
 	if (run.status != env_run_ok || run_contended(env, &run) ||
@@ -495,6 +550,7 @@ static int get_base(pearl_env *env, pearl_env_program *p, int measure_ok,
 	if (!measure_ok && (!found || row.status != PEARL_ENV_OK))
 		return 0;
 	if (!found) {
+		answer_here(env, p);
 		*measured = 1;
 		env->stats.base_measurements++;
 		if (run_base(env, p, &run, err, err_size) < 0)
@@ -824,6 +880,7 @@ int pearl_env_time(pearl_env *env, pearl_env_program *p, const char *schedule,
 		if (get_base(env, p, 0, &measured, err, err_size) < 0)
 			goto done;
 	} else {
+		answer_here(env, p);
 		if (ensure_base(env, p, &measured, err, err_size) < 0 ||
 		    measure(env, p, norm, acts, n, 0, &row, &any_machine,
 			    &contended, err, err_size) < 0)
@@ -870,6 +927,9 @@ int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
 		ret = rc;
 		goto done;
 	}
+	if (env->memo && answering_machine(env, p, err, err_size) < 0)
+		goto done;
+	answer_here(env, p);
 	if (ensure_base(env, p, &measured, err, err_size) < 0)
 		goto done;
 	legal = check_legal(p, acts, n, row.message, sizeof(row.message));

@@ -4,6 +4,7 @@
  *
  *   pearl-env [options] [--schedule S]... program.mlir...
  *   pearl-env --memo db.sqlite --summary
+ *   pearl-env --memo db.sqlite --merge other.sqlite
  *
  * Programs are MLIR modules in the benchmark kernel contract (@init,
  * @kernel, `// outputs:`). For every program and every --schedule (default:
@@ -20,7 +21,11 @@
  * programs are ordinary modules instead, and what is timed is their target
  * (F, --region R, default 0) on pearl-exec's inputs (--size N, default
  * 64; pearl/env.h). --stats prints the environment's
- * counters at the end. Exit status: 0 if
+ * counters at the end. --merge copies the answers of another memo that
+ * --memo's lacks (each under its own machine), for --memo-also: a program
+ * this machine has no base for is then answered from the first of those
+ * machines' answers that has one, until a query must measure. Exit status:
+ * 0 if
  * every query was answered (whatever its status), 1 if a program does not
  * load or its base does not run, 2 on a usage error or an error of the
  * environment (e.g. the memo file is not an SQLite database).
@@ -44,6 +49,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: pearl-env [options] [--schedule S]... program.mlir...\n"
 		"       pearl-env --memo FILE --summary\n"
+		"       pearl-env --memo FILE --merge OTHER\n"
 		"Times each schedule of each program (kernel contract) against "
 		"the unscheduled\nprogram, with SQLite memoization.\n"
 		"  --memo FILE         memo database (created if missing)\n"
@@ -51,6 +57,10 @@ static void usage(FILE *out)
 		"(repeatable; \"\" is the base)\n"
 		"  --machine M         machine fingerprint (default: CPU "
 		"model, cpus, threads)\n"
+		"  --memo-also M1|M2   other machines whose memoized answers "
+		"serve a program\n"
+		"                      this machine has no base for (until "
+		"a query must measure)\n"
 		"  --warmup N          untimed runs first (default 1)\n"
 		"  --warmup-time S     and more until the kernel ran S "
 		"seconds (default 0.02)\n"
@@ -100,6 +110,8 @@ static void usage(FILE *out)
 		"--size N (default 64)\n"
 		"  --stats             print the counters at the end\n"
 		"  --summary           print what the memo database holds\n"
+		"  --merge OTHER       copy OTHER's answers that --memo's "
+		"lacks into it\n"
 		"  --verbose           progress on stderr\n");
 }
 
@@ -124,11 +136,12 @@ static void print_stats(const pearl_env *env)
 	       "compilations %ld executions %ld base_measurements %ld "
 	       "illegal %ld timeouts %ld wrong_outputs %ld "
 	       "contention_retries %ld contended %ld bases_rechecked %ld "
-	       "base_drift %.3f code_twins %ld\n",
+	       "base_drift %.3f code_twins %ld also_hits %ld also_moved %ld\n",
 	       s.queries, s.memo_hits, s.memo_misses, s.compilations,
 	       s.executions, s.base_measurements, s.illegal, s.timeouts,
 	       s.wrong_outputs, s.contention_retries, s.contended,
-	       s.bases_rechecked, s.base_drift, s.code_twins);
+	       s.bases_rechecked, s.base_drift, s.code_twins, s.also_hits,
+	       s.also_moved);
 	printf("stats: seconds schedule %.3f compile %.3f run %.3f memo %.6f\n",
 	       s.seconds_schedule, s.seconds_compile, s.seconds_run,
 	       s.seconds_memo);
@@ -141,6 +154,7 @@ static void print_stats(const pearl_env *env)
 }
 
 static int summary(const char *memo);
+static int merge(const char *memo, const char *other);
 
 struct args {
 	struct pearl_env_options opts;
@@ -156,6 +170,7 @@ struct args {
 	int region;
 	long long size;
 	pearl_policy *policy;
+	const char *merge_path;  /* --merge */
 	const char *critic_path; /* --critic: the critic's beam */
 	pearl_policy *critic;
 	int beam_width, beam_top_k;
@@ -223,6 +238,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_INT("region", &a->region, 0, INT_MAX),
 	    PEARL_OPTION_LLONG("size", &a->size, 0, LLONG_MAX),
 	    PEARL_OPTION_STRING("machine", &a->opts.machine),
+	    PEARL_OPTION_STRING("memo-also", &a->opts.memo_also),
+	    PEARL_OPTION_STRING("merge", &a->merge_path),
 	    PEARL_OPTION_INT("warmup", &a->opts.warmup, 0, INT_MAX),
 	    PEARL_OPTION_DOUBLE_RANGE("warmup-time", &a->opts.warmup_seconds,
 				      0, HUGE_VAL),
@@ -260,11 +277,17 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->n_files = res.n_arguments;
 	if (r != 0)
 		return r;
-	if (a->summary && !a->opts.memo_path) {
-		fprintf(stderr, "pearl-env: --summary needs --memo\n");
+	if ((a->summary || a->merge_path) && !a->opts.memo_path) {
+		fprintf(stderr, "pearl-env: --summary and --merge need "
+			"--memo\n");
 		return -1;
 	}
-	if (!a->summary && !a->n_files) {
+	if (a->merge_path && (a->summary || a->n_files)) {
+		fprintf(stderr, "pearl-env: --merge takes no program and no "
+			"--summary\n");
+		return -1;
+	}
+	if (!a->summary && !a->merge_path && !a->n_files) {
 		fprintf(stderr, "pearl-env: no program\n");
 		return -1;
 	}
@@ -404,8 +427,9 @@ int main(int argc, char **argv)
 		free(a.files);
 		return st;
 	}
-	if (a.summary) {
-		ret = summary(a.opts.memo_path);
+	if (a.summary || a.merge_path) {
+		ret = a.merge_path ? merge(a.opts.memo_path, a.merge_path)
+				   : summary(a.opts.memo_path);
 		free(a.schedules);
 		free(a.files);
 		return ret;
@@ -468,5 +492,19 @@ static int summary(const char *memo)
 	printf("memo %s: rows %ld programs %ld unique_schedules %ld "
 	       "machines %ld illegal %ld\n", memo, s.rows, s.programs,
 	       s.schedules, s.machines, s.illegal);
+	return 0;
+}
+
+/* --merge: other's answers that memo lacks, copied into memo. */
+static int merge(const char *memo, const char *other)
+{
+	char err[1024] = "";
+	long added;
+
+	if (pearl_env_memo_merge(memo, other, &added, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pearl-env: error: %s\n", err);
+		return 2;
+	}
+	printf("memo %s: answers added: %ld from %s\n", memo, added, other);
 	return 0;
 }

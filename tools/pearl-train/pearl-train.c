@@ -220,6 +220,8 @@ static void usage(FILE *f)
 "  --timeout-factor X    a schedule this many times slower than the base\n"
 "                        is stopped and penalized (default 4)\n"
 "  --machine NAME        memo fingerprint override\n"
+"  --memo-also M1|M2     other machines whose memo answers serve a program this\n"
+"                        machine has no base for, until a query must measure\n"
 "  --seed N              initialization, sampling and shuffling (default 1)\n"
 "  -v                    per-episode lines\n");
 }
@@ -355,6 +357,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_INT("recheck-bases", &o->env.recheck_bases, 0,
 			     PEARL_ENV_RECHECK_MAX),
 	    PEARL_OPTION_STRING("machine", &o->env.machine),
+	    PEARL_OPTION_STRING("memo-also", &o->env.memo_also),
 	    PEARL_OPTION_INT("imitate-epochs", &o->imitate_epochs, 0,
 			     INT_MAX),
 	    PEARL_OPTION_INT("imitate-samples", &o->imitate_samples, 0,
@@ -1127,6 +1130,10 @@ static void print_done(const pearl_env *env, const struct state *st)
 	if (s.code_twins > 0)
 		fprintf(stderr, ", %ld answered by the run of a schedule with "
 			"the same code", s.code_twins);
+	if (s.also_hits > 0 || s.also_moved > 0)
+		fprintf(stderr, ", %ld answered by another machine's rows "
+			"(--memo-also), %ld programs moved to this machine",
+			s.also_hits, s.also_moved);
 	fputc('\n', stderr);
 }
 

@@ -152,6 +152,10 @@ static void usage(FILE *out)
 		"(default: compiled-in)\n"
 		"  --memo FILE          the environment's memo database\n"
 		"  --machine M          machine fingerprint of the memo rows\n"
+		"  --memo-also M1|M2    other machines whose memo answers serve a "
+		"program this\n"
+		"                       machine has no base for, until a query "
+		"must measure\n"
 		"  --runs N             timed runs per candidate, minimum "
 		"kept (default 3)\n"
 		"  --max-cpu-pressure X  measure again (after a wait) when "
@@ -305,6 +309,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	    PEARL_OPTION_STRING("model", &a->model),
 	    PEARL_OPTION_STRING("memo", &a->env.memo_path),
 	    PEARL_OPTION_STRING("machine", &a->env.machine),
+	    PEARL_OPTION_STRING("memo-also", &a->env.memo_also),
 	    PEARL_OPTION_DOUBLE_RANGE("max-cpu-pressure",
 				      &a->env.max_cpu_pressure, 0, HUGE_VAL),
 	    PEARL_OPTION_INT("contention-retries",
