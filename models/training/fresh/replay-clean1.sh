@@ -80,27 +80,8 @@ rm -rf "$out/targets"
   "$out/targets" "${old_csvs[@]}")
 (cd "$training" && python3 "$root/tools/pearl-train/imitate-targets.py" \
   "$out/targets" "${clean_csvs[@]}")
-python3 - "$out/targets" "$here/imitate-clean1.csv" <<'EOF'
-import csv, os, re, sys
-targets, record = sys.argv[1], sys.argv[2]
-files = len(os.listdir(targets))
-checked = 0
-for row in csv.DictReader(open(record, newline="")):
-    if row["imitated"] != "target":
-        continue
-    path = os.path.join(targets, row["program"] + ".sched")
-    text = open(path).read() if os.path.exists(path) else ""
-    found = re.search(r'^kernel 0 \* "([^"]*)"$', text, re.M)
-    if not found or found.group(1) != row["schedule"]:
-        sys.exit("replay-clean1: %s: the record imitated \"%s\", the targets "
-                 "give %s" % (row["program"], row["schedule"],
-                              '"%s"' % found.group(1) if found else "none"))
-    checked += 1
-if files != 1348:
-    sys.exit("replay-clean1: %d target files, the run had 1348" % files)
-print("replay-clean1: %d target files; the %d targets the run imitated match"
-      % (files, checked))
-EOF
+python3 "$root/tools/pearl-train/check-targets.py" replay-clean1 "$out/targets" \
+  "$here/imitate-clean1.csv" 1348
 [ "$targets_only" = 1 ] && exit 0
 
 # The starting policy is e10, compiled in when this run was made; taken
