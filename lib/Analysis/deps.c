@@ -252,21 +252,49 @@ static __isl_give isl_union_map *same_outer_pairs(
 	return dep;
 }
 
+struct ordered_at_data {
+	isl_multi_union_pw_aff *at; /* kept */
+	int lt;
+	isl_bool found;
+};
+
+/* Sets data->found if `map` (taken) has a pair ordered as data asks, and
+ * then stops the walk (an error that found tells apart). */
+static isl_stat map_ordered_at(__isl_take isl_map *map, void *user)
+{
+	struct ordered_at_data *data = user;
+	isl_union_map *one = isl_union_map_from_map(map);
+	isl_multi_union_pw_aff *at = isl_multi_union_pw_aff_copy(data->at);
+	isl_bool empty;
+
+	if (data->lt)
+		one = isl_union_map_lex_lt_at_multi_union_pw_aff(one, at);
+	else
+		one = isl_union_map_lex_gt_at_multi_union_pw_aff(one, at);
+	empty = isl_union_map_is_empty(one);
+	isl_union_map_free(one);
+	data->found = isl_bool_not(empty);
+	return data->found == isl_bool_false ? isl_stat_ok : isl_stat_error;
+}
+
 /* Whether `dep` (taken) has a pair whose source comes before its target
- * (lt) or after it (!lt) in dimension `k` of `f` (kept). */
+ * (lt) or after it (!lt) in dimension `k` of `f` (kept). The maps of dep
+ * (one per pair of statements) are tested one by one, up to the first
+ * that has one: a loop that carries a dependence is told as soon as one
+ * of its pairs of statements is found (nussinov: most of the cost of a
+ * refused parallelization). */
 static isl_bool ordered_at(__isl_take isl_union_map *dep,
 			   __isl_keep isl_multi_union_pw_aff *f, int k, int lt)
 {
-	isl_multi_union_pw_aff *at = dims(f, k, 1);
-	isl_bool empty;
+	struct ordered_at_data data = { dims(f, k, 1), lt, isl_bool_false };
 
-	if (lt)
-		dep = isl_union_map_lex_lt_at_multi_union_pw_aff(dep, at);
+	if (!data.at || !dep)
+		data.found = isl_bool_error;
 	else
-		dep = isl_union_map_lex_gt_at_multi_union_pw_aff(dep, at);
-	empty = isl_union_map_is_empty(dep);
+		isl_union_map_foreach_map(dep, map_ordered_at, &data);
+	isl_multi_union_pw_aff_free(data.at);
 	isl_union_map_free(dep);
-	return isl_bool_not(empty);
+	return data.found;
 }
 
 /* For the pairs of `dep` (taken) that agree on the first `depth`

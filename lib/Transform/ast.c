@@ -99,24 +99,68 @@ static int is_degenerate_band(__isl_keep isl_schedule_node *node)
  * generation became many times slower on some schedules (past its time
  * limit on pearl-gen --seed 69 --size-scale small, "R(2) S(1,2,3,2)
  * T(0,1,2,3,13,13) T(1,2,3,2,2,1) S(7,8,1,2)"). Errors count as not
- * fixed. */
-static int is_fixed_by_outer_loops(__isl_keep isl_schedule_node *node)
+ * fixed.
+ *
+ * prefix_fixes_band: whether, over the instances of `domain` (taken),
+ * the prefix schedule `prefix` (kept) fixes the band's values `band`
+ * (kept): the map from prefix values to band values is single-valued. */
+static isl_bool prefix_fixes_band(__isl_take isl_union_set *domain,
+				  __isl_keep isl_union_map *prefix,
+				  __isl_keep isl_union_map *band)
 {
-	isl_union_set *domain;
-	isl_union_map *prefix, *band, *prefix_to_band;
+	isl_union_map *to_prefix, *to_band, *prefix_to_band;
 	isl_bool single;
 
-	domain = isl_schedule_node_get_domain(node);
-	prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
-	prefix = isl_union_map_intersect_domain(prefix,
-						isl_union_set_copy(domain));
-	band = isl_schedule_node_band_get_partial_schedule_union_map(node);
-	band = isl_union_map_intersect_domain(band, domain);
+	to_prefix = isl_union_map_intersect_domain(isl_union_map_copy(prefix),
+						   isl_union_set_copy(domain));
+	to_band = isl_union_map_intersect_domain(isl_union_map_copy(band),
+						 domain);
 	prefix_to_band = isl_union_map_apply_range(
-	    isl_union_map_reverse(prefix), band);
+	    isl_union_map_reverse(to_prefix), to_band);
 	single = isl_union_map_is_single_valued(prefix_to_band);
 	isl_union_map_free(prefix_to_band);
-	return single == isl_bool_true;
+	return single;
+}
+
+/* Stops the walk over the statements of a band (an error) at one whose
+ * instances alone do not fix the band: then the band is not fixed. */
+struct fixed_walk {
+	isl_union_map *prefix, *band; /* kept */
+	isl_bool fixed;
+};
+
+static isl_stat statement_fixes_band(__isl_take isl_set *set, void *user)
+{
+	struct fixed_walk *w = user;
+
+	w->fixed = prefix_fixes_band(isl_union_set_from_set(set), w->prefix,
+				     w->band);
+	return w->fixed == isl_bool_true ? isl_stat_ok : isl_stat_error;
+}
+
+/* The test runs per statement first: a band that one statement's
+ * instances do not fix is not fixed (the common case, decided without
+ * composing every statement's prefix with every other's band values),
+ * and with one statement that test is the whole answer. */
+static int is_fixed_by_outer_loops(__isl_keep isl_schedule_node *node)
+{
+	isl_union_set *domain = isl_schedule_node_get_domain(node);
+	struct fixed_walk w = { NULL, NULL, isl_bool_true };
+	isl_size n = isl_union_set_n_set(domain);
+
+	w.prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
+	w.band = isl_schedule_node_band_get_partial_schedule_union_map(node);
+	if (n < 0 || !w.prefix || !w.band)
+		w.fixed = isl_bool_error;
+	else
+		isl_union_set_foreach_set(domain, statement_fixes_band, &w);
+	if (w.fixed == isl_bool_true && n > 1)
+		w.fixed = prefix_fixes_band(isl_union_set_copy(domain),
+					    w.prefix, w.band);
+	isl_union_map_free(w.prefix);
+	isl_union_map_free(w.band);
+	isl_union_set_free(domain);
+	return w.fixed == isl_bool_true;
 }
 
 /* Wraps every band with a vector width (V) in a PEARL_VECTOR_MARK mark,
