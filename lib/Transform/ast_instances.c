@@ -329,7 +329,7 @@ static isl_stat walk_for(struct walk *w, __isl_keep isl_ast_node *node,
 			       isl_val_copy(step))));
 		where = isl_set_intersect(where, isl_pw_aff_ge_set(var, start));
 		where = isl_set_intersect(where, expr_set(w, space, cond));
-		r = walk_node(w, body, where);
+		r = walk_node(w, body, isl_set_coalesce(where));
 	} else {
 		isl_pw_aff_free(start);
 		isl_set_free(where);
@@ -369,14 +369,14 @@ static isl_stat walk_if(struct walk *w, __isl_keep isl_ast_node *node,
 	}
 	branch = isl_ast_node_if_get_then_node(node);
 	r = walk_node(w, branch,
-		      isl_set_intersect(isl_set_copy(where),
-					isl_set_copy(holds)));
+		      isl_set_coalesce(isl_set_intersect(
+			  isl_set_copy(where), isl_set_copy(holds))));
 	isl_ast_node_free(branch);
 	if (r >= 0 && has_else) {
 		branch = isl_ast_node_if_get_else_node(node);
 		r = walk_node(w, branch,
-			      isl_set_subtract(isl_set_copy(where),
-					       isl_set_copy(holds)));
+			      isl_set_coalesce(isl_set_subtract(
+				  isl_set_copy(where), isl_set_copy(holds))));
 		isl_ast_node_free(branch);
 	}
 	isl_set_free(holds);
@@ -433,8 +433,9 @@ static isl_bool equals_iterator(__isl_keep isl_pw_aff *f, int k,
  * tests at a higher cost. The fast test is a substitution and a few
  * emptiness tests: the same with maps (composition, deltas) or with the
  * AST build's schedule (a map with dozens of integer divisions on tiled
- * and skewed schedules) took minutes. `where` is coalesced first (4x
- * faster on such a schedule). */
+ * and skewed schedules) took minutes. `where` comes coalesced (4x
+ * faster on such a schedule): walk_for and walk_if coalesce the sets they
+ * make, once for all the user nodes of a body. */
 static isl_bool runs_on_schedule(__isl_keep isl_set *where,
 				 __isl_keep isl_multi_pw_aff *args,
 				 __isl_keep isl_pw_multi_aff *at)
@@ -445,7 +446,7 @@ static isl_bool runs_on_schedule(__isl_keep isl_set *where,
 	isl_size m = isl_pw_multi_aff_dim(at, isl_dim_out);
 	isl_bool ok;
 
-	where = isl_set_coalesce(isl_set_copy(where));
+	where = isl_set_copy(where);
 	back = isl_pw_multi_aff_pullback_pw_multi_aff(
 	    isl_pw_multi_aff_copy(at), isl_pw_multi_aff_from_multi_pw_aff(
 		    isl_multi_pw_aff_copy(args)));
