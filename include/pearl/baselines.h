@@ -1,6 +1,6 @@
 /*
  * baselines.h - the policies a trained model is compared with
- * (pearl-eval), driven through the same action space, masks and legality
+ * (pearl-eval; the pass's agent=heuristic), driven through the same action space, masks and legality
  * checks as the agent (pearl/agent.h's pearl_agent_mask):
  *
  *   random:    on each branch, as many actions as a reference episode
@@ -15,22 +15,30 @@
  * Return the number of applied actions, or -1 with an error in the
  * program's context (or if buf is too small).
  */
-#ifndef PEARL_TRAIN_BASELINES_H
-#define PEARL_TRAIN_BASELINES_H
+#ifndef PEARL_BASELINES_H
+#define PEARL_BASELINES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "pearl/transform.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* per_branch[b] (b < n) actions on branch b; branches beyond n get 0. */
-int baseline_random(pearl_sched *sched, const int *per_branch, int n,
-		    uint64_t seed, char *buf, size_t size);
-int baseline_heuristic(pearl_sched *sched, char *buf, size_t size);
+int pearl_baseline_random(pearl_sched *sched, const int *per_branch, int n,
+			  uint64_t seed, char *buf, size_t size);
+int pearl_baseline_heuristic(pearl_sched *sched, char *buf, size_t size);
 
 /* The number of applied actions per branch of a schedule string: *counts
  * is malloc'd (caller frees); returns the number of branches it covers
  * (N-separated groups), or -1 if memory is exhausted. */
-int baseline_count_per_branch(const char *schedule, int **counts);
+int pearl_baseline_count_per_branch(const char *schedule, int **counts);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -23,7 +23,9 @@ extern "C" {
 enum pearl_mlir_agent {
 	pearl_mlir_agent_greedy, /* the policy's most likely legal actions */
 	pearl_mlir_agent_sample, /* sampled from the policy (seeded) */
-	pearl_mlir_agent_none    /* not at all: model (and print) only */
+	pearl_mlir_agent_none,   /* not at all: model (and print) only */
+	pearl_mlir_agent_heuristic /* the rules-only baseline, no network
+				    * (pearl/baselines.h): for comparison */
 };
 
 struct pearl_mlir_options {

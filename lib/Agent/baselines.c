@@ -1,8 +1,8 @@
-/* Random and rules-only policies (baselines.h). */
+/* Random and rules-only policies (pearl/baselines.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "baselines.h"
+#include "pearl/baselines.h"
 #include "pearl/action_space.h"
 #include "pearl/agent.h"
 #include "pearl/features.h"
@@ -83,8 +83,8 @@ static int finish(struct writer *w, int applied)
 	return w->overflow ? -1 : applied;
 }
 
-int baseline_random(pearl_sched *sched, const int *per_branch, int n,
-		    uint64_t seed, char *buf, size_t size)
+int pearl_baseline_random(pearl_sched *sched, const int *per_branch, int n,
+			  uint64_t seed, char *buf, size_t size)
 {
 	struct writer w = {buf, size, 0, 0, 0};
 	int n_branch = pearl_sched_n_branch(sched), b, applied = 0;
@@ -153,7 +153,7 @@ static int first_legal(pearl_sched *sched, int b,
 	return 0;
 }
 
-int baseline_heuristic(pearl_sched *sched, char *buf, size_t size)
+int pearl_baseline_heuristic(pearl_sched *sched, char *buf, size_t size)
 {
 	struct writer w = {buf, size, 0, 0, 0};
 	int n_branch = pearl_sched_n_branch(sched), b, applied = 0;
@@ -189,7 +189,7 @@ error:
 	return -1;
 }
 
-int baseline_count_per_branch(const char *schedule, int **counts)
+int pearl_baseline_count_per_branch(const char *schedule, int **counts)
 {
 	int n = 1, cap = 8;
 	const char *p = schedule;

@@ -151,7 +151,11 @@ struct PearlSchedulePass
           clEnumValN(pearl_mlir_agent_sample, "sample",
                      "actions sampled from the policy (see seed)"),
           clEnumValN(pearl_mlir_agent_none, "none",
-                     "no scheduling: model (and print) only"))};
+                     "no scheduling: model (and print) only"),
+          clEnumValN(pearl_mlir_agent_heuristic, "heuristic",
+                     "the rules-only baseline (tile the outermost legal "
+                     "pair 32x32, parallelize the outermost legal loop, "
+                     "unroll the innermost by 4), for comparison"))};
   Option<std::string> model{
       *this, "model",
       llvm::cl::desc("Policy weights to use instead of the compiled-in "
@@ -304,7 +308,8 @@ struct PearlSchedulePass
       opts.schedule_file = loadedScheduleFile->file;
       opts.schedule_file_error = loadedScheduleFile->error.c_str();
     }
-    if (schedule.getValue().empty() && agent != pearl_mlir_agent_none) {
+    if (schedule.getValue().empty() && agent != pearl_mlir_agent_none &&
+        agent != pearl_mlir_agent_heuristic) {
       policy = loadPolicy(model.getValue());
       opts.policy = policy->policy;
       opts.policy_error = policy->error.c_str();

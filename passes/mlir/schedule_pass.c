@@ -7,6 +7,8 @@
 #include <mlir-c/BuiltinAttributes.h>
 
 #include "pearl/agent.h"
+#include "pearl/baselines.h"
+#include "pearl/clock.h"
 #include "pearl/deps.h"
 #include "pearl/features.h"
 #include "pearl/fingerprint.h"
@@ -167,6 +169,30 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 	}
 	free(actions);
 	pearl_agent_trace_clear(&trace);
+	return applied;
+}
+
+/* Schedules `sched` with the rules-only baseline (agent=heuristic) and
+ * says what it chose in a remark at `loc`. Returns the number of actions
+ * applied, or -1 with an error in the context (on failure `sched` may
+ * hold part of the rules' actions: the caller leaves the region
+ * unchanged). */
+static int apply_heuristic(pearl_ctx *ctx, pearl_sched *sched,
+			   MlirLocation loc)
+{
+	char text[4096], msg[4200];
+	double t0 = pearl_now();
+	int applied = pearl_baseline_heuristic(sched, text, sizeof(text));
+
+	if (applied < 0) {
+		if (!*pearl_ctx_last_error(ctx))
+			pearl_ctx_error(ctx, "the rules-only agent failed");
+		return -1;
+	}
+	snprintf(msg, sizeof(msg), "pearl-schedule: the rules "
+		 "(agent=heuristic) chose \"%s\" (%d actions; decided in "
+		 "%.2f ms)", text, applied, (pearl_now() - t0) * 1e3);
+	pearl_mlir_emit_remark(loc, msg);
 	return applied;
 }
 
@@ -391,6 +417,10 @@ static int model_schedule(pearl_ctx *ctx, struct model *m,
 	} else if (*m->plan.text) {
 		m->applied =
 		    apply_schedule(ctx, m->sched, m->plan.text, m->where);
+		return m->applied >= 0;
+	} else if (m->plan.use_policy &&
+		   opts->agent == pearl_mlir_agent_heuristic) {
+		m->applied = apply_heuristic(ctx, m->sched, m->where);
 		return m->applied >= 0;
 	} else if (m->plan.use_policy && !opts->policy) {
 		/* No policy: say why once per region, model and print only. */

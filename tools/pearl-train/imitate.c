@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baselines.h"
+#include "pearl/baselines.h"
 #include "distill.h"
 #include "episode.h"
 #include "held_out_speed.h"
@@ -372,7 +372,7 @@ static int best_schedule(pearl_env *env, pearl_env_program *p,
 	sched = pearl_env_program_sched(p, err, err_size);
 	if (!sched)
 		return -1;
-	n = baseline_heuristic(sched, heuristic, sizeof(heuristic));
+	n = pearl_baseline_heuristic(sched, heuristic, sizeof(heuristic));
 	pearl_sched_free(sched);
 	if (n < 0) {
 		snprintf(err, err_size, "%s: the heuristic failed",

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baselines.h"
+#include "pearl/baselines.h"
 #include "episode.h"
 #include "pearl/options.h"
 #include "pearl/search.h"
@@ -354,14 +354,14 @@ static int run_baseline(pearl_env *env, pearl_env_program *p, int index,
 	if (!sched)
 		return -1;
 	if (c->kind == COL_HEURISTIC) {
-		r = baseline_heuristic(sched, schedule, sizeof(schedule));
+		r = pearl_baseline_heuristic(sched, schedule, sizeof(schedule));
 	} else {
 		int *counts = NULL;
-		int nb = baseline_count_per_branch(res[c->ref].schedule,
+		int nb = pearl_baseline_count_per_branch(res[c->ref].schedule,
 						   &counts);
 
 		r = nb < 0 ? -1
-			   : baseline_random(sched, counts, nb, o->seed + index,
+			   : pearl_baseline_random(sched, counts, nb, o->seed + index,
 					     schedule, sizeof(schedule));
 		free(counts);
 	}

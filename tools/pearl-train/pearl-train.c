@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "baselines.h"
+#include "pearl/baselines.h"
 #include "best_epoch.h"
 #include "episode.h"
 #include "imitate.h"
