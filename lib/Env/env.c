@@ -133,8 +133,6 @@ void env_diag_clear(pearl_env *env)
 	env->diag[0] = '\0';
 }
 
-/* Makes *copy an owned copy of the option string *opt (NULL stays NULL)
- * and points *opt at it. */
 /* Splits opts.memo_also ('|'-separated fingerprints) into env->also,
  * skipping empty names and this machine's own. 0, or -1 (err) if there
  * are more than PEARL_ENV_ALSO_MAX or one is too long. */
@@ -167,6 +165,8 @@ static int split_also(pearl_env *env, const char *list, char *err,
 	return 0;
 }
 
+/* Makes *copy an owned copy of the option string *opt (NULL stays NULL)
+ * and points *opt at it. */
 static int copy_option(char **copy, const char **opt)
 {
 	if (!*opt)
