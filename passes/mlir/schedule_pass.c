@@ -270,8 +270,11 @@ static void remark_file(MlirLocation loc,
 			const struct pearl_schedule_entry *entry,
 			int use_policy)
 {
-	const char *then = use_policy ? "the policy decides"
-				      : "left as it is (agent=none)";
+	const char *then =
+	    !use_policy ? "left as it is (agent=none)"
+	    : opts->agent == pearl_mlir_agent_heuristic
+		? "the rules decide (agent=heuristic)"
+		: "the policy decides";
 	char have[PEARL_FINGERPRINT_SIZE], want[PEARL_FINGERPRINT_SIZE];
 	pearl_str msg = PEARL_STR_INIT;
 	char *text;

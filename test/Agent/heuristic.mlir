@@ -21,6 +21,13 @@
 // SEIDEL: remark: pearl-schedule: the rules (agent=heuristic) chose "T(0,1,32,32) U(4)" (2 actions;
 // RUN: env OMP_NUM_THREADS=2 ASAN_OPTIONS=detect_leaks=0 %pearl_exec %t/seidel.mlir %t/seidel.rules.mlir | FileCheck %s --check-prefix=SAME
 
+// With a schedule file that has no entry for the region, the rules decide,
+// and the remark says so.
+// RUN: echo "# pearl schedule file 1" > %t/empty.sched
+// RUN: %pearl_opt %t/matmul.mlir '--pearl-schedule=agent=heuristic schedule-file=%t/empty.sched' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FILE
+// FILE: remark: pearl-schedule: schedule file has no entry for @matmul region 0: the rules decide (agent=heuristic)
+// FILE: remark: pearl-schedule: the rules (agent=heuristic) chose "T(0,1,32,32) P(0) U(4)"
+
 // A model that does not load does not matter to the rules.
 // RUN: %pearl_opt %t/matmul.mlir '--pearl-schedule=agent=heuristic model=%t/missing.bin' -o /dev/null 2>&1 | FileCheck %s --check-prefix=MATMUL
 
