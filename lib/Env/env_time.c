@@ -927,7 +927,7 @@ int pearl_env_time_again(pearl_env *env, pearl_env_program *p,
 		ret = rc;
 		goto done;
 	}
-	if (env->memo && answering_machine(env, p, err, err_size) < 0)
+	if (answering_machine(env, p, err, err_size) < 0)
 		goto done;
 	answer_here(env, p);
 	if (ensure_base(env, p, &measured, err, err_size) < 0)
