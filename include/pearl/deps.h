@@ -94,6 +94,36 @@ pearl_stat pearl_deps_loop_jammable(pearl_deps *deps,
 				    int member, int n, int factor,
 				    int *jammable);
 
+/* Whether running the `n` innermost loops of the prefix up to member
+ * `member` of `band` (kept) in the order `order` keeps every dependence:
+ * order[i] (0..n-1, each once) is the loop, counted from the first of the
+ * n, that the new order puts at position i; the loops outside the n, the
+ * loops inside them and the order of their statements stay. Only pairs of
+ * instances that agree on the loops outside the n can change order, and
+ * those that agree on all n too keep theirs: none may have the source
+ * after the target in the first of the reordered loops where they differ.
+ * Exact, for a perfect nest of the n loops. */
+pearl_stat pearl_deps_loops_reorderable(pearl_deps *deps,
+					__isl_keep isl_schedule_node *band,
+					int member, int n, const int *order,
+					int *legal);
+
+/* Whether a dependence runs from an instance of `after` to one of
+ * `before` (both kept: parts of the body of member `member` of `band`,
+ * kept) between instances that agree on the loops outside that member
+ * (*backward). Distributing the loop over its parts keeps every
+ * dependence exactly when there is none for any cut of the parts into
+ * the earlier ones (`before`) and the later ones (`after`): a dependence
+ * between instances that do not agree on the outer loops keeps their
+ * order, and so does one inside a part or from an earlier part to a later
+ * one. */
+pearl_stat pearl_deps_backward_between(pearl_deps *deps,
+				       __isl_keep isl_schedule_node *band,
+				       int member,
+				       __isl_keep isl_union_set *before,
+				       __isl_keep isl_union_set *after,
+				       int *backward);
+
 #ifdef __cplusplus
 }
 #endif

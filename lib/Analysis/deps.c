@@ -449,3 +449,77 @@ pearl_stat pearl_deps_loops_permutable(pearl_deps *deps,
 	*permutable = !neg;
 	return pearl_stat_ok;
 }
+
+pearl_stat pearl_deps_loops_reorderable(pearl_deps *deps,
+					__isl_keep isl_schedule_node *band,
+					int member, int n, const int *order,
+					int *legal)
+{
+	isl_multi_union_pw_aff *f;
+	isl_union_map *dep;
+	isl_bool back = isl_bool_false;
+	unsigned seen = 0;
+	int dim, i;
+
+	*legal = 0;
+	if (check_loop(deps, band, member) < 0)
+		return pearl_stat_error;
+	dim = pearl_band_prefix_dim(band, member);
+	if (n < 2 || n > dim || n > 32)
+		return pearl_ctx_error(deps->ctx, "no reordering of %d loops "
+				       "among the band's %d", n, dim);
+	for (i = 0; i < n; ++i) {
+		if (order[i] < 0 || order[i] >= n || (seen >> order[i]) & 1)
+			return pearl_ctx_error(deps->ctx, "the new order of "
+					       "%d loops is not a permutation",
+					       n);
+		seen |= 1u << order[i];
+	}
+	f = prefix_function(band, member);
+	dep = same_outer_pairs(isl_union_map_copy(peek_all(deps)), band, f,
+			       dim - n);
+	for (i = 0; i < n && back == isl_bool_false; ++i) {
+		int k = dim - n + order[i];
+
+		/* equal in the loops placed before, source after target */
+		back = ordered_at(isl_union_map_copy(dep), f, k, 0);
+		if (i + 1 < n)
+			dep = equal_at(dep, f, k);
+	}
+	isl_union_map_free(dep);
+	isl_multi_union_pw_aff_free(f);
+	if (back < 0)
+		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+	*legal = !back;
+	return pearl_stat_ok;
+}
+
+pearl_stat pearl_deps_backward_between(pearl_deps *deps,
+				       __isl_keep isl_schedule_node *band,
+				       int member,
+				       __isl_keep isl_union_set *before,
+				       __isl_keep isl_union_set *after,
+				       int *backward)
+{
+	isl_multi_union_pw_aff *f;
+	isl_union_map *dep;
+	isl_bool empty;
+	int depth;
+
+	*backward = 1;
+	if (check_loop(deps, band, member) < 0)
+		return pearl_stat_error;
+	depth = pearl_band_prefix_dim(band, member) - 1;
+	f = prefix_function(band, member);
+	dep = isl_union_map_intersect_domain(
+	    isl_union_map_copy(peek_all(deps)), isl_union_set_copy(after));
+	dep = isl_union_map_intersect_range(dep, isl_union_set_copy(before));
+	dep = same_outer_pairs(dep, band, f, depth);
+	empty = isl_union_map_is_empty(dep);
+	isl_union_map_free(dep);
+	isl_multi_union_pw_aff_free(f);
+	if (empty < 0)
+		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
+	*backward = !empty;
+	return pearl_stat_ok;
+}

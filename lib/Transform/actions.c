@@ -11,6 +11,7 @@
 #include <isl/val.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,12 +131,18 @@ static int loop_body_is_sequence(pearl_sched *sched, int b, int l)
 	       type == isl_schedule_node_set;
 }
 
+/* Interchange of loops l1 < l2 of branch b, a perfect nest from l1 to l2
+ * (two loops whose body is a sequence go to interchange_across). The
+ * exact test on the dependences decides (pearl_sched_branch_loops_
+ * reorderable); the full check of the new schedule only names a violated
+ * pair for a refusal (explain) or verifies the test (verify). */
 static pearl_stat interchange(pearl_sched *sched, int b, int l1, int l2)
 {
 	struct loop_desc d[PEARL_MAX_DEPTH] = { { 0 } };
 	struct loop_desc tmp;
 	isl_schedule_node *node;
-	int n;
+	int order[PEARL_MAX_DEPTH], n, i, legal;
+	char action[32], reason[96];
 
 	if (l1 > l2) {
 		n = l1;
@@ -157,13 +164,27 @@ static pearl_stat interchange(pearl_sched *sched, int b, int l1, int l2)
 	node = get_chain(sched, b, l1, n);
 	if (!node)
 		return pearl_stat_error;
+	/* the new order: l2, the loops between, l1 */
+	for (i = 0; i < n; ++i)
+		order[i] = i == 0 ? n - 1 : i == n - 1 ? 0 : i;
+	if (pearl_sched_branch_loops_reorderable(sched, b, l2, n, order,
+						 &legal) < 0) {
+		isl_schedule_node_free(node);
+		return pearl_stat_error;
+	}
 	node = take_chain(node, n, d);
 	tmp = d[0];
 	d[0] = d[n - 1];
 	d[n - 1] = tmp;
 	node = put_chain(node, n, d);
 	free_descs(d, n);
-	return pearl_sched_commit(sched, schedule_of(node));
+	if (legal)
+		return pearl_sched_commit_ordered(sched, schedule_of(node));
+	snprintf(action, sizeof(action), "I(%d,%d)", l1, l2);
+	snprintf(reason, sizeof(reason), "interchanging loops %d and %d "
+		 "reverses a dependence", l1, l2);
+	return pearl_sched_refuse(sched, schedule_of(node), "interchange",
+				  action, reason);
 }
 
 /* Reversing a loop negates the distances it carries and nothing else:
@@ -856,24 +877,6 @@ static pearl_stat copy_read_only(pearl_sched *sched, int b, int l)
 	return pearl_sched_commit_marked(sched, schedule_of(node));
 }
 
-/* Refuses `schedule` (taken), loop l of the current schedule jammed by
- * `factor`, which the test on the dependences refused: with the full
- * check's reason, naming a violated pair; if the full check accepts it,
- * the two disagree (a bug in the test). */
-static pearl_stat refuse_checked(pearl_sched *sched,
-				 __isl_take isl_schedule *schedule, int l,
-				 int factor)
-{
-	pearl_stat st = pearl_sched_check_deps(sched, schedule);
-
-	isl_schedule_free(schedule);
-	if (st < 0)
-		return st;
-	return pearl_ctx_error(pearl_sched_ctx(sched), "verify: the "
-			       "unroll-and-jam test refused J(%d,%d), which "
-			       "the dependence check accepts", l, factor);
-}
-
 /* Unroll-and-jam (register tiling) of loop `l` of branch b by `factor`:
  * the loop is strip-mined by the factor, its point loop (factor
  * iterations) moved inside the loops below it, down to the innermost, and
@@ -892,6 +895,7 @@ static pearl_stat unroll_and_jam(pearl_sched *sched, int b, int l, int factor)
 	struct loop_desc point[1] = { { 0 } };
 	isl_schedule_node *node;
 	isl_multi_val *mv;
+	char action[32], reason[96];
 	long extent;
 
 	if (depth >= 0 && l >= 0 && l == depth - 1)
@@ -939,13 +943,11 @@ static pearl_stat unroll_and_jam(pearl_sched *sched, int b, int l, int factor)
 	if (jammable)
 		return pearl_sched_commit_jammed(sched, schedule_of(node), b,
 						 l);
-	if (!sched->explain && !sched->verify) {
-		isl_schedule_node_free(node);
-		return pearl_ctx_error(ctx, "jamming copies of loop %d into "
-				       "the loops inside it reverses a "
-				       "dependence", l);
-	}
-	return refuse_checked(sched, schedule_of(node), l, factor);
+	snprintf(action, sizeof(action), "J(%d,%d)", l, factor);
+	snprintf(reason, sizeof(reason), "jamming copies of loop %d into the "
+		 "loops inside it reverses a dependence", l);
+	return pearl_sched_refuse(sched, schedule_of(node), "unroll-and-jam",
+				  action, reason);
 }
 
 static pearl_stat parallelize(pearl_sched *sched, int b, int l)

@@ -1,7 +1,8 @@
 /* The actions that restructure the schedule tree: loop distribution D and
  * loop fusion F (with a shift). Both take subtrees apart and put them
- * together in a new shape (subtree.c); the dependences decide, through the
- * full legality check of pearl_sched_commit. */
+ * together in a new shape (subtree.c). An exact test on the dependences
+ * decides a distribution; fusion and the interchange across a sequence go
+ * through the full legality check of pearl_sched_commit. */
 #include <isl/aff.h>
 #include <isl/ilp.h>
 #include <isl/schedule_node.h>
@@ -38,6 +39,56 @@ static __isl_give isl_schedule *replaced(pearl_sched *sched,
 	return s;
 }
 
+/* The instances of parts first..last of `body` (kept, a sequence or set)
+ * (__isl_give). */
+static __isl_give isl_union_set *parts_domain(__isl_keep isl_schedule_node *body,
+					      int first, int last)
+{
+	isl_union_set *dom = NULL;
+	int i;
+
+	for (i = first; i <= last; ++i) {
+		/* below the filter: the instances it lets through */
+		isl_schedule_node *in = isl_schedule_node_child(
+		    isl_schedule_node_get_child(body, i), 0);
+		isl_union_set *d = isl_schedule_node_get_domain(in);
+
+		isl_schedule_node_free(in);
+		dom = dom ? isl_union_set_union(dom, d) : d;
+	}
+	return dom;
+}
+
+/* Whether distributing loop `l` of branch `b` over the `n` parts of its
+ * body `body` (kept) keeps every dependence (*legal): no dependence runs
+ * backwards across a cut between two groups (split as in distribute). */
+static pearl_stat distribution_legal(pearl_sched *sched, int b, int l,
+				     __isl_keep isl_schedule_node *body,
+				     int n, int split, int *legal)
+{
+	int cut, backward = 0;
+
+	for (cut = split > 0 ? split : 1; cut < n && !backward;
+	     cut = split > 0 ? n : cut + 1) {
+		isl_union_set *before = parts_domain(body, 0, cut - 1);
+		isl_union_set *after = parts_domain(body, cut, n - 1);
+		pearl_stat st = pearl_stat_error;
+
+		if (before && after)
+			st = pearl_sched_branch_loop_splits_backward(
+			    sched, b, l, before, after, &backward);
+		else
+			pearl_ctx_isl_error(pearl_sched_ctx(sched),
+					    "distribution");
+		isl_union_set_free(before);
+		isl_union_set_free(after);
+		if (st < 0)
+			return st;
+	}
+	*legal = !backward;
+	return pearl_stat_ok;
+}
+
 /* Distribution: loop `l` of branch `b` becomes one loop per group of the
  * parts of its body (the children of the sequence it holds), in their
  * order. With `split` > 0, two groups: parts 0..split-1 and split..; with
@@ -48,7 +99,8 @@ static pearl_stat distribute(pearl_sched *sched, int b, int l, int split)
 	isl_schedule_node *band, *body;
 	isl_schedule *acc = NULL;
 	isl_size n = 0;
-	int first, last;
+	int first, last, legal = 0;
+	char action[32], reason[96];
 
 	band = pearl_sched_branch_loop(sched, b, l, NULL);
 	if (!band)
@@ -64,7 +116,8 @@ static pearl_stat distribute(pearl_sched *sched, int b, int l, int split)
 		pearl_ctx_error(ctx, "loop %d of branch %d holds %d parts: the "
 				"split point must be 1..%d", l, b, (int)n,
 				(int)n - 1);
-	} else {
+	} else if (distribution_legal(sched, b, l, body, n, split,
+				      &legal) == pearl_stat_ok) {
 		int ok = 1;
 
 		for (first = 0; first < n && ok; first = last + 1) {
@@ -89,7 +142,15 @@ static pearl_stat distribute(pearl_sched *sched, int b, int l, int split)
 	}
 	acc = replaced(sched, band, acc);
 	isl_schedule_node_free(band);
-	return pearl_sched_commit(sched, acc);
+	if (legal)
+		return pearl_sched_commit_ordered(sched, acc);
+	if (split > 0)
+		snprintf(action, sizeof(action), "D(%d,%d)", l, split);
+	else
+		snprintf(action, sizeof(action), "D(%d)", l);
+	snprintf(reason, sizeof(reason), "distributing loop %d runs a "
+		 "dependence from a later part to an earlier one", l);
+	return pearl_sched_refuse(sched, acc, "distribution", action, reason);
 }
 
 /* The partial schedule of loop `band` (kept) plus `shift`, as one union

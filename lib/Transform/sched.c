@@ -385,6 +385,36 @@ pearl_stat pearl_sched_branch_loops_permutable(pearl_sched *sched, int b,
 	return pearl_stat_ok;
 }
 
+pearl_stat pearl_sched_branch_loops_reorderable(pearl_sched *sched, int b,
+					       int level, int n,
+					       const int *order, int *legal)
+{
+	int i = branch_loop_index(sched, b, level);
+
+	*legal = 0;
+	if (i < 0)
+		return pearl_stat_error;
+	return pearl_deps_loops_reorderable(sched->deps,
+					    sched->tree->nodes[i].band,
+					    sched->tree->nodes[i].member, n,
+					    order, legal);
+}
+
+pearl_stat pearl_sched_branch_loop_splits_backward(
+    pearl_sched *sched, int b, int level, __isl_keep isl_union_set *before,
+    __isl_keep isl_union_set *after, int *backward)
+{
+	int i = branch_loop_index(sched, b, level);
+
+	*backward = 1;
+	if (i < 0)
+		return pearl_stat_error;
+	return pearl_deps_backward_between(sched->deps,
+					   sched->tree->nodes[i].band,
+					   sched->tree->nodes[i].member, before,
+					   after, backward);
+}
+
 pearl_stat pearl_sched_branch_loop_jammable(pearl_sched *sched, int b,
 					    int level, int factor,
 					    int *jammable)
@@ -732,6 +762,26 @@ static pearl_stat verify_accepted(pearl_sched *sched,
 			       "(%s)", why);
 }
 
+pearl_stat pearl_sched_refuse(pearl_sched *sched,
+			      __isl_take isl_schedule *schedule,
+			      const char *test, const char *action,
+			      const char *reason)
+{
+	pearl_ctx *ctx = pearl_sched_ctx(sched);
+	pearl_stat st;
+
+	if (!sched->explain && !sched->verify) {
+		isl_schedule_free(schedule);
+		return pearl_ctx_error(ctx, "%s", reason);
+	}
+	st = pearl_sched_check_deps(sched, schedule);
+	isl_schedule_free(schedule);
+	if (st < 0)
+		return st;
+	return pearl_ctx_error(ctx, "verify: the %s test refused %s, which "
+			       "the dependence check accepts", test, action);
+}
+
 /* Replaces the schedule by `schedule` (taken) if its dependences are
  * respected (checked only if `check_order`) and its parallel marks hold.
  * The analysis of the loops checked is kept for the new schedule, and
@@ -832,6 +882,14 @@ pearl_stat pearl_sched_commit_jammed(pearl_sched *sched,
 		isl_schedule_free(schedule);
 		return pearl_stat_error;
 	}
+	return commit(sched, schedule, 0, &keep);
+}
+
+pearl_stat pearl_sched_commit_ordered(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule)
+{
+	struct keep keep = { keep_none, 0, 0 };
+
 	return commit(sched, schedule, 0, &keep);
 }
 

@@ -108,10 +108,34 @@ pearl_stat pearl_sched_branch_loop_jammable(pearl_sched *sched, int b,
 					    int level, int factor,
 					    int *jammable);
 
+/* Whether running loops level-n+1..level of branch b (a perfect nest) in
+ * the order `order` keeps every dependence (as
+ * pearl_deps_loops_reorderable). Not cached. */
+pearl_stat pearl_sched_branch_loops_reorderable(pearl_sched *sched, int b,
+					       int level, int n,
+					       const int *order, int *legal);
+/* Whether a dependence runs from an instance of `after` to one of
+ * `before` (kept, parts of the body of loop `level` of branch b) that
+ * agree on the loops around that loop (as pearl_deps_backward_between):
+ * distributing the loop between them is legal exactly if not. */
+pearl_stat pearl_sched_branch_loop_splits_backward(
+    pearl_sched *sched, int b, int level, __isl_keep isl_union_set *before,
+    __isl_keep isl_union_set *after, int *backward);
+
 /* pearl_stat_ok if `schedule` (kept) runs the source of every dependence
  * before its target; otherwise an error naming a violated dependence. */
 pearl_stat pearl_sched_check_deps(pearl_sched *sched,
 				  __isl_keep isl_schedule *schedule);
+/* Refuses `schedule` (taken), the current one transformed by `action`
+ * (such as "J(1,4)"), which the exact `test` on the dependences refused.
+ * The error is `reason`, unless the schedule explains refusals or
+ * verifies its tests: then the full check gives its reason, naming a
+ * violated pair, and if it accepts the schedule the error says that the
+ * two disagree (a bug in the test). Always pearl_stat_error. */
+pearl_stat pearl_sched_refuse(pearl_sched *sched,
+			      __isl_take isl_schedule *schedule,
+			      const char *test, const char *action,
+			      const char *reason);
 /* pearl_stat_ok if every loop marked parallel in `tree` (kept, the loop
  * tree of a candidate schedule) is. */
 pearl_stat pearl_sched_check_parallel(pearl_sched *sched,
@@ -137,6 +161,12 @@ pearl_stat pearl_sched_commit_tiled(pearl_sched *sched,
 pearl_stat pearl_sched_commit_jammed(pearl_sched *sched,
 				     __isl_take isl_schedule *schedule, int b,
 				     int l);
+/* The same (no dependence check, parallel marks checked) for `schedule`
+ * (taken), which an exact test of the caller has found to keep every
+ * dependence (an interchange, a distribution). Nothing of the current
+ * schedule's analysis carries over. */
+pearl_stat pearl_sched_commit_ordered(pearl_sched *sched,
+				     __isl_take isl_schedule *schedule);
 /* The same (no dependence check, parallel marks checked) for `schedule`
  * (taken) that differs from the current one only in the reversal of a
  * loop that carries no dependence. Negating one loop's distances changes

@@ -205,18 +205,44 @@ static pearl_program *example_far_recurrence(pearl_ctx *ctx)
 	return prog;
 }
 
-/* J(l,f) of every loop with an inner loop, on every branch, for factors
- * 2 to 16, after each of `prefixes` (NULL-terminated; the ones prog
- * refuses are skipped), in verify mode: the unroll-and-jam test and the
- * full dependence check of the jammed schedule never disagree. Counts the
- * jams accepted and refused. */
-static void jam_everywhere(pearl_program *prog, const char **prefixes,
-			   int *accepted, int *refused)
+/* Applies `action` to branch b of a copy of `s` (verify mode): the exact
+ * test that decides it and the full dependence check of the new schedule
+ * never disagree. Counts it accepted or refused. */
+static void try_verified(pearl_sched *s, int b, const struct pearl_action *action,
+			 const char *what, int *accepted, int *refused)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(s));
+	pearl_sched *c = pearl_sched_copy(s);
+	struct pearl_action a = *action;
+	const char *why;
+
+	if (!c)
+		return;
+	if (pearl_sched_apply(c, b, &a) == pearl_stat_ok) {
+		++*accepted;
+	} else {
+		why = pearl_ctx_last_error(ctx);
+		CHECK(strncmp(why, "verify:", 7));
+		if (!strncmp(why, "verify:", 7))
+			fprintf(stderr, "  %s: %s %s\n",
+				pearl_program_get_name(pearl_sched_get_program(s)),
+				what, why);
+		++*refused;
+	}
+	pearl_sched_free(c);
+}
+
+/* After each of `prefixes` (NULL-terminated; the ones prog refuses are
+ * skipped), in verify mode, on every branch: J(l,f) of every loop with an
+ * inner loop for factors 2 to 16 (jams), every I(l1,l2) and every D(l)
+ * and D(l,k) (orders). Counts the actions accepted and refused. */
+static void try_everywhere(pearl_program *prog, const char **prefixes,
+			   int jams, int orders, int *accepted, int *refused)
 {
 	static const int factors[] = { 2, 3, 4, 8, 16 };
 	pearl_ctx *ctx = pearl_program_get_ctx(prog);
 	pearl_deps *deps = pearl_deps_compute(prog);
-	int p, b, l, k, n;
+	int p, b, l, k, n, depth;
 
 	for (p = 0; prefixes[p]; ++p) {
 		pearl_sched *s = pearl_sched_alloc(prog, deps);
@@ -234,32 +260,35 @@ static void jam_everywhere(pearl_program *prog, const char **prefixes,
 				ok = pearl_sched_apply(s, b, &a[i]) ==
 				     pearl_stat_ok;
 		free(a);
-		for (b = 0; ok && b < pearl_sched_n_branch(s); ++b)
-			for (l = 0; l + 1 < pearl_sched_branch_depth(s, b); ++l)
+		for (b = 0; ok && b < pearl_sched_n_branch(s); ++b) {
+			depth = pearl_sched_branch_depth(s, b);
+			for (l = 0; jams && l + 1 < depth; ++l)
 				for (k = 0; k < 5; ++k) {
 					struct pearl_action j = {
 						.kind = pearl_action_unroll_jam,
 						.level = { l },
 						.factor = { factors[k] } };
-					pearl_sched *c = pearl_sched_copy(s);
-					const char *why;
-
-					if (!c)
-						continue;
-					if (pearl_sched_apply(c, b, &j) ==
-					    pearl_stat_ok) {
-						++*accepted;
-					} else {
-						why = pearl_ctx_last_error(ctx);
-						CHECK(strncmp(why, "verify:", 7));
-						if (!strncmp(why, "verify:", 7))
-							fprintf(stderr, "  %s: %s %s\n",
-								pearl_program_get_name(prog),
-								prefixes[p], why);
-						++*refused;
-					}
-					pearl_sched_free(c);
+					try_verified(s, b, &j, prefixes[p],
+						     accepted, refused);
 				}
+			for (l = 0; orders && l < depth; ++l)
+				for (k = l + 1; k < depth; ++k) {
+					struct pearl_action x = {
+						.kind = pearl_action_interchange,
+						.level = { l, k } };
+					try_verified(s, b, &x, prefixes[p],
+						     accepted, refused);
+				}
+			for (l = 0; orders && l < depth; ++l)
+				for (k = 0; k < 4; ++k) {
+					struct pearl_action d = {
+						.kind = pearl_action_distribute,
+						.level = { l },
+						.split = k };
+					try_verified(s, b, &d, prefixes[p],
+						     accepted, refused);
+				}
+		}
 		pearl_sched_free(s);
 	}
 	pearl_deps_free(deps);
@@ -285,7 +314,8 @@ static void test_unroll_and_jam(pearl_ctx *ctx)
 	progs[2] = example_two_nests(ctx);
 	progs[3] = example_far_recurrence(ctx);
 	for (i = 0; i < 4; ++i)
-		jam_everywhere(progs[i], prefixes[i], &accepted, &refused);
+		try_everywhere(progs[i], prefixes[i], 1, 0, &accepted,
+			       &refused);
 	/* both answers were given often */
 	CHECK(accepted >= 100 && refused >= 100);
 	/* The dependence (8, -1) only reverses when a group of copies
@@ -303,6 +333,102 @@ static void test_unroll_and_jam(pearl_ctx *ctx)
 		    sizeof(reason)) == 1);
 	CHECK(strncmp(reason, "violates RAW dependence", 23) == 0);
 	for (i = 0; i < 4; ++i)
+		pearl_program_free(progs[i]);
+}
+
+/* One loop i over three parts: S0 writes A[i]; S1 reads A[i - 1] and
+ * writes B[i]; S2 reads B[i + 1], which S1 overwrites at i + 1. */
+static pearl_program *example_three_parts(pearl_ctx *ctx)
+{
+	static const char *r1[] = { "{ S1[i] -> A[i - 1] }", NULL };
+	static const char *r2[] = { "{ S2[i] -> B[i + 1] }", NULL };
+	pearl_program *prog = pearl_program_alloc(ctx, "three_parts");
+
+	add_stmt_str(prog, "{ S0[i] : 1 <= i < 20 }", "{ S0[i] -> A[i] }",
+		     NULL);
+	add_stmt_str(prog, "{ S1[i] : 1 <= i < 20 }", "{ S1[i] -> B[i] }", r1);
+	add_stmt_str(prog, "{ S2[i] : 1 <= i < 19 }", "{ S2[i] -> C[i] }", r2);
+	set_schedule_str(prog,
+	    "{ domain: \"{ S0[i] : 1 <= i < 20; S1[i] : 1 <= i < 20; "
+	    "S2[i] : 1 <= i < 19 }\", "
+	    "child: { schedule: \"[{ S0[i] -> [(i)]; S1[i] -> [(i)]; "
+	    "S2[i] -> [(i)] }]\", "
+	    "child: { sequence: [ { filter: \"{ S0[i] }\" }, "
+	    "{ filter: \"{ S1[i] }\" }, { filter: \"{ S2[i] }\" } ] } } }");
+	return prog;
+}
+
+/* The reason `text` is refused on a fresh schedule of prog that does not
+ * explain its refusals (as the agent's episodes run): 1 if refused. */
+static int refused_unexplained(pearl_program *prog, const char *text,
+			       char *reason, size_t size)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(prog);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	pearl_sched *s = pearl_sched_alloc(prog, deps);
+	struct pearl_action *a = NULL;
+	int refused = 0;
+
+	reason[0] = '\0';
+	pearl_sched_set_explain(s, 0);
+	if (pearl_actions_parse(ctx, text, &a) == 1 &&
+	    pearl_sched_apply(s, 0, &a[0]) < 0) {
+		refused = 1;
+		snprintf(reason, size, "%s", pearl_ctx_last_error(ctx));
+	}
+	free(a);
+	pearl_sched_free(s);
+	pearl_deps_free(deps);
+	return refused;
+}
+
+/* Interchange and distribution are decided by exact tests on the
+ * dependences (no full check unless a refusal is explained): in verify
+ * mode, the tests and the full check agree on every I and D after a
+ * variety of schedules. */
+static void test_exact_orders(pearl_ctx *ctx)
+{
+	static const char *square[] = { "", "T(0,1,4,4)", "T(1,2,4,4)",
+					"S(1,2)", "S(1,2) T(1,2,4,4)",
+					"I(0,1)", "R(1)", "J(0,2)", NULL };
+	static const char *nests[] = { "", "I(1,2)", "D(0)", "T(1,2,4,4)",
+				       "N R(1)", NULL };
+	static const char *parts[] = { "", "D(0,1)", NULL };
+	static const char *flat[] = { "", "S(0,1)", "T(0,1,4,4)", NULL };
+	const char **prefixes[5] = { square, square, nests, parts, flat };
+	pearl_program *progs[5];
+	int accepted = 0, refused = 0, i;
+	char reason[512];
+
+	progs[0] = example_matmul(ctx, 12, 10, 9);
+	progs[1] = example_seidel9(ctx);
+	progs[2] = example_two_nests(ctx);
+	progs[3] = example_three_parts(ctx);
+	progs[4] = example_far_recurrence(ctx);
+	for (i = 0; i < 5; ++i)
+		try_everywhere(progs[i], prefixes[i], 0, 1, &accepted,
+			       &refused);
+	CHECK(accepted >= 30 && refused >= 30);
+
+	/* S1 may leave S0's loop, not S2's */
+	CHECK(apply(progs[3], "D(0,1)", NULL, reason, sizeof(reason)) == 0);
+	CHECK(apply(progs[3], "D(0,2)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(strncmp(reason, "violates WAR dependence", 23) == 0);
+	CHECK(apply(progs[3], "D(0)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(refused_unexplained(progs[3], "D(0)", reason, sizeof(reason)));
+	CHECK_STR(reason, "distributing loop 0 runs a dependence from a later "
+			  "part to an earlier one");
+	/* (0, 1, -1) turns around */
+	CHECK(apply(progs[1], "I(1,2)", NULL, reason, sizeof(reason)) == 1);
+	CHECK(strncmp(reason, "violates RAW dependence", 23) == 0);
+	CHECK(refused_unexplained(progs[1], "I(1,2)", reason, sizeof(reason)));
+	CHECK_STR(reason, "interchanging loops 1 and 2 reverses a dependence");
+	/* (8, -1) and seidel's (1, -1, 0) too; none of matmul's */
+	CHECK(refused_unexplained(progs[4], "I(0,1)", reason, sizeof(reason)));
+	CHECK(refused_unexplained(progs[1], "I(0,1)", reason, sizeof(reason)));
+	CHECK(!refused_unexplained(progs[0], "I(0,2)", reason, sizeof(reason)));
+	CHECK(!refused_unexplained(progs[0], "I(1,2)", reason, sizeof(reason)));
+	for (i = 0; i < 5; ++i)
 		pearl_program_free(progs[i]);
 }
 
@@ -394,6 +520,7 @@ int main(void)
 	test_cached_analysis(ctx);
 	test_stencil(ctx);
 	test_unroll_and_jam(ctx);
+	test_exact_orders(ctx);
 	test_notation(ctx);
 	pearl_ctx_free(ctx);
 	return check_done("test_transform");
