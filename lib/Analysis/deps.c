@@ -510,14 +510,21 @@ pearl_stat pearl_deps_backward_between(pearl_deps *deps,
 	if (check_loop(deps, band, member) < 0)
 		return pearl_stat_error;
 	depth = pearl_band_prefix_dim(band, member) - 1;
-	f = prefix_function(band, member);
+	/* both sets lie in the band's subtree: no need to restrict the
+	 * pairs to it, and without any pair the loops around do not
+	 * matter */
 	dep = isl_union_map_intersect_domain(
 	    isl_union_map_copy(peek_all(deps)), isl_union_set_copy(after));
 	dep = isl_union_map_intersect_range(dep, isl_union_set_copy(before));
-	dep = same_outer_pairs(dep, band, f, depth);
 	empty = isl_union_map_is_empty(dep);
+	if (empty == isl_bool_false && depth > 0) {
+		f = prefix_function(band, member);
+		dep = isl_union_map_eq_at_multi_union_pw_aff(dep,
+							     dims(f, 0, depth));
+		isl_multi_union_pw_aff_free(f);
+		empty = isl_union_map_is_empty(dep);
+	}
 	isl_union_map_free(dep);
-	isl_multi_union_pw_aff_free(f);
 	if (empty < 0)
 		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
 	*backward = !empty;

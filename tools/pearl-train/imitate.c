@@ -15,6 +15,7 @@
 #include "episode.h"
 #include "held_out_speed.h"
 #include "imitation_fit.h"
+#include "kind_recall.h"
 #include "likelihood.h"
 #include "near_best.h"
 #include "pearl/clock.h"
@@ -674,8 +675,10 @@ int imitate(pearl_env *env, struct program_set *set, pearl_policy *policy,
 	if (collect_imitation(env, set, policy, o, rng, &is, csv, t0, err,
 			      err_size) < 0 ||
 	    collect_distill_programs(env, policy, o, rng, &is, t0, err,
-				     err_size) < 0 ||
-	    imitation_fit(policy, &is.data, o,
+				     err_size) < 0)
+		goto out;
+	kind_weights_apply(&is.data.train, o->imitate_kind_weight);
+	if (imitation_fit(policy, &is.data, o,
 			  o->fit_seed >= 0 ? &fit_rng : rng, ecsv, t0, err,
 			  err_size) < 0)
 		goto out;

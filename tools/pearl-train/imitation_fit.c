@@ -11,6 +11,7 @@
 
 #include "best_epoch.h"
 #include "held_out_speed.h"
+#include "kind_recall.h"
 #include "label_conflicts.h"
 #include "pearl/clock.h"
 #include "pearl/file.h"
@@ -229,6 +230,7 @@ static int imitation_epochs(pearl_policy *policy, pearl_adam *adam,
  * the first call (`when` "before" or "after" imitation's epochs). With
  * the ceiling high and the accuracy low the fit underfits; with both low
  * the features tell states with different targets apart too rarely.
+ * Then one line per kind of action imitated (kind_recall.h).
  * 0, or -1 with a message in err. */
 static int training_fit_line(const pearl_policy *policy,
 			     const struct imitation_data *d, const char *when,
@@ -237,12 +239,14 @@ static int training_fit_line(const pearl_policy *policy,
 	struct pearl_imitation_score score[pearl_imitation_n_parts];
 	const struct pearl_imitation_score *act;
 	struct label_conflicts c;
+	struct kind_recall kinds;
 
 	if (d->train.n_steps < 1)
 		return 0;
 	if (label_conflicts_count(&d->train, &c, err, err_size) < 0 ||
 	    pearl_imitation_evaluate_parts(policy, &d->train, score, err,
-					   err_size) < 0)
+					   err_size) < 0 ||
+	    kind_recall_measure(policy, &d->train, &kinds, err, err_size) < 0)
 		return -1;
 	act = &score[pearl_imitation_actions];
 	fprintf(stderr,
@@ -253,6 +257,7 @@ static int training_fit_line(const pearl_policy *policy,
 		when, c.decisions, act->n ? act->accuracy : NAN,
 		act->n ? act->loss : NAN, c.states, c.shared, c.conflicting,
 		c.ceiling);
+	kind_recall_print(stderr, "pearl-train:   imitated ", &kinds);
 	return 0;
 }
 

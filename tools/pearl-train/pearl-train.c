@@ -43,6 +43,7 @@
 #include "best_epoch.h"
 #include "episode.h"
 #include "imitate.h"
+#include "kind_recall.h"
 #include "near_best.h"
 #include "pearl/clock.h"
 #include "pearl/features.h"
@@ -139,6 +140,11 @@ static void usage(FILE *f)
 "                        (pearl-tune --out-dir DIR on the same programs,\n"
 "                        over MPI ranks if need be) and imitate it if it\n"
 "                        is the fastest\n"
+"  --imitate-kind-weight K=W[,K=W...]\n"
+"                        multiply the weight of the imitated decisions of\n"
+"                        kind K (a letter: I R S T U P N D F J V K) by W\n"
+"                        in (0, 100] (default: all 1); pearl-train prints\n"
+"                        how often the policy picks each kind imitated\n"
 "  --imitate-select loss|speed\n"
 "                        which epoch of imitation is kept: the lowest\n"
 "                        held-out loss (default), or the fastest greedy\n"
@@ -266,8 +272,17 @@ static int parse_select(const char *value, void *dest)
 	return pearl_option_ok;
 }
 
+/* --imitate-kind-weight V=4[,D=2...] */
+static int parse_kind_weights(const char *value, void *dest)
+{
+	return kind_weights_parse(value, dest) < 0 ? pearl_option_bad_value
+						   : pearl_option_ok;
+}
+
 static void default_options(struct options *o)
 {
+	int k;
+
 	memset(o, 0, sizeof(*o));
 	o->out = "pearl-train-out";
 	o->seed = 1;
@@ -287,6 +302,8 @@ static void default_options(struct options *o)
 	o->pretrain_lr = 1e-3f;
 	o->imitate_samples = 2;
 	o->imitate_lr = 3e-4f;
+	for (k = 0; k < KIND_RECALL_KINDS; ++k)
+		o->imitate_kind_weight[k] = 1;
 	o->imitate_margin = 0.05f;
 	o->imitate_near_max = 4;
 	o->fit_seed = -1;
@@ -344,6 +361,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	    PEARL_OPTION_STRING("init-model", &o->init_model),
 	    PEARL_OPTION_CALL("reward", &o->reward, parse_reward,
 			      "step|final"),
+	    PEARL_OPTION_CALL("imitate-kind-weight", o->imitate_kind_weight,
+			      parse_kind_weights, "K=W[,K=W...]"),
 	    PEARL_OPTION_CALL("imitate-select", &o->imitate_select_speed,
 			      parse_select, "loss|speed"),
 	    PEARL_OPTION_INT("max-branch-steps", &o->agent.max_branch_steps,

@@ -48,6 +48,9 @@ struct options {
 	float imitate_weight_decay; /* --imitate-weight-decay X (0: none) */
 	float imitate_likely; /* --imitate-likely X (0: the fastest) */
 	int imitate_select_speed; /* --imitate-select speed */
+	/* --imitate-kind-weight: factors of the imitated decisions' weights
+	 * by kind of action (kind_recall.h; all 1 without it) */
+	float imitate_kind_weight[12];
 	int imitate_average;      /* --imitate-average FROM (0: off) */
 	int imitate_save_epochs;  /* --imitate-save-epochs: DIR/epoch-K.bin */
 	long long fit_seed;       /* --fit-seed S (-1: the --seed stream) */

@@ -9,7 +9,10 @@
 # has its base (--memo-also): campaign 10's programs from the first, the
 # others from the second.
 #
-#   models/training/fresh/replay-clean2.sh [--targets-only] OUT
+#   models/training/fresh/replay-clean2.sh [--targets-only] OUT [OPTION...]
+#
+# OPTIONs go to pearl-train after the recipe's own: replay "kindw" (fortieth
+# session; model card) is this one with --imitate-kind-weight V=4,D=2.
 #
 # OUT/targets      clean1's 1,348 schedule files, then campaign 10's over them
 # OUT/memo.sqlite  memo-fresh.sqlite.xz and campaign10's memo, merged
@@ -30,11 +33,12 @@ if [ "${1:-}" = "--targets-only" ]; then
   targets_only=1
   shift
 fi
-if [ $# -ne 1 ]; then
-  sed -n '2,21p' "${BASH_SOURCE[0]}" >&2
+if [ $# -lt 1 ]; then
+  sed -n '2,26p' "${BASH_SOURCE[0]}" >&2
   exit 2
 fi
 out=$1
+shift
 build=${PEARL_BUILD_DIR:-$root/build}
 machine=${PEARL_MACHINE:-"AMD EPYC; 2 cpus; 2 threads"}
 fresh_machine="Intel(R) Xeon(R) Processor; 2 cpus; 2 threads"
@@ -70,4 +74,4 @@ rm -f "$out/campaign10.sqlite"
   --chain-programs 90 --matvec-programs 430 --sweep-programs 300 --doitgen-programs 60 \
   --pretrain-epochs 0 --imitate-epochs 20 --imitate-samples 0 --imitate-search 0 \
   --imitate-targets "$out/targets" --steps 0 --seed 1 --distill 1 --imitate-lr 1e-4 \
-  --imitate-select speed --imitate-save-epochs --recheck-bases 8
+  --imitate-select speed --imitate-save-epochs --recheck-bases 8 "$@"
