@@ -12,6 +12,9 @@
 
 #include "pearl/schedule.h"
 
+/* The most loops the reordering and jam tests take in turn. */
+#define MAX_LOOPS_IN_TURN 32
+
 struct pearl_deps {
 	pearl_ctx *ctx;
 	isl_union_map *rel[PEARL_DEP_KINDS];
@@ -297,6 +300,36 @@ static isl_bool ordered_at(__isl_take isl_union_map *dep,
 	return data.found;
 }
 
+/* The pairs of `dep` (taken) that agree on dimension `k` of `f` (kept)
+ * (__isl_give). */
+static __isl_give isl_union_map *equal_at(__isl_take isl_union_map *dep,
+					  __isl_keep isl_multi_union_pw_aff *f,
+					  int k)
+{
+	return isl_union_map_eq_at_multi_union_pw_aff(dep, dims(f, k, 1));
+}
+
+/* Whether a pair of `dep` (taken) has its source after its target in the
+ * first of dimensions at[0..n-1] of `f` (kept), taken in that order, in
+ * which the two differ: the order those dimensions would run the pair in
+ * turns it around. */
+static isl_bool turns_around(__isl_take isl_union_map *dep,
+			     __isl_keep isl_multi_union_pw_aff *f,
+			     const int *at, int n)
+{
+	isl_bool back = isl_bool_false;
+	int i;
+
+	for (i = 0; i < n && back == isl_bool_false; ++i) {
+		/* equal in the dimensions before, source after target */
+		back = ordered_at(isl_union_map_copy(dep), f, at[i], 0);
+		if (i + 1 < n)
+			dep = equal_at(dep, f, at[i]);
+	}
+	isl_union_map_free(dep);
+	return back;
+}
+
 /* For the pairs of `dep` (taken) that agree on the first `depth`
  * dimensions of `f` (kept, the prefix function of `band`): whether one has
  * a positive distance at dimension `depth` (*positive), and whether one
@@ -354,15 +387,6 @@ pearl_stat pearl_deps_loop_parallel(pearl_deps *deps,
 	return pearl_stat_ok;
 }
 
-/* The pairs of `dep` (taken) that agree on dimension `k` of `f` (kept)
- * (__isl_give). */
-static __isl_give isl_union_map *equal_at(__isl_take isl_union_map *dep,
-					  __isl_keep isl_multi_union_pw_aff *f,
-					  int k)
-{
-	return isl_union_map_eq_at_multi_union_pw_aff(dep, dims(f, k, 1));
-}
-
 /* The pairs of `dep` (taken) whose values at dimension `k` of `f` (kept)
  * fall in one group of `factor` (the same floor(value / factor): one tile
  * of isl_schedule_node_band_tile) (__isl_give). */
@@ -389,14 +413,14 @@ pearl_stat pearl_deps_loop_jammable(pearl_deps *deps,
 {
 	isl_multi_union_pw_aff *f;
 	isl_union_map *dep;
-	isl_bool back = isl_bool_false;
-	int dim, k;
+	isl_bool back;
+	int inside[MAX_LOOPS_IN_TURN], dim, k;
 
 	*jammable = 0;
 	if (check_loop(deps, band, member) < 0)
 		return pearl_stat_error;
 	dim = pearl_band_prefix_dim(band, member);
-	if (n < 2 || n > dim || factor < 2)
+	if (n < 2 || n > dim || n - 1 > MAX_LOOPS_IN_TURN || factor < 2)
 		return pearl_ctx_error(deps->ctx, "no unroll-and-jam of %d "
 				       "loops by %d among the band's %d", n,
 				       factor, dim);
@@ -408,12 +432,10 @@ pearl_stat pearl_deps_loop_jammable(pearl_deps *deps,
 	dep = same_group_at(dep, f, dim - n, factor);
 	dep = isl_union_map_lex_lt_at_multi_union_pw_aff(
 	    dep, dims(f, dim - n, 1));
-	for (k = dim - n + 1; k < dim && back == isl_bool_false; ++k) {
-		/* equal in the loops between, source after target here */
-		back = ordered_at(isl_union_map_copy(dep), f, k, 0);
-		dep = equal_at(dep, f, k);
-	}
-	isl_union_map_free(dep);
+	/* the loops inside, in their order, decide the jammed pairs */
+	for (k = 0; k < n - 1; ++k)
+		inside[k] = dim - n + 1 + k;
+	back = turns_around(dep, f, inside, n - 1);
 	isl_multi_union_pw_aff_free(f);
 	if (back < 0)
 		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
@@ -457,15 +479,15 @@ pearl_stat pearl_deps_loops_reorderable(pearl_deps *deps,
 {
 	isl_multi_union_pw_aff *f;
 	isl_union_map *dep;
-	isl_bool back = isl_bool_false;
+	isl_bool back;
 	unsigned seen = 0;
-	int dim, i;
+	int at[MAX_LOOPS_IN_TURN], dim, i;
 
 	*legal = 0;
 	if (check_loop(deps, band, member) < 0)
 		return pearl_stat_error;
 	dim = pearl_band_prefix_dim(band, member);
-	if (n < 2 || n > dim || n > 32)
+	if (n < 2 || n > dim || n > MAX_LOOPS_IN_TURN)
 		return pearl_ctx_error(deps->ctx, "no reordering of %d loops "
 				       "among the band's %d", n, dim);
 	for (i = 0; i < n; ++i) {
@@ -475,18 +497,12 @@ pearl_stat pearl_deps_loops_reorderable(pearl_deps *deps,
 					       n);
 		seen |= 1u << order[i];
 	}
+	for (i = 0; i < n; ++i)
+		at[i] = dim - n + order[i];
 	f = prefix_function(band, member);
 	dep = same_outer_pairs(isl_union_map_copy(peek_all(deps)), band, f,
 			       dim - n);
-	for (i = 0; i < n && back == isl_bool_false; ++i) {
-		int k = dim - n + order[i];
-
-		/* equal in the loops placed before, source after target */
-		back = ordered_at(isl_union_map_copy(dep), f, k, 0);
-		if (i + 1 < n)
-			dep = equal_at(dep, f, k);
-	}
-	isl_union_map_free(dep);
+	back = turns_around(dep, f, at, n);
 	isl_multi_union_pw_aff_free(f);
 	if (back < 0)
 		return pearl_ctx_isl_error(deps->ctx, "loop dependences");
