@@ -10,6 +10,9 @@
 #include "pearl/action_space.h"
 #include "pearl/transform.h"
 
+_Static_assert(pearl_action_copy + 1 == KIND_RECALL_KINDS,
+	       "one entry per enum pearl_action_kind");
+
 /* The letter of each kind, in the order of enum pearl_action_kind. */
 static const char kind_letter[KIND_RECALL_KINDS] = {
 	'I', 'R', 'S', 'T', 'U', 'P', 'N', 'D', 'F', 'J', 'V', 'K'

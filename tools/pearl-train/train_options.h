@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "episode.h"
+#include "kind_recall.h"
 #include "pearl/agent.h"
 #include "pearl/env.h"
 #include "pearl/gen.h"
@@ -50,7 +51,7 @@ struct options {
 	int imitate_select_speed; /* --imitate-select speed */
 	/* --imitate-kind-weight: factors of the imitated decisions' weights
 	 * by kind of action (kind_recall.h; all 1 without it) */
-	float imitate_kind_weight[12];
+	float imitate_kind_weight[KIND_RECALL_KINDS];
 	int imitate_average;      /* --imitate-average FROM (0: off) */
 	int imitate_save_epochs;  /* --imitate-save-epochs: DIR/epoch-K.bin */
 	long long fit_seed;       /* --fit-seed S (-1: the --seed stream) */
