@@ -254,6 +254,10 @@ int pearl_minibatch_pass(pearl_policy *policy, pearl_adam *adam,
  * masks nothing. At least one action must be unmasked.
  */
 
+/* The unmasked action of largest x[n] (logits or log-probabilities), the
+ * lowest number on ties, as the greedy agent picks; -1 if every action is
+ * masked. */
+int pearl_masked_argmax(const float *x, const unsigned char *mask, int n);
 /* log pi into logp[n] (-INFINITY for masked actions), computed in double
  * with the maximum subtracted. Returns 0, or -1 if n < 1, every action is
  * masked or a logit is not finite (logp untouched). */

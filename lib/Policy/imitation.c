@@ -35,15 +35,13 @@ static int decision_loss(const struct pearl_ppo_step *s, int n,
 {
 	float logp[PEARL_PPO_MAX_ACTIONS];
 	const float *t = s->target;
-	int a = s->action, i, best = -1;
+	int a = s->action, i, best;
 
 	if (n > PEARL_PPO_MAX_ACTIONS || a < 0 || a >= n || s->mask[a] ||
 	    (t && !is_distribution(t, s->mask, n)) ||
 	    pearl_masked_log_softmax(logp, logits, s->mask, n) < 0)
 		return -1;
-	for (i = 0; i < n; ++i)
-		if (!s->mask[i] && (best < 0 || logp[i] > logp[best]))
-			best = i;
+	best = pearl_masked_argmax(logp, s->mask, n);
 	if (!t) {
 		*loss = -(double)logp[a];
 		*hit = best == a;

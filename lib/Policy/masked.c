@@ -1,10 +1,21 @@
-/* The masked action distribution of the policy: log-softmax and entropy
- * over the unmasked logits, and their gradients (pearl/train.h). */
+/* The masked action distribution of the policy: its most likely action,
+ * log-softmax and entropy over the unmasked logits, and their gradients
+ * (pearl/train.h). */
 #include <math.h>
 
 #include "pearl/train.h"
 
 #define MASKED(mask, i) ((mask) && (mask)[i])
+
+int pearl_masked_argmax(const float *x, const unsigned char *mask, int n)
+{
+	int i, best = -1;
+
+	for (i = 0; i < n; ++i)
+		if (!MASKED(mask, i) && (best < 0 || x[i] > x[best]))
+			best = i;
+	return best;
+}
 
 int pearl_masked_log_softmax(float *logp, const float *logits,
 			     const unsigned char *mask, int n)

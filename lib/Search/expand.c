@@ -6,6 +6,7 @@
 #include "pearl/action_space.h"
 #include "pearl/features.h"
 #include "pearl/grow.h"
+#include "pearl/train.h"
 #include "search_internal.h"
 
 /* The heuristic's actions: the data-driven paper's rules, as pearl-eval's
@@ -274,11 +275,9 @@ static int proposals(pearl_sched *sched, int b,
 	mask[PEARL_ACTION_NEXT] = 1;
 	memcpy(rules, mask, sizeof(rules));
 	for (k = 0; k < top_k; ++k) {
-		int best = -1;
+		int best = pearl_masked_argmax(logits, mask,
+					       PEARL_ACTION_SPACE_SIZE);
 
-		for (i = 0; i < PEARL_ACTION_SPACE_SIZE; ++i)
-			if (!mask[i] && (best < 0 || logits[i] > logits[best]))
-				best = i;
 		if (best < 0)
 			break;
 		props[n].ids[0] = best;

@@ -703,6 +703,23 @@ static void test_masked(void)
 	}
 	CHECK(fabs(sum - 1) < 1e-6);
 	CHECK(pearl_masked_entropy(logp, mask, A) > 0);
+	/* the greedy pick: the masked 1e30 is passed over, the logits and
+	 * the log-probabilities agree, ties go to the lowest number */
+	for (i = 0; i < A; ++i)
+		if (!mask[i])
+			CHECK(z[pearl_masked_argmax(z, mask, A)] >= z[i]);
+	CHECK(pearl_masked_argmax(z, mask, A) != 4);
+	CHECK(pearl_masked_argmax(z, mask, A) ==
+	      pearl_masked_argmax(logp, mask, A));
+	{
+		float ties[4] = { 1, 2, 2, 2 };
+		unsigned char first[4] = { 0, 1, 0, 0 };
+
+		CHECK(pearl_masked_argmax(ties, NULL, 4) == 1);
+		CHECK(pearl_masked_argmax(ties, first, 4) == 2);
+		memset(all, 1, sizeof(all));
+		CHECK(pearl_masked_argmax(z, all, A) == -1);
+	}
 	to_double(zd, z, A);
 	for (i = 0; i < A; ++i) {
 		double save = zd[i];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pearl/action_space.h"
+#include "pearl/train.h"
 #include "pearl/transform.h"
 
 _Static_assert(pearl_action_copy + 1 == KIND_RECALL_KINDS,
@@ -33,7 +34,7 @@ int kind_recall_measure(const pearl_policy *policy,
 			const struct pearl_ppo_batch *batch,
 			struct kind_recall *r, char *err, size_t err_size)
 {
-	int k, i;
+	int k;
 
 	memset(r, 0, sizeof(*r));
 	if (batch->n_actions > PEARL_PPO_MAX_ACTIONS) {
@@ -43,17 +44,14 @@ int kind_recall_measure(const pearl_policy *policy,
 	for (k = 0; k < batch->n_steps; ++k) {
 		const struct pearl_ppo_step *s = &batch->steps[k];
 		float logits[PEARL_PPO_MAX_ACTIONS], value;
-		int best = -1, want, got;
+		int best, want, got;
 
 		if (s->target)
 			continue;
 		if (pearl_policy_eval(policy, s->graph, logits, &value, err,
 				      err_size) < 0)
 			return -1;
-		/* the lowest number on ties, as the agent picks */
-		for (i = 0; i < batch->n_actions; ++i)
-			if (!s->mask[i] && (best < 0 || logits[i] > logits[best]))
-				best = i;
+		best = pearl_masked_argmax(logits, s->mask, batch->n_actions);
 		want = kind_of(s->action);
 		got = best < 0 ? -1 : kind_of(best);
 		if (want < 0 || got < 0)
