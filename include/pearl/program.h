@@ -2,10 +2,11 @@
  * pearl/program.h - the polyhedral model of one region of loops.
  *
  * A pearl_program is frontend-agnostic: statements with their iteration
- * domains (isl_set), one write and any number of read access relations
- * (isl_map, one tuple id per buffer) and the original schedule as an isl
- * schedule tree. Frontends fill it (see pearl/builder.h for loop walks);
- * analyses (pearl/deps.h, pearl/loop_tree.h) and printing read it.
+ * domains (isl_set), one or more write and any number of read access
+ * relations (isl_map, one tuple id per buffer) and the original schedule
+ * as an isl schedule tree. Frontends fill it (see pearl/builder.h for
+ * loop walks); analyses (pearl/deps.h, pearl/loop_tree.h) and printing
+ * read it.
  *
  * Every isl object in a program belongs to the isl_ctx of its pearl_ctx.
  * Statement tuple ids must be distinct; the i-th dimension of a statement's
@@ -46,6 +47,16 @@ const char *pearl_program_get_name(pearl_program *prog);
 int pearl_program_add_stmt(pearl_program *prog, __isl_take isl_set *domain,
 			   __isl_take isl_map *write, const char *elem_type,
 			   void *user);
+/* Adds another write access relation (takes it; its domain must be the
+ * statement's space) to statement `stmt`: an instance may store into more
+ * than one cell (an array element and a value carried in a register to the
+ * next iteration, or two array elements). The write given to
+ * pearl_program_add_stmt stays the statement's own, the one that
+ * pearl_program_stmt_write, the reduction test and the graph's statement
+ * features describe; every write orders instances in the dependences
+ * (pearl_program_get_writes) and counts in the memory footprints. */
+pearl_stat pearl_program_add_write(pearl_program *prog, int stmt,
+				   __isl_take isl_map *write);
 /* Adds a read access relation (takes it) to statement `stmt`. */
 pearl_stat pearl_program_add_read(pearl_program *prog, int stmt,
 				  __isl_take isl_map *read);
@@ -65,6 +76,11 @@ int pearl_program_find_stmt(pearl_program *prog, __isl_keep isl_id *id);
 __isl_keep isl_id *pearl_program_stmt_id(pearl_program *prog, int i);
 __isl_keep isl_set *pearl_program_stmt_domain(pearl_program *prog, int i);
 __isl_keep isl_map *pearl_program_stmt_write(pearl_program *prog, int i);
+/* The number of writes of statement i (1 + those added by
+ * pearl_program_add_write) and the w-th (0: pearl_program_stmt_write). */
+int pearl_program_stmt_n_write(pearl_program *prog, int i);
+__isl_keep isl_map *pearl_program_stmt_write_at(pearl_program *prog, int i,
+						int w);
 int pearl_program_stmt_n_read(pearl_program *prog, int i);
 __isl_keep isl_map *pearl_program_stmt_read(pearl_program *prog, int i, int r);
 const char *pearl_program_stmt_type(pearl_program *prog, int i);

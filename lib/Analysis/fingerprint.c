@@ -29,15 +29,17 @@ static uint64_t hash_take(uint64_t h, char *text, int *failed)
 	return h * FNV_PRIME;
 }
 
-/* Hashes statement i: its domain, its write and its reads. */
+/* Hashes statement i: its domain, its writes and its reads. */
 static uint64_t hash_stmt(uint64_t h, pearl_program *prog, int i, int *failed)
 {
 	int r, n = pearl_program_stmt_n_read(prog, i);
+	int w, n_write = pearl_program_stmt_n_write(prog, i);
 
 	h = hash_take(h, isl_set_to_str(pearl_program_stmt_domain(prog, i)),
 		      failed);
-	h = hash_take(h, isl_map_to_str(pearl_program_stmt_write(prog, i)),
-		      failed);
+	for (w = 0; w < n_write; ++w)
+		h = hash_take(h, isl_map_to_str(
+		    pearl_program_stmt_write_at(prog, i, w)), failed);
 	for (r = 0; r < n; ++r)
 		h = hash_take(h, isl_map_to_str(
 		    pearl_program_stmt_read(prog, i, r)), failed);

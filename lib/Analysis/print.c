@@ -53,9 +53,11 @@ static void print_stmts(pearl_str *out, pearl_program *prog)
 		pearl_str_append(out, "\n      domain: ");
 		pearl_str_append_take(out, isl_set_to_str(
 		    pearl_program_stmt_domain(prog, i)));
-		pearl_str_append(out, "\n      write:  ");
-		pearl_str_append_take(out, isl_map_to_str(
-		    pearl_program_stmt_write(prog, i)));
+		for (k = 0; k < pearl_program_stmt_n_write(prog, i); ++k) {
+			pearl_str_append(out, "\n      write:  ");
+			pearl_str_append_take(out, isl_map_to_str(
+			    pearl_program_stmt_write_at(prog, i, k)));
+		}
 		pearl_str_append(out, "\n");
 		for (k = 0; k < pearl_program_stmt_n_read(prog, i); ++k) {
 			pearl_str_append(out, "      read:   ");

@@ -14,7 +14,9 @@ struct pearl_op_count {
 struct pearl_stmt {
 	isl_id *id; /* the domain's tuple id */
 	isl_set *domain;
-	isl_map *write;
+	isl_map *write; /* the statement's own write: its stored value */
+	isl_map **more_writes; /* the other cells each instance writes */
+	int n_more_write;
 	isl_map **reads;
 	int n_read;
 	char *type;
@@ -62,6 +64,9 @@ static void free_stmt(void *elem)
 	isl_id_free(s->id);
 	isl_set_free(s->domain);
 	isl_map_free(s->write);
+	for (i = 0; i < s->n_more_write; ++i)
+		isl_map_free(s->more_writes[i]);
+	free(s->more_writes);
 	for (i = 0; i < s->n_read; ++i)
 		isl_map_free(s->reads[i]);
 	free(s->reads);
@@ -182,6 +187,39 @@ pearl_stat pearl_program_add_read(pearl_program *prog, int stmt,
 	return pearl_stat_ok;
 }
 
+pearl_stat pearl_program_add_write(pearl_program *prog, int stmt,
+				   __isl_take isl_map *write)
+{
+	struct pearl_stmt *s = get_stmt(prog, stmt);
+	isl_map **writes;
+	isl_set *wdom;
+	isl_bool ok;
+
+	if (!s || !write) {
+		isl_map_free(write);
+		return write ? pearl_stat_error
+			     : pearl_ctx_isl_error(prog->ctx, "write access");
+	}
+	write = isl_map_align_params(write, isl_set_get_space(s->domain));
+	wdom = isl_map_domain(isl_map_copy(write));
+	ok = isl_set_has_equal_space(s->domain, wdom);
+	isl_set_free(wdom);
+	if (ok < 0 || !ok) {
+		isl_map_free(write);
+		return pearl_ctx_error(prog->ctx, "write access does not match "
+				       "the statement domain");
+	}
+	writes = realloc(s->more_writes,
+			 (s->n_more_write + 1) * sizeof(*writes));
+	if (!writes) {
+		isl_map_free(write);
+		return pearl_ctx_error(prog->ctx, "out of memory");
+	}
+	s->more_writes = writes;
+	s->more_writes[s->n_more_write++] = write;
+	return pearl_stat_ok;
+}
+
 pearl_stat pearl_program_add_op_count(pearl_program *prog, int stmt,
 				      const char *op, int n)
 {
@@ -248,6 +286,22 @@ __isl_keep isl_map *pearl_program_stmt_write(pearl_program *prog, int i)
 {
 	struct pearl_stmt *s = get_stmt(prog, i);
 	return s ? s->write : NULL;
+}
+
+int pearl_program_stmt_n_write(pearl_program *prog, int i)
+{
+	struct pearl_stmt *s = get_stmt(prog, i);
+	return s ? 1 + s->n_more_write : -1;
+}
+
+__isl_keep isl_map *pearl_program_stmt_write_at(pearl_program *prog, int i,
+						int w)
+{
+	struct pearl_stmt *s = get_stmt(prog, i);
+
+	if (!s || w < 0 || w > s->n_more_write)
+		return NULL;
+	return w == 0 ? s->write : s->more_writes[w - 1];
 }
 
 int pearl_program_stmt_n_read(pearl_program *prog, int i)
@@ -350,9 +404,12 @@ static __isl_give isl_union_map *collect(pearl_program *prog, int writes)
 		isl_map *m;
 
 		if (writes) {
-			m = isl_map_intersect_domain(isl_map_copy(s->write),
-						     isl_set_copy(s->domain));
-			acc = isl_union_map_add_map(acc, m);
+			for (r = -1; r < s->n_more_write; ++r) {
+				m = r < 0 ? s->write : s->more_writes[r];
+				m = isl_map_intersect_domain(
+				    isl_map_copy(m), isl_set_copy(s->domain));
+				acc = isl_union_map_add_map(acc, m);
+			}
 			continue;
 		}
 		for (r = 0; r < s->n_read; ++r) {

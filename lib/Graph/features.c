@@ -478,7 +478,8 @@ static int n_accesses(pearl_program *prog)
 	int s, n = 0;
 
 	for (s = 0; s < pearl_program_n_stmt(prog); ++s)
-		n += 1 + pearl_program_stmt_n_read(prog, s);
+		n += pearl_program_stmt_n_write(prog, s) +
+		     pearl_program_stmt_n_read(prog, s);
 	return n;
 }
 

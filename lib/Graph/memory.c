@@ -202,24 +202,26 @@ static void span_buffer(struct graph_memory *m, const struct mem_stmt *s,
 	}
 }
 
-/* The accesses of statement `i` into m->stmts[i], write first. */
+/* The accesses of statement `i` into m->stmts[i], writes first. */
 static int collect_stmt(struct graph_memory *m, int i)
 {
 	pearl_program *prog = m->prog;
 	struct mem_stmt *s = &m->stmts[i];
 	int n_read = pearl_program_stmt_n_read(prog, i);
+	int n_write = pearl_program_stmt_n_write(prog, i);
 	int bytes = type_bytes(pearl_program_stmt_type(prog, i));
 	int r;
 
 	iterator_bounds(pearl_program_stmt_domain(prog, i), s);
-	if (!pearl_program_stmt_domain(prog, i))
+	if (!pearl_program_stmt_domain(prog, i) || n_write < 1)
 		return -1;
-	s->acc = calloc((size_t)n_read + 1, sizeof(*s->acc));
+	s->acc = calloc((size_t)(n_write + n_read), sizeof(*s->acc));
 	if (!s->acc)
 		return -1;
-	for (r = -1; r < n_read; ++r) {
-		isl_map *acc = r < 0 ? pearl_program_stmt_write(prog, i)
-				     : pearl_program_stmt_read(prog, i, r);
+	for (r = -n_write; r < n_read; ++r) {
+		isl_map *acc =
+		    r < 0 ? pearl_program_stmt_write_at(prog, i, r + n_write)
+			  : pearl_program_stmt_read(prog, i, r);
 		struct mem_access *a = &s->acc[s->n_acc];
 
 		if (!acc || access_matrix(m, acc, a) < 0)
@@ -258,7 +260,8 @@ static int n_accesses(pearl_program *prog)
 	int s, n = 0;
 
 	for (s = 0; s < pearl_program_n_stmt(prog); ++s)
-		n += 1 + pearl_program_stmt_n_read(prog, s);
+		n += pearl_program_stmt_n_write(prog, s) +
+		     pearl_program_stmt_n_read(prog, s);
 	return n;
 }
 

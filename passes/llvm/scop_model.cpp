@@ -9,6 +9,7 @@
 #include "scop_model.h"
 
 #include "polly/ScopInfo.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -22,6 +23,8 @@
 #include "isl/map.h"
 #include "isl/union_map.h"
 #include "isl/schedule_node.h"
+
+#include <algorithm>
 
 using namespace llvm;
 using namespace polly;
@@ -440,16 +443,17 @@ struct ScopModeler {
   std::string setSchedule();
 };
 
-/// The writes of `Stmt` into `Writes`; the reason it cannot be modeled,
-/// or "". One array element, or scalars only: values passed to other
-/// statements (a load LICM hoisted out of the inner loop) and the operands
-/// of PHI nodes (a reduction kept in a register: its start value, the
-/// value carried to the next iteration and the value after the loop).
-/// Polly's code generation keeps each scalar in memory of its own, and the
-/// model does the same: every scalar of the Scop is an element of one
-/// array (scalarAccess), so a statement that writes several writes several
-/// elements of it; the dependences are exact and keep the order of every
-/// write and read of each.
+/// The writes of `Stmt` into `Writes`, array elements first; the reason
+/// it cannot be modeled, or "". Array elements (two in a block that
+/// stores twice) and scalars: values passed to other statements (a load
+/// LICM hoisted out of the inner loop) and the operands of PHI nodes (a
+/// reduction kept in a register: its start value, the value carried to
+/// the next iteration and the value after the loop). Polly's code
+/// generation keeps each scalar in memory of its own, and the model does
+/// the same: every scalar of the Scop is an element of one array
+/// (scalarAccess). Every write is one of the statement's in the model
+/// (pearl_program_add_write), so the dependences are exact and keep the
+/// order of every write and read of each cell.
 std::string ScopModeler::writesOf(ScopStmt &Stmt,
                                   SmallVectorImpl<MemoryAccess *> &Writes) {
   const std::string Name = Stmt.getBaseName();
@@ -462,10 +466,9 @@ std::string ScopModeler::writesOf(ScopStmt &Stmt,
   }
   if (Writes.empty())
     return "statement " + Name + " writes no array";
-  bool AllScalars = llvm::all_of(
-      Writes, [](MemoryAccess *MA) { return !MA->isLatestArrayKind(); });
-  if (Writes.size() > 1 && !AllScalars)
-    return "statement " + Name + " writes more than one array element";
+  std::stable_partition(Writes.begin(), Writes.end(), [](MemoryAccess *MA) {
+    return MA->isLatestArrayKind();
+  });
   return "";
 }
 
@@ -519,14 +522,28 @@ std::string ScopModeler::addStmt(ScopStmt &Stmt) {
     }
     return isl_map_apply_domain(Acc, isl_map_copy(ShiftMap));
   };
+  // One write access per array written (the scalars are one array).
+  SmallVector<isl_map *, 4> WriteAccs;
+  for (MemoryAccess *WA : Writes) {
+    isl_map *Acc = Access(WA);
+    auto Same = llvm::find_if(WriteAccs, [&](isl_map *M) {
+      return isl_map_has_equal_space(M, Acc) == isl_bool_true;
+    });
+    if (Same != WriteAccs.end())
+      *Same = isl_map_union(*Same, Acc);
+    else
+      WriteAccs.push_back(Acc);
+  }
   const ScopArrayInfo *SAI = Writes.front()->getLatestScopArrayInfo();
-  isl_map *WriteAcc = Access(Writes.front());
-  for (size_t I = 1; I < Writes.size(); ++I)
-    WriteAcc = isl_map_union(WriteAcc, Access(Writes[I]));
-  int Idx = pearl_program_add_stmt(Prog, isl_set_copy(Dom), WriteAcc,
+  int Idx = pearl_program_add_stmt(Prog, isl_set_copy(Dom), WriteAccs[0],
                                    typeName(SAI->getElementType()).c_str(),
                                    &Stmt);
   bool Ok = Idx >= 0;
+  for (size_t I = 1; I < WriteAccs.size(); ++I)
+    if (!Ok)
+      isl_map_free(WriteAccs[I]);
+    else
+      Ok = pearl_program_add_write(Prog, Idx, WriteAccs[I]) >= 0;
   for (MemoryAccess *MA : W.Reads)
     Ok = Ok && pearl_program_add_read(Prog, Idx, Access(MA)) >= 0;
   isl_set_free(Dom);
