@@ -98,12 +98,38 @@ const char *pearl_program_get_name(pearl_program *prog)
 	return prog->name;
 }
 
+/* 1 if `write` (kept) is an access of the instances of `domain` (kept),
+ * 0 if not, -1 on error. */
+static isl_bool write_matches(__isl_keep isl_set *domain,
+			      __isl_keep isl_map *write)
+{
+	isl_set *wdom = isl_map_domain(isl_map_copy(write));
+	isl_bool ok = isl_set_has_equal_space(domain, wdom);
+
+	isl_set_free(wdom);
+	return ok;
+}
+
+/* Appends `map` (taken) to the n maps at *maps; -1 if out of memory
+ * (`map` is freed). */
+static int append_map(isl_map ***maps, int *n, __isl_take isl_map *map)
+{
+	isl_map **grown = realloc(*maps, (*n + 1) * sizeof(*grown));
+
+	if (!grown) {
+		isl_map_free(map);
+		return -1;
+	}
+	*maps = grown;
+	grown[(*n)++] = map;
+	return 0;
+}
+
 int pearl_program_add_stmt(pearl_program *prog, __isl_take isl_set *domain,
 			   __isl_take isl_map *write, const char *elem_type,
 			   void *user)
 {
 	struct pearl_stmt *stmts, *s;
-	isl_set *wdom;
 	isl_bool ok;
 
 	if (!domain || !write) {
@@ -117,9 +143,7 @@ int pearl_program_add_stmt(pearl_program *prog, __isl_take isl_set *domain,
 	/* Same statement tuple; parameters may differ and are aligned. */
 	domain = isl_set_align_params(domain, isl_map_get_space(write));
 	write = isl_map_align_params(write, isl_set_get_space(domain));
-	wdom = isl_map_domain(isl_map_copy(write));
-	ok = isl_set_has_equal_space(domain, wdom);
-	isl_set_free(wdom);
+	ok = write_matches(domain, write);
 	if (ok < 0 || !ok) {
 		pearl_ctx_error(prog->ctx,
 				"write access does not match the statement domain");
@@ -166,7 +190,6 @@ pearl_stat pearl_program_add_read(pearl_program *prog, int stmt,
 				  __isl_take isl_map *read)
 {
 	struct pearl_stmt *s = get_stmt(prog, stmt);
-	isl_map **reads;
 
 	if (!s || !read) {
 		isl_map_free(read);
@@ -177,13 +200,8 @@ pearl_stat pearl_program_add_read(pearl_program *prog, int stmt,
 	if (!read)
 		return pearl_ctx_isl_error(prog->ctx, "read access");
 	s->reduction_known = 0;
-	reads = realloc(s->reads, (s->n_read + 1) * sizeof(*reads));
-	if (!reads) {
-		isl_map_free(read);
+	if (append_map(&s->reads, &s->n_read, read) < 0)
 		return pearl_ctx_error(prog->ctx, "out of memory");
-	}
-	s->reads = reads;
-	s->reads[s->n_read++] = read;
 	return pearl_stat_ok;
 }
 
@@ -191,8 +209,6 @@ pearl_stat pearl_program_add_write(pearl_program *prog, int stmt,
 				   __isl_take isl_map *write)
 {
 	struct pearl_stmt *s = get_stmt(prog, stmt);
-	isl_map **writes;
-	isl_set *wdom;
 	isl_bool ok;
 
 	if (!s || !write) {
@@ -201,22 +217,14 @@ pearl_stat pearl_program_add_write(pearl_program *prog, int stmt,
 			     : pearl_ctx_isl_error(prog->ctx, "write access");
 	}
 	write = isl_map_align_params(write, isl_set_get_space(s->domain));
-	wdom = isl_map_domain(isl_map_copy(write));
-	ok = isl_set_has_equal_space(s->domain, wdom);
-	isl_set_free(wdom);
+	ok = write_matches(s->domain, write);
 	if (ok < 0 || !ok) {
 		isl_map_free(write);
 		return pearl_ctx_error(prog->ctx, "write access does not match "
 				       "the statement domain");
 	}
-	writes = realloc(s->more_writes,
-			 (s->n_more_write + 1) * sizeof(*writes));
-	if (!writes) {
-		isl_map_free(write);
+	if (append_map(&s->more_writes, &s->n_more_write, write) < 0)
 		return pearl_ctx_error(prog->ctx, "out of memory");
-	}
-	s->more_writes = writes;
-	s->more_writes[s->n_more_write++] = write;
 	return pearl_stat_ok;
 }
 
