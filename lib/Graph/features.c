@@ -473,16 +473,6 @@ static void number_buffers(struct builder *b)
 	}
 }
 
-static int n_accesses(pearl_program *prog)
-{
-	int s, n = 0;
-
-	for (s = 0; s < pearl_program_n_stmt(prog); ++s)
-		n += pearl_program_stmt_n_write(prog, s) +
-		     pearl_program_stmt_n_read(prog, s);
-	return n;
-}
-
 struct pearl_graph *pearl_graph_build(pearl_sched *sched, int focus)
 {
 	struct builder b = { 0 };
@@ -498,7 +488,7 @@ struct pearl_graph *pearl_graph_build(pearl_sched *sched, int focus)
 				b.tree->n_nodes);
 	b.rows = calloc(b.tree->n_nodes, sizeof(*b.rows));
 	b.focus = calloc(b.tree->n_nodes, 1);
-	b.buffers = calloc(n_accesses(b.prog) + 1, sizeof(*b.buffers));
+	b.buffers = calloc(graph_n_accesses(b.prog) + 1, sizeof(*b.buffers));
 	b.mem = graph_memory_alloc(b.prog);
 	if (!b.g || !b.rows || !b.focus || !b.buffers || !b.mem) {
 		pearl_ctx_error(ctx, "out of memory");

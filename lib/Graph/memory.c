@@ -255,7 +255,7 @@ static void buffer_strides(struct graph_memory *m)
 	}
 }
 
-static int n_accesses(pearl_program *prog)
+int graph_n_accesses(pearl_program *prog)
 {
 	int s, n = 0;
 
@@ -268,7 +268,7 @@ static int n_accesses(pearl_program *prog)
 struct graph_memory *graph_memory_alloc(pearl_program *prog)
 {
 	struct graph_memory *m = calloc(1, sizeof(*m));
-	int n = pearl_program_n_stmt(prog), max_buffers = n_accesses(prog);
+	int n = pearl_program_n_stmt(prog), max_buffers = graph_n_accesses(prog);
 	int i;
 
 	if (!m)

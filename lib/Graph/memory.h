@@ -18,6 +18,10 @@
 
 struct graph_memory;
 
+/* The number of accesses (writes and reads) of all statements of `prog`
+ * (kept): a bound on the buffers they name. */
+int graph_n_accesses(pearl_program *prog);
+
 /* What the memory features of `prog` (kept) need, computed once per
  * graph: the statements' iterator bounds, their access matrices and the
  * arrays' estimated extents (__isl_give). NULL on an isl error or when
