@@ -25,7 +25,12 @@
  *     parallel (data-driven paper's rule);
  *   - K when the schedule's code generator makes no copies (the clang
  *     plugin's: pearl_sched_get_copies_made), so that the C and MLIR paths
- *     try the same actions but for the copies;
+ *     try the same actions but for the copies; and K for the policy
+ *     unless opts->copies (off by default; the search and the baselines
+ *     keep K): in the memo's 2,653 schedules with K that have a measured
+ *     twin without it, K made them 0.60x in geomean (1,971 slower, 329
+ *     faster), and a policy that learned K from the search's targets
+ *     copied inside time loops (heat-3d 0.50x);
  *   - actions the dependences forbid: these are found by trying the
  *     chosen action on the schedule, which applies it only if legal; an
  *     illegal choice is masked and the choice is made again from the same
@@ -109,6 +114,9 @@ struct pearl_agent_options {
 	/* The rule of uniform parallelism (above): 1 (default) applies it,
 	 * 0 leaves the episode as the policy chose it. */
 	int uniform_parallel;
+	/* 1: the policy may choose K (copies); 0 (default): K is masked for
+	 * it (above). */
+	int copies;
 };
 
 /* The default smallest parallel loop: fork and join cost a few
@@ -209,8 +217,11 @@ struct pearl_branch_state {
 	int phase; /* latest enum pearl_action_phase applied, -1 if none */
 	int tiled; /* a tiling was applied */
 	long min_parallel_work; /* as in pearl_agent_options */
+	int copies; /* K may be chosen (where copies are made) */
 };
-/* Nothing tried, no phase, PEARL_AGENT_MIN_PARALLEL_WORK. */
+/* Nothing tried, no phase, PEARL_AGENT_MIN_PARALLEL_WORK, copies allowed
+ * (the agent sets min_parallel_work and copies from its options; the
+ * search and the baselines keep these defaults' K). */
 void pearl_branch_state_init(struct pearl_branch_state *state);
 /* Records in `state` that action `id` was applied to the branch: tried,
  * its phase reached, tiled if it tiles. */

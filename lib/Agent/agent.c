@@ -31,6 +31,7 @@ void pearl_branch_state_init(struct pearl_branch_state *state)
 	state->phase = -1;
 	state->tiled = 0;
 	state->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
+	state->copies = 1;
 }
 
 void pearl_branch_state_applied(struct pearl_branch_state *state, int id)
@@ -183,6 +184,7 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 		case pearl_action_copy:
 			/* refused anyway: not worth a legality check */
 			m |= !pearl_sched_get_copies_made(sched);
+			m |= !state->copies;
 			break;
 		case pearl_action_next:
 			m = 0;
@@ -467,6 +469,7 @@ static pearl_stat agent_run_episode(pearl_sched *sched,
 
 		pearl_branch_state_init(&state);
 		state.min_parallel_work = opts->min_parallel_work;
+		state.copies = opts->copies;
 		for (;;) {
 			struct pearl_agent_step step;
 			int forced = steps >= opts->max_branch_steps ||

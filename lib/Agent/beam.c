@@ -122,6 +122,7 @@ static struct beam_state *next_branch(struct beam *bm,
 	c->steps = 0;
 	pearl_branch_state_init(&c->branch);
 	c->branch.min_parallel_work = bm->opts->min_parallel_work;
+	c->branch.copies = bm->opts->copies;
 	return c;
 }
 
@@ -320,6 +321,7 @@ static struct beam_state *new_state(struct beam *bm, pearl_sched *sched)
 	s->sched = sched;
 	pearl_branch_state_init(&s->branch);
 	s->branch.min_parallel_work = bm->opts->min_parallel_work;
+	s->branch.copies = bm->opts->copies;
 	s->rank = bm->n_created++;
 	return s;
 }

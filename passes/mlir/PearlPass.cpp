@@ -203,6 +203,13 @@ struct PearlSchedulePass
                      "run its nests all in parallel (split alike) or all "
                      "serially (false: the episode as the policy chose it)"),
       llvm::cl::init(true)};
+  Option<bool> copies{
+      *this, "copies",
+      llvm::cl::desc("Let the policy choose K (copies of the data a loop "
+                     "touches into a local buffer); false, the default, "
+                     "masks K for the policy: measured, it mostly slows "
+                     "schedules down"),
+      llvm::cl::init(false)};
   Option<unsigned long> islMaxOperations{
       *this, "isl-max-operations",
       llvm::cl::desc("Bound on isl operations per region (0: unbounded); a "
@@ -294,6 +301,7 @@ struct PearlSchedulePass
     opts.max_branch_steps = static_cast<int>(maxBranchSteps);
     opts.min_parallel_work = static_cast<long>(minParallelWork);
     opts.uniform_parallel = uniformParallel;
+    opts.copies = copies;
     opts.policy = nullptr;
     opts.policy_error = nullptr;
     opts.critic = nullptr;

@@ -4,7 +4,9 @@
 // iterations per step each), scheduled by untrained policies (the
 // choices of a seeded initialization, stable, unlike a trained model's):
 // the remark says what the rule changed, the schedule it names is the
-// one applied, and the outputs are the original's.
+// one applied, and the outputs are the original's. copies=true lets these
+// policies choose K as they did when the test was written (copies.mlir
+// has the default).
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %pearl_model init --seed 16 -o %t/s16.bin
 // RUN: %pearl_model init --seed 21 -o %t/s21.bin
@@ -12,7 +14,7 @@
 // Three nests, the second over columns first: the policy of seed 16 runs
 // the first and the last in parallel, and the rule adds the second's P(1)
 // (its 158 columns split among the threads as the others' rows do).
-// RUN: %pearl_opt %t/three.mlir --pearl-schedule=model=%t/s16.bin -o %t/added.mlir 2> %t/added.remarks
+// RUN: %pearl_opt %t/three.mlir '--pearl-schedule=model=%t/s16.bin copies=true' -o %t/added.mlir 2> %t/added.remarks
 // RUN: FileCheck %s --check-prefix=ADDED < %t/added.remarks
 // ADDED: remark: pearl-schedule: agent (greedy) chose "P(1) V(16) K(2) U(32) N P(1) K(2) V(16) U(32) N J(1,6) P(1) K(2) K(3) V(16) K(1)" (3 branches, 16 decisions, {{.*}}); uniform parallelism: 1 sequential loop made uniform (1 P added, 0 P of the policy dropped)
 // RUN: %python %S/replay.py %pearl_opt %t/three.mlir %t/added.remarks %t/replay.mlir
@@ -23,7 +25,7 @@
 // SAME: pearl-exec: outputs identical
 
 // uniform-parallel=false: the episode as the policy chose it.
-// RUN: %pearl_opt %t/three.mlir '--pearl-schedule=model=%t/s16.bin uniform-parallel=false' -o %t/chosen.mlir 2> %t/chosen.remarks
+// RUN: %pearl_opt %t/three.mlir '--pearl-schedule=model=%t/s16.bin uniform-parallel=false copies=true' -o %t/chosen.mlir 2> %t/chosen.remarks
 // RUN: FileCheck %s --check-prefix=CHOSEN < %t/chosen.remarks
 // CHOSEN: chose "P(1) V(16) K(2) U(32) N K(2) V(16) U(32) N J(1,6) P(1) K(2) K(3) V(16) K(1)" (3 branches, 16 decisions,
 // CHOSEN-NOT: uniform parallelism
@@ -34,14 +36,14 @@
 // updates A in place from its row above and its column to the left): the
 // policy of seed 21 runs the first three in parallel, and the rule drops
 // their P.
-// RUN: %pearl_opt %t/four.mlir --pearl-schedule=model=%t/s21.bin -o %t/dropped.mlir 2> %t/dropped.remarks
+// RUN: %pearl_opt %t/four.mlir '--pearl-schedule=model=%t/s21.bin copies=true' -o %t/dropped.mlir 2> %t/dropped.remarks
 // RUN: FileCheck %s --check-prefix=DROPPED < %t/dropped.remarks
 // DROPPED: remark: pearl-schedule: agent (greedy) chose "V(16) U(32) K(2) N U(32) N U(32) V(16) N T(1,2,64,128) U(32)" (4 branches, 15 decisions, {{.*}}); uniform parallelism: 1 sequential loop made uniform (0 P added, 3 P of the policy dropped)
 // RUN: %python %S/replay.py %pearl_opt %t/four.mlir %t/dropped.remarks %t/replay4.mlir
 // RUN: diff %t/dropped.mlir %t/replay4.mlir
 // RUN: not grep -q affine.parallel %t/dropped.mlir
 // RUN: env OMP_NUM_THREADS=2 ASAN_OPTIONS=detect_leaks=0 %pearl_exec %t/four.mlir %t/dropped.mlir | FileCheck %s --check-prefix=SAME
-// RUN: %pearl_opt %t/four.mlir '--pearl-schedule=model=%t/s21.bin uniform-parallel=false' -o %t/chosen4.mlir 2>&1 | FileCheck %s --check-prefix=CHOSEN4
+// RUN: %pearl_opt %t/four.mlir '--pearl-schedule=model=%t/s21.bin uniform-parallel=false copies=true' -o %t/chosen4.mlir 2>&1 | FileCheck %s --check-prefix=CHOSEN4
 // CHOSEN4: chose "P(1) V(16) U(32) K(2) N P(1) U(32) N P(1) U(32) V(16) N T(1,2,64,128) U(32)"
 // CHOSEN4-NOT: uniform parallelism
 

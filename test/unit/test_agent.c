@@ -243,12 +243,21 @@ static void test_masks(pearl_ctx *ctx)
 	st.tried[68] = 0;
 	/* K(0..2): tried only where the code generator makes copies (the
 	 * MLIR pass's, the default), masked for the clang plugin's */
+	CHECK(st.copies == 1);
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(!m[encoded("K(0)")] && !m[encoded("K(2)")]);
 	pearl_sched_set_copies_made(s, 0);
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(m[encoded("K(0)")] && m[encoded("K(2)")] && !m[0] && !m[12]);
 	pearl_sched_set_copies_made(s, 1);
+	/* and masked, for the policy, unless the agent's options allow
+	 * copies: only K, N and the rest as before */
+	st.copies = 0;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(m[encoded("K(0)")] && m[encoded("K(1)")] &&
+	      m[encoded("K(2)")]);
+	CHECK(!m[0] && !m[12] && !m[56] && !m[68] && !m[PEARL_ACTION_NEXT]);
+	st.copies = 1;
 	/* after a tiling: no reordering, no second tiling */
 	st.phase = pearl_phase_tile;
 	st.tiled = 1;

@@ -102,6 +102,10 @@ static void usage(FILE *out)
 		"parallelism\n"
 		"                      (1, the default; 0: the episode as the "
 		"policy chose it)\n"
+		"  --copies B          with --agent: 1 lets the policy choose "
+		"K (copies); 0,\n"
+		"                      the default as in pearl-schedule, masks "
+		"K for it\n"
 		"  --fingerprint       print each program's model "
 		"fingerprint, time nothing\n"
 		"  --function F        time region --region R (default 0) of "
@@ -176,6 +180,7 @@ struct args {
 	int beam_width, beam_top_k;
 	double beam_seconds;
 	int uniform_parallel; /* pearl_agent_options' */
+	int copies;           /* pearl_agent_options' */
 };
 
 /* --schedule S: one more schedule (kept: an argv string). */
@@ -234,6 +239,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				      HUGE_VAL),
 	    PEARL_OPTION_U64("seed", &a->seed),
 	    PEARL_OPTION_INT("uniform-parallel", &a->uniform_parallel, 0, 1),
+	    PEARL_OPTION_INT("copies", &a->copies, 0, 1),
 	    PEARL_OPTION_STRING("function", &a->function),
 	    PEARL_OPTION_INT("region", &a->region, 0, INT_MAX),
 	    PEARL_OPTION_LLONG("size", &a->size, 0, LLONG_MAX),
@@ -325,6 +331,7 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 	opts.beam_top_k = a->beam_top_k;
 	opts.beam_seconds = a->beam_seconds;
 	opts.uniform_parallel = a->uniform_parallel;
+	opts.copies = a->copies;
 	return pearl_env_program_agent_schedule(p, a->policy, &opts, err,
 						err_size);
 }

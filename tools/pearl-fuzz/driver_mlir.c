@@ -155,6 +155,7 @@ static char *agent_schedule(struct mlir_state *s, int k, char *err,
 	opts.sample = k > 0;
 	opts.seed = (uint64_t)k;
 	opts.min_parallel_work = 0; /* every loop may run in parallel */
+	opts.copies = 1;            /* and K may be chosen */
 	return pearl_env_program_agent_schedule(s->prog, s->policy, &opts, err,
 						err_size);
 }
