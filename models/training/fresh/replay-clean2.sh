@@ -20,10 +20,20 @@
 #                  imitate.csv is clean2/imitate-clean2.csv, against which
 #                  the targets are checked
 #
+# Replay "kindw15" (forty-first session), whose epoch 20 is e16, compiled in
+# from the forty-second: kindw from e15, K allowed to the agent as it then
+# was, and the 2,552 answers it measured merged into the memo:
+#
+#   git show 45e01e7:models/pearl-policy.bin > e15.bin
+#   PEARL_MERGE_MEMOS=models/training/fresh/kindw15/memo-kindw15-new.sqlite.xz \
+#     models/training/fresh/replay-clean2.sh OUT --init-model e15.bin \
+#     --imitate-kind-weight V=4,D=2 --copies 1
+#
 # Environment: PEARL_BUILD_DIR (default build), PEARL_MACHINE (default
 # campaign 10's machine: run elsewhere, what the memo lacks is measured
 # on this host under that name; set it to this host's fingerprint to keep
-# its answers apart).
+# its answers apart), PEARL_MERGE_MEMOS (xz-compressed memos, separated by
+# spaces, merged into OUT/memo.sqlite before training).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,7 +44,7 @@ if [ "${1:-}" = "--targets-only" ]; then
   shift
 fi
 if [ $# -lt 1 ]; then
-  sed -n '2,26p' "${BASH_SOURCE[0]}" >&2
+  sed -n '2,35p' "${BASH_SOURCE[0]}" >&2
   exit 2
 fi
 out=$1
@@ -67,6 +77,11 @@ xz -dc "$here/memo-fresh.sqlite.xz" > "$out/memo.sqlite"
 xz -dc "$here/campaign10/memo-campaign10.sqlite.xz" > "$out/campaign10.sqlite"
 "$build/bin/pearl-env" --memo "$out/memo.sqlite" --merge "$out/campaign10.sqlite"
 rm -f "$out/campaign10.sqlite"
+for extra in ${PEARL_MERGE_MEMOS:-}; do
+  xz -dc "$extra" > "$out/extra.sqlite"
+  "$build/bin/pearl-env" --memo "$out/memo.sqlite" --merge "$out/extra.sqlite"
+  rm -f "$out/extra.sqlite"
+done
 "$build/bin/pearl-train" --out "$out/run" --memo "$out/memo.sqlite" \
   --machine "$machine" --memo-also "$fresh_machine" \
   --init-model "$init" --size-scale cache \
