@@ -19,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 train="$build/bin/pearl-train"
 common="--machine pearl-test-recorded --size-scale small --seed 3 --runs 1"
 ppo="--programs 4 --batch 64 --minibatch 32 --epochs 4 --lr 1e-3
-     --entropy 0.05,0 --min-parallel-work 0"
+     --entropy 0.05,0 --min-parallel-work 0 --copies 1"
 
 # The same commands as tiny-training.test, in the same order.
 record() {
