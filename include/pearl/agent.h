@@ -31,6 +31,10 @@
  *     twin without it, K made them 0.60x in geomean (1,971 slower, 329
  *     faster), and a policy that learned K from the search's targets
  *     copied inside time loops (heat-3d 0.50x);
+ *   - for the policy, a second unroll-and-jam of a loop the branch has
+ *     jammed already (the search keeps stacked jams): e16 stacked five
+ *     jams on nussinov's branch at LARGE, J(1,4) J(0,4) J(1,16) J(1,6)
+ *     J(1,8), and took 5.6 s to compile it for no speed over two jams;
  *   - actions the dependences forbid: these are found by trying the
  *     chosen action on the schedule, which applies it only if legal; an
  *     illegal choice is masked and the choice is made again from the same
@@ -218,13 +222,16 @@ struct pearl_branch_state {
 	int tiled; /* a tiling was applied */
 	long min_parallel_work; /* as in pearl_agent_options */
 	int copies; /* K may be chosen (where copies are made) */
+	int jam_once; /* no second J on a loop of jammed[] */
+	unsigned jammed; /* bit l: J applied to loop l of the branch */
 };
-/* Nothing tried, no phase, PEARL_AGENT_MIN_PARALLEL_WORK, copies allowed
- * (the agent sets min_parallel_work and copies from its options; the
- * search and the baselines keep these defaults' K). */
+/* Nothing tried, no phase, PEARL_AGENT_MIN_PARALLEL_WORK, copies allowed,
+ * jams stackable (the agent sets min_parallel_work and copies from its
+ * options, and jam_once; the search and the baselines keep these
+ * defaults). */
 void pearl_branch_state_init(struct pearl_branch_state *state);
 /* Records in `state` that action `id` was applied to the branch: tried,
- * its phase reached, tiled if it tiles. */
+ * its phase reached, tiled if it tiles, its loop jammed if it jams. */
 void pearl_branch_state_applied(struct pearl_branch_state *state, int id);
 
 /* The mask of branch `b` of `sched` (kept) before legality: mask[id] = 1

@@ -32,14 +32,22 @@ void pearl_branch_state_init(struct pearl_branch_state *state)
 	state->tiled = 0;
 	state->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	state->copies = 1;
+	state->jam_once = 0;
+	state->jammed = 0;
 }
 
 void pearl_branch_state_applied(struct pearl_branch_state *state, int id)
 {
+	struct pearl_action a;
+
 	state->tried[id] = 1;
 	if ((int)pearl_action_space_phase(id) > state->phase)
 		state->phase = pearl_action_space_phase(id);
 	state->tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
+	if (pearl_action_space_decode(id, &a) == 0 &&
+	    a.kind == pearl_action_unroll_jam && a.level[0] >= 0 &&
+	    a.level[0] < 32)
+		state->jammed |= 1u << a.level[0];
 }
 
 void pearl_agent_trace_clear(struct pearl_agent_trace *trace)
@@ -173,6 +181,8 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 		case pearl_action_unroll_jam:
 			/* J's copies need a loop of more than its factor */
 			m |= unrolled;
+			if (state->jam_once && a.level[0] >= 0 && a.level[0] < 32)
+				m |= (state->jammed >> a.level[0]) & 1;
 			if (a.level[0] < n_extent)
 				m |= extent[a.level[0]] >= 0 &&
 				     extent[a.level[0]] <= a.factor[0];
@@ -470,6 +480,7 @@ static pearl_stat agent_run_episode(pearl_sched *sched,
 		pearl_branch_state_init(&state);
 		state.min_parallel_work = opts->min_parallel_work;
 		state.copies = opts->copies;
+		state.jam_once = 1;
 		for (;;) {
 			struct pearl_agent_step step;
 			int forced = steps >= opts->max_branch_steps ||

@@ -123,6 +123,7 @@ static struct beam_state *next_branch(struct beam *bm,
 	pearl_branch_state_init(&c->branch);
 	c->branch.min_parallel_work = bm->opts->min_parallel_work;
 	c->branch.copies = bm->opts->copies;
+	c->branch.jam_once = 1;
 	return c;
 }
 
@@ -322,6 +323,7 @@ static struct beam_state *new_state(struct beam *bm, pearl_sched *sched)
 	pearl_branch_state_init(&s->branch);
 	s->branch.min_parallel_work = bm->opts->min_parallel_work;
 	s->branch.copies = bm->opts->copies;
+	s->branch.jam_once = 1;
 	s->rank = bm->n_created++;
 	return s;
 }

@@ -236,6 +236,21 @@ static void test_masks(pearl_ctx *ctx)
 	CHECK(!m[60] && !m[61] && !m[62] && m[63]);
 	CHECK(!m[64] && !m[65] && !m[66] && m[67]);
 	CHECK(!m[68] && !m[69]);
+	/* for the policy (jam_once), no second J on a loop jammed already:
+	 * J(0,4) applied masks J(0,8), not J(1,4); the search stacks them */
+	pearl_branch_state_applied(&st, encoded("J(0,4)"));
+	CHECK(st.jammed == 1u);
+	st.tried[encoded("J(0,4)")] = 0;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[encoded("J(0,8)")] && !m[encoded("J(1,4)")]);
+	st.jam_once = 1;
+	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(m[encoded("J(0,8)")] && m[encoded("J(0,4)")] &&
+	      !m[encoded("J(1,4)")]);
+	st.jam_once = 0;
+	st.jammed = 0;
+	st.tiled = 0;
+	st.phase = -1;
 	/* one vector width per branch */
 	st.tried[68] = 1;
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
