@@ -36,6 +36,22 @@ void pearl_branch_state_init(struct pearl_branch_state *state)
 	state->jammed = 0;
 }
 
+void agent_branch_state_init(struct pearl_branch_state *state,
+			     const struct pearl_agent_options *opts)
+{
+	pearl_branch_state_init(state);
+	state->min_parallel_work = opts->min_parallel_work;
+	state->copies = opts->copies;
+	state->jam_once = 1;
+}
+
+/* The bit of loop `level` in pearl_branch_state.jammed, 0 for a level
+ * the mask cannot hold (no jam is recorded or masked there). */
+static unsigned jammed_bit(int level)
+{
+	return level >= 0 && level < 32 ? 1u << level : 0;
+}
+
 void pearl_branch_state_applied(struct pearl_branch_state *state, int id)
 {
 	struct pearl_action a;
@@ -45,9 +61,8 @@ void pearl_branch_state_applied(struct pearl_branch_state *state, int id)
 		state->phase = pearl_action_space_phase(id);
 	state->tiled |= pearl_action_space_phase(id) == pearl_phase_tile;
 	if (pearl_action_space_decode(id, &a) == 0 &&
-	    a.kind == pearl_action_unroll_jam && a.level[0] >= 0 &&
-	    a.level[0] < 32)
-		state->jammed |= 1u << a.level[0];
+	    a.kind == pearl_action_unroll_jam)
+		state->jammed |= jammed_bit(a.level[0]);
 }
 
 void pearl_agent_trace_clear(struct pearl_agent_trace *trace)
@@ -181,8 +196,9 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 		case pearl_action_unroll_jam:
 			/* J's copies need a loop of more than its factor */
 			m |= unrolled;
-			if (state->jam_once && a.level[0] >= 0 && a.level[0] < 32)
-				m |= (state->jammed >> a.level[0]) & 1;
+			if (state->jam_once)
+				m |= (state->jammed &
+				      jammed_bit(a.level[0])) != 0;
 			if (a.level[0] < n_extent)
 				m |= extent[a.level[0]] >= 0 &&
 				     extent[a.level[0]] <= a.factor[0];
@@ -477,10 +493,7 @@ static pearl_stat agent_run_episode(pearl_sched *sched,
 		struct pearl_branch_state state;
 		int steps = 0;
 
-		pearl_branch_state_init(&state);
-		state.min_parallel_work = opts->min_parallel_work;
-		state.copies = opts->copies;
-		state.jam_once = 1;
+		agent_branch_state_init(&state, opts);
 		for (;;) {
 			struct pearl_agent_step step;
 			int forced = steps >= opts->max_branch_steps ||

@@ -120,10 +120,7 @@ static struct beam_state *next_branch(struct beam *bm,
 	if (c->b < bm->n_branch && s->graph)
 		c->graph = pearl_graph_copy(s->graph);
 	c->steps = 0;
-	pearl_branch_state_init(&c->branch);
-	c->branch.min_parallel_work = bm->opts->min_parallel_work;
-	c->branch.copies = bm->opts->copies;
-	c->branch.jam_once = 1;
+	agent_branch_state_init(&c->branch, bm->opts);
 	return c;
 }
 
@@ -320,10 +317,7 @@ static struct beam_state *new_state(struct beam *bm, pearl_sched *sched)
 		return NULL;
 	}
 	s->sched = sched;
-	pearl_branch_state_init(&s->branch);
-	s->branch.min_parallel_work = bm->opts->min_parallel_work;
-	s->branch.copies = bm->opts->copies;
-	s->branch.jam_once = 1;
+	agent_branch_state_init(&s->branch, bm->opts);
 	s->rank = bm->n_created++;
 	return s;
 }

@@ -8,4 +8,11 @@ pearl_stat agent_run_beam(pearl_sched *sched, const pearl_policy *policy,
 			  const struct pearl_agent_options *opts,
 			  struct pearl_agent_trace *trace);
 
+/* Initializes `state` for a branch the agent decides (the episode and the
+ * beam): pearl_branch_state_init's defaults, then the rules the policy
+ * keeps and the search does not: min_parallel_work and copies from
+ * `opts`, and one jam per loop. Defined in agent.c. */
+void agent_branch_state_init(struct pearl_branch_state *state,
+			     const struct pearl_agent_options *opts);
+
 #endif
