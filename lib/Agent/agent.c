@@ -32,7 +32,7 @@ void pearl_branch_state_init(struct pearl_branch_state *state)
 	state->tiled = 0;
 	state->min_parallel_work = PEARL_AGENT_MIN_PARALLEL_WORK;
 	state->copies = 1;
-	state->jam_once = 0;
+	state->jam_rules = 0;
 	state->jammed = 0;
 }
 
@@ -42,7 +42,7 @@ void agent_branch_state_init(struct pearl_branch_state *state,
 	pearl_branch_state_init(state);
 	state->min_parallel_work = opts->min_parallel_work;
 	state->copies = opts->copies;
-	state->jam_once = 1;
+	state->jam_rules = 1;
 }
 
 /* The bit of loop `level` in pearl_branch_state.jammed, 0 for a level
@@ -87,9 +87,10 @@ static int focus_loop_has(const struct pearl_graph *graph, int feature)
 }
 
 /* The extents of the loops in focus, outermost first, into extent[] (-1
- * where the bounds are symbolic); returns their number. */
+ * where the bounds are symbolic), and the tile size of each tile loop
+ * into tile[] (0 for the others); returns their number. */
 static int focus_extents(const struct pearl_graph *graph, long *extent,
-			 int cap)
+			 long *tile, int cap)
 {
 	int i, n = 0;
 
@@ -98,6 +99,9 @@ static int focus_extents(const struct pearl_graph *graph, long *extent,
 
 		if (f[PEARL_F_KIND + 1] <= 0 || f[PEARL_F_FOCUS] <= 0)
 			continue;
+		tile[n] = f[PEARL_F_TILE] > 0
+				  ? lround(exp2(f[PEARL_F_TILE + 1] * 8))
+				  : 0;
 		extent[n++] = f[PEARL_F_SYMBOLIC] > 0
 				  ? -1
 				  : lround(exp2(f[PEARL_F_EXTENT] * 16) - 1);
@@ -154,7 +158,8 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 	int tiled = focus_loop_has(graph, PEARL_F_TILE) ||
 		    focus_loop_has(graph, PEARL_F_POINT);
 	long extent[64];
-	int n_extent = focus_extents(graph, extent, 64);
+	long tile[64];
+	int n_extent = focus_extents(graph, extent, tile, 64);
 	int id;
 
 	if (depth < 0)
@@ -196,9 +201,16 @@ int pearl_agent_mask(pearl_sched *sched, int b,
 		case pearl_action_unroll_jam:
 			/* J's copies need a loop of more than its factor */
 			m |= unrolled;
-			if (state->jam_once)
+			/* the policy's: once per loop, and not on a tile
+			 * loop whose values step by at least the factor (a
+			 * group of J's copies holds one value: the same
+			 * code, or with a factor that does not divide the
+			 * step the same loops with other bounds) */
+			if (state->jam_rules)
 				m |= (state->jammed &
-				      jammed_bit(a.level[0])) != 0;
+				      jammed_bit(a.level[0])) != 0 ||
+				     (a.level[0] < n_extent &&
+				      tile[a.level[0]] >= a.factor[0]);
 			if (a.level[0] < n_extent)
 				m |= extent[a.level[0]] >= 0 &&
 				     extent[a.level[0]] <= a.factor[0];

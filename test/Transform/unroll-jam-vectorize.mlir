@@ -48,6 +48,18 @@
 // RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="J(2,4) J(0,64) J(0,1) V(3) V(0)"' -o %t/ref.mlir 2>&1 | FileCheck %s --check-prefix=REF
 // RUN: diff %t/orig.mlir %t/ref.mlir
 // REF: branch 0: refused J(2,4) (loop 2 is the innermost loop of branch 0: no loop inside to jam its copies into (U(f) unrolls it)); branch 0: refused J(0,64) (unroll-and-jam factor 64 is larger than loop 0 (12 iterations)); branch 0: refused J(0,1) (unroll-and-jam factor 1 is below 2); branch 0: refused V(3) (vector width 3 is not a power of 2 from 2 to 64); branch 0: refused V(0) (vector width 0 is not a power of 2 from 2 to 64)
+// A J on a tile loop whose values step by at least its factor changes
+// nothing: the tile loops of T(0,1,4,4) step by 4, so a group of J's
+// copies holds one value. With a factor that divides the step the code is
+// T's; with another one only the bounds are written differently (the
+// agent masks such jams for the policy, pearl/agent.h).
+// RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="T(0,1,4,4)"' -o %t/t.mlir
+// RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="T(0,1,4,4) J(0,2) J(1,4)"' -o %t/tj.mlir 2>&1 | FileCheck %s --check-prefix=TJ
+// TJ: remark: pearl-schedule: branch 0: applied T(0,1,4,4) J(0,2) J(1,4)
+// RUN: diff %t/t.mlir %t/tj.mlir
+// RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="T(0,1,4,4) J(1,3)"' -o %t/tj3.mlir 2>&1 | FileCheck %s --check-prefix=TJ3
+// TJ3: remark: pearl-schedule: branch 0: applied T(0,1,4,4) J(1,3)
+// RUN: %pearl_exec --entry=kernel %t/mm.mlir %t/tj3.mlir | FileCheck %s --check-prefix=SAME
 // RUN: %pearl_opt %t/mm.mlir '--pearl-schedule=schedule="I(1,2) V(4) V(4)"' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: branch 0: applied I(1,2) V(4); branch 0: refused V(4) (the innermost loop of branch 0 is already vectorized)
 

@@ -236,18 +236,18 @@ static void test_masks(pearl_ctx *ctx)
 	CHECK(!m[60] && !m[61] && !m[62] && m[63]);
 	CHECK(!m[64] && !m[65] && !m[66] && m[67]);
 	CHECK(!m[68] && !m[69]);
-	/* for the policy (jam_once), no second J on a loop jammed already:
+	/* for the policy (jam_rules), no second J on a loop jammed already:
 	 * J(0,4) applied masks J(0,8), not J(1,4); the search stacks them */
 	pearl_branch_state_applied(&st, encoded("J(0,4)"));
 	CHECK(st.jammed == 1u);
 	st.tried[encoded("J(0,4)")] = 0;
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(!m[encoded("J(0,8)")] && !m[encoded("J(1,4)")]);
-	st.jam_once = 1;
+	st.jam_rules = 1;
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(m[encoded("J(0,8)")] && m[encoded("J(0,4)")] &&
 	      !m[encoded("J(1,4)")]);
-	st.jam_once = 0;
+	st.jam_rules = 0;
 	st.jammed = 0;
 	st.tiled = 0;
 	st.phase = -1;
@@ -300,6 +300,30 @@ static void test_masks(pearl_ctx *ctx)
 	st.min_parallel_work = 2049;
 	CHECK(pearl_agent_mask(s, 0, &st, g, m) == 0);
 	CHECK(!m[12] && m[13]);
+	pearl_graph_free(g);
+	pearl_sched_free(s);
+	/* for the policy (jam_rules), no J on a tile loop: with j and k of
+	 * 256, T(1,2,32,32) makes tile loops of 8 values that step by 32,
+	 * so that a group of J's copies holds one value and the jam would
+	 * change nothing; J on loop i and on the point loop of j stay */
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	prog = example_matmul(ctx, 64, 256, 256);
+	deps = prog ? pearl_deps_compute(prog) : NULL;
+	s = deps ? scheduled(prog, deps, "T(1,2,32,32)") : NULL;
+	g = s ? pearl_graph_build(s, 0) : NULL;
+	pearl_branch_state_init(&st);
+	st.phase = pearl_phase_tile;
+	st.tiled = 1;
+	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[encoded("J(0,4)")] && !m[encoded("J(1,4)")] &&
+	      !m[encoded("J(2,4)")] && !m[encoded("J(3,4)")] &&
+	      !m[encoded("J(1,6)")]);
+	st.jam_rules = 1;
+	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[encoded("J(0,4)")] && m[encoded("J(1,4)")] &&
+	      m[encoded("J(2,4)")] && !m[encoded("J(3,4)")] &&
+	      m[encoded("J(1,6)")]);
 	pearl_graph_free(g);
 	pearl_sched_free(s);
 	/* a parallel loop on the branch: no other parallel loop, no skew */
