@@ -86,26 +86,63 @@ static int focus_loop_has(const struct pearl_graph *graph, int feature)
 	return 0;
 }
 
-/* The extents of the loops in focus, outermost first, into extent[] (-1
- * where the bounds are symbolic), and the tile size of each tile loop
- * into tile[] (0 for the others); returns their number. */
+/* The tile size of the loop of feature row `f` (kept), 0 if it is not a
+ * tile loop. */
+static long tile_size(const float *f)
+{
+	return f[PEARL_F_TILE] > 0 ? lround(exp2(f[PEARL_F_TILE + 1] * 8)) : 0;
+}
+
+/* Whether the loops of feature rows `a` and `b` (kept) run over the same
+ * iterators alike (the same row of coefficients). */
+static int same_row(const float *a, const float *b)
+{
+	return memcmp(a + PEARL_F_ROW, b + PEARL_F_ROW,
+		      (PEARL_GRAPH_MAX_DEPTH + 1) * sizeof(float)) == 0;
+}
+
+void agent_loop_extents(const float *const *row, int n, long *extent)
+{
+	int m, t;
+
+	for (m = 0; m < n; ++m) {
+		long s = tile_size(row[m]);
+
+		extent[m] = row[m][PEARL_F_SYMBOLIC] > 0
+				? -1
+				: lround(exp2(row[m][PEARL_F_EXTENT] * 16) - 1);
+		for (t = 0; s > 0 && t < m; ++t) {
+			long size = tile_size(row[t]), most;
+
+			if (size <= s || !same_row(row[t], row[m]))
+				continue;
+			most = (size + s - 1) / s;
+			if (extent[m] < 0 || extent[m] > most)
+				extent[m] = most;
+		}
+	}
+}
+
+/* The extents of the loops in focus, outermost first, into extent[]
+ * (agent_loop_extents), and the tile size of each tile loop into tile[]
+ * (0 for the others); returns their number. */
 static int focus_extents(const struct pearl_graph *graph, long *extent,
 			 long *tile, int cap)
 {
+	const float *row[64];
 	int i, n = 0;
 
+	if (cap > 64)
+		cap = 64;
 	for (i = 0; i < graph->n_nodes && n < cap; ++i) {
 		const float *f = graph->x + (size_t)i * graph->n_features;
 
 		if (f[PEARL_F_KIND + 1] <= 0 || f[PEARL_F_FOCUS] <= 0)
 			continue;
-		tile[n] = f[PEARL_F_TILE] > 0
-				  ? lround(exp2(f[PEARL_F_TILE + 1] * 8))
-				  : 0;
-		extent[n++] = f[PEARL_F_SYMBOLIC] > 0
-				  ? -1
-				  : lround(exp2(f[PEARL_F_EXTENT] * 16) - 1);
+		tile[n] = tile_size(f);
+		row[n++] = f;
 	}
+	agent_loop_extents(row, n, extent);
 	return n;
 }
 

@@ -78,20 +78,21 @@ static int read_branches(pearl_sched *sched, const struct pearl_graph *graph,
 		int j, m = pearl_sched_branch_loops(sched, k, b->loop,
 						    MAX_LOOPS);
 
+		const float *row[MAX_LOOPS];
+
 		b->first_parallel = -1;
 		b->n = m > 0 ? m : 0;
+		for (j = 0; graph && j < b->n; ++j)
+			row[j] = graph->x +
+				 (size_t)b->loop[j] * graph->n_features;
+		if (graph)
+			agent_loop_extents(row, b->n, b->extent);
 		for (j = 0; j < b->n; ++j) {
 			const struct pearl_tree_node *node =
 			    &tree->nodes[b->loop[j]];
-			const float *f =
-			    graph ? graph->x + (size_t)b->loop[j] *
-						   graph->n_features
-				  : NULL;
 
-			b->extent[j] =
-			    !f || f[PEARL_F_SYMBOLIC] > 0
-				? -1
-				: lround(exp2(f[PEARL_F_EXTENT] * 16) - 1);
+			if (!graph)
+				b->extent[j] = -1;
 			if (b->first_parallel >= 0 ||
 			    isl_schedule_node_band_member_get_coincident(
 				node->band, node->member) != isl_bool_true)

@@ -24,4 +24,14 @@ pearl_stat agent_uniform_parallel(pearl_sched *initial, pearl_sched *sched,
 int agent_too_little_work(const long *extent, int n_extent, int level,
 			  long min);
 
+/* The extents of a branch's loops `row[0..n)` (kept: their feature rows
+ * in the graph, outermost first) into extent[]: the feature's extent (-1
+ * where symbolic), which spans the loop's whole range, bounded by what
+ * one execution of the loops around runs. A tile loop of size s (a
+ * tiling's, or the outer loop of J's copies) inside a tile loop of size
+ * t > s over the same iterators runs at most ceil(t / s) values per
+ * execution: after T(0,1,32,32) J(2,4), the outer loop of J's copies of a
+ * 82-iteration loop spans 21 groups of 4, but each tile of 32 holds 8. */
+void agent_loop_extents(const float *const *row, int n, long *extent);
+
 #endif

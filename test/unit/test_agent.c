@@ -326,6 +326,27 @@ static void test_masks(pearl_ctx *ctx)
 	      m[encoded("J(1,6)")]);
 	pearl_graph_free(g);
 	pearl_sched_free(s);
+	/* after T(0,1,32,32) J(2,4) on 82 x 82 x 2, the outer loop of J's
+	 * copies spans 21 groups of 4 but runs 8 per tile of 32: one
+	 * execution of tile loop 0 runs 3 x 3 x 8 x 32 x 2 x 4 = 18432
+	 * innermost iterations (the loop's whole range would count 48384) */
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	prog = example_matmul(ctx, 82, 82, 2);
+	deps = prog ? pearl_deps_compute(prog) : NULL;
+	s = deps ? scheduled(prog, deps, "T(0,1,32,32) J(2,4)") : NULL;
+	g = s ? pearl_graph_build(s, 0) : NULL;
+	pearl_branch_state_init(&st);
+	st.phase = pearl_phase_tile;
+	st.tiled = 1;
+	st.min_parallel_work = 18432;
+	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(!m[12]);
+	st.min_parallel_work = 18433;
+	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
+	CHECK(m[12]);
+	pearl_graph_free(g);
+	pearl_sched_free(s);
 	/* a parallel loop on the branch: no other parallel loop, no skew */
 	s = scheduled(prog, deps, "P(1)");
 	g = s ? pearl_graph_build(s, 0) : NULL;
