@@ -34,6 +34,8 @@ struct pearl_mlir_options {
 	int print_graph;                  /* print the policy's input graph */
 	const char *schedule;             /* explicit schedule, "" if none */
 	int regenerate;                   /* rewrite even without actions */
+	int regenerate_kept;              /* rewrite a region the agent or
+					   * the heuristic kept as it was */
 	unsigned long isl_max_operations; /* isl quota per region, 0: none */
 	double time_limit;                /* seconds per action's checks and
 					   * per AST generation, 0: none */

@@ -140,6 +140,14 @@ struct PearlSchedulePass
       llvm::cl::desc("Regenerate every modeled region from its schedule, even "
                      "when no action applies (tests the code generator)"),
       llvm::cl::init(false)};
+  Option<bool> regenerateKept{
+      *this, "regenerate-kept",
+      llvm::cl::desc("Regenerate a modeled region whose schedule the agent "
+                     "(or the heuristic) keeps, or changes in nothing the "
+                     "code generator acts on, so that its function still "
+                     "gets Pearl's lowering and no-alias marking (false: "
+                     "such a region keeps its code)"),
+      llvm::cl::init(true)};
   Option<pearl_mlir_agent> agent{
       *this, "agent",
       llvm::cl::desc("How regions without an explicit schedule are "
@@ -293,6 +301,7 @@ struct PearlSchedulePass
     opts.print_graph = printGraph;
     opts.schedule = schedule.getValue().c_str();
     opts.regenerate = regenerate;
+    opts.regenerate_kept = regenerateKept;
     opts.isl_max_operations = islMaxOperations;
     opts.time_limit = timeLimit;
     opts.no_ast_check = !checkAst;

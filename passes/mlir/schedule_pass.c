@@ -365,6 +365,7 @@ struct model {
 	uint64_t fp;       /* the fingerprint, if it was asked for */
 	char *text;        /* the model as print-model prints it */
 	int applied;       /* actions applied */
+	int decided;       /* the agent or the heuristic scheduled it */
 	int policy_failed; /* the policy itself failed */
 };
 
@@ -425,6 +426,7 @@ static int model_schedule(pearl_ctx *ctx, struct model *m,
 	} else if (m->plan.use_policy &&
 		   opts->agent == pearl_mlir_agent_heuristic) {
 		m->applied = apply_heuristic(ctx, m->sched, m->where);
+		m->decided = m->applied >= 0;
 		return m->applied >= 0;
 	} else if (m->plan.use_policy && !opts->policy) {
 		/* No policy: say why once per region, model and print only. */
@@ -437,6 +439,7 @@ static int model_schedule(pearl_ctx *ctx, struct model *m,
 	} else if (m->plan.use_policy) {
 		m->applied = apply_policy(ctx, m->sched, opts, m->where,
 					  &m->policy_failed);
+		m->decided = m->applied >= 0;
 		return m->applied >= 0;
 	}
 	return 1;
@@ -509,12 +512,25 @@ static int model_region(pearl_ctx *ctx, MlirOperation func, const char *fn,
 	struct model m = { .start = start, .where = start };
 	int ok, rewritten = 0;
 
+	int regenerate;
+
 	ok = model_build(ctx, func, fn, region, index, opts, &m);
 	if (ok)
 		ok = model_schedule(ctx, &m, opts);
-	if (ok && m.applied > 0 && !opts->regenerate)
+	/* A region the agent kept is regenerated too (regenerate-kept): its
+	 * function then gets Pearl's lowering and the no-alias marking the
+	 * model assumed (PolyBench's bicg at MEDIUM: 1.0x kept, 4.2x
+	 * regenerated with its original schedule, which e15 reached only
+	 * through an unroll the code generator leaves to LLVM). */
+	regenerate = opts->regenerate ||
+		     (opts->regenerate_kept && m.decided && m.sched);
+	if (ok && m.applied > 0 && !regenerate)
 		ok = model_check_keeps_code(&m);
-	if (ok && (m.applied > 0 || opts->regenerate)) {
+	if (ok && regenerate && m.applied <= 0 && !opts->regenerate)
+		pearl_mlir_emit_remark(
+		    m.where, "pearl-schedule: loop nest regenerated with its "
+			     "schedule unchanged (regenerate-kept)");
+	if (ok && (m.applied > 0 || regenerate)) {
 		m.tree = pearl_sched_build_ast(m.sched);
 		ok = m.tree && pearl_mlir_codegen(ctx, region, m.prog,
 						  m.tree) == pearl_stat_ok;
