@@ -11,7 +11,7 @@ pearl_stat agent_run_beam(pearl_sched *sched, const pearl_policy *policy,
 /* Initializes `state` for a branch the agent decides (the episode and the
  * beam): pearl_branch_state_init's defaults, then the rules the policy
  * keeps and the search does not: min_parallel_work and copies from
- * `opts`, and one jam per loop. Defined in agent.c. */
+ * `opts`, and the jam rules (jam_rules). Defined in agent.c. */
 void agent_branch_state_init(struct pearl_branch_state *state,
 			     const struct pearl_agent_options *opts);
 

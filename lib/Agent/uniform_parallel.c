@@ -75,10 +75,9 @@ static int read_branches(pearl_sched *sched, const struct pearl_graph *graph,
 		return 1;
 	for (k = 0; k < n; ++k) {
 		struct branch *b = &br[k];
+		const float *row[MAX_LOOPS];
 		int j, m = pearl_sched_branch_loops(sched, k, b->loop,
 						    MAX_LOOPS);
-
-		const float *row[MAX_LOOPS];
 
 		b->first_parallel = -1;
 		b->n = m > 0 ? m : 0;

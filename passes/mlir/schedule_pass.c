@@ -510,9 +510,7 @@ static int model_region(pearl_ctx *ctx, MlirOperation func, const char *fn,
 {
 	MlirLocation start = mlirOperationGetLocation(region->first);
 	struct model m = { .start = start, .where = start };
-	int ok, rewritten = 0;
-
-	int regenerate;
+	int ok, rewritten = 0, regenerate;
 
 	ok = model_build(ctx, func, fn, region, index, opts, &m);
 	if (ok)
