@@ -302,51 +302,6 @@ static void test_masks(pearl_ctx *ctx)
 	CHECK(!m[12] && m[13]);
 	pearl_graph_free(g);
 	pearl_sched_free(s);
-	/* for the policy (jam_rules), no J on a tile loop: with j and k of
-	 * 256, T(1,2,32,32) makes tile loops of 8 values that step by 32,
-	 * so that a group of J's copies holds one value and the jam would
-	 * change nothing; J on loop i and on the point loop of j stay */
-	pearl_deps_free(deps);
-	pearl_program_free(prog);
-	prog = example_matmul(ctx, 64, 256, 256);
-	deps = prog ? pearl_deps_compute(prog) : NULL;
-	s = deps ? scheduled(prog, deps, "T(1,2,32,32)") : NULL;
-	g = s ? pearl_graph_build(s, 0) : NULL;
-	pearl_branch_state_init(&st);
-	st.phase = pearl_phase_tile;
-	st.tiled = 1;
-	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
-	CHECK(!m[encoded("J(0,4)")] && !m[encoded("J(1,4)")] &&
-	      !m[encoded("J(2,4)")] && !m[encoded("J(3,4)")] &&
-	      !m[encoded("J(1,6)")]);
-	st.jam_rules = 1;
-	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
-	CHECK(!m[encoded("J(0,4)")] && m[encoded("J(1,4)")] &&
-	      m[encoded("J(2,4)")] && !m[encoded("J(3,4)")] &&
-	      m[encoded("J(1,6)")]);
-	pearl_graph_free(g);
-	pearl_sched_free(s);
-	/* after T(0,1,32,32) J(2,4) on 82 x 82 x 2, the outer loop of J's
-	 * copies spans 21 groups of 4 but runs 8 per tile of 32: one
-	 * execution of tile loop 0 runs 3 x 3 x 8 x 32 x 2 x 4 = 18432
-	 * innermost iterations (the loop's whole range would count 48384) */
-	pearl_deps_free(deps);
-	pearl_program_free(prog);
-	prog = example_matmul(ctx, 82, 82, 2);
-	deps = prog ? pearl_deps_compute(prog) : NULL;
-	s = deps ? scheduled(prog, deps, "T(0,1,32,32) J(2,4)") : NULL;
-	g = s ? pearl_graph_build(s, 0) : NULL;
-	pearl_branch_state_init(&st);
-	st.phase = pearl_phase_tile;
-	st.tiled = 1;
-	st.min_parallel_work = 18432;
-	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
-	CHECK(!m[12]);
-	st.min_parallel_work = 18433;
-	CHECK(g && pearl_agent_mask(s, 0, &st, g, m) == 0);
-	CHECK(m[12]);
-	pearl_graph_free(g);
-	pearl_sched_free(s);
 	/* a parallel loop on the branch: no other parallel loop, no skew */
 	s = scheduled(prog, deps, "P(1)");
 	g = s ? pearl_graph_build(s, 0) : NULL;
@@ -424,6 +379,63 @@ static int episode(pearl_program *prog, const pearl_policy *policy,
 	return n;
 }
 
+/* The mask of branch 0 of an ni x nj x nk matmul scheduled `schedule`,
+ * in the state `st` (kept) at the tiling phase, into m[]. Returns 0, or
+ * -1 if the schedule does not apply or the mask fails. */
+static int tiled_mask(pearl_ctx *ctx, int ni, int nj, int nk,
+		      const char *schedule, const struct pearl_branch_state *st,
+		      unsigned char *m)
+{
+	pearl_program *prog = example_matmul(ctx, ni, nj, nk);
+	pearl_deps *deps = prog ? pearl_deps_compute(prog) : NULL;
+	pearl_sched *s = deps ? scheduled(prog, deps, schedule) : NULL;
+	struct pearl_graph *g = s ? pearl_graph_build(s, 0) : NULL;
+	struct pearl_branch_state tile_phase = *st;
+	int r;
+
+	tile_phase.phase = pearl_phase_tile;
+	tile_phase.tiled = 1;
+	r = g ? pearl_agent_mask(s, 0, &tile_phase, g, m) : -1;
+	pearl_graph_free(g);
+	pearl_sched_free(s);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	return r;
+}
+
+/* The policy's jam rules and its work mask on tiled and jammed nests. */
+static void test_tiled_masks(pearl_ctx *ctx)
+{
+	struct pearl_branch_state st;
+	unsigned char m[PEARL_ACTION_SPACE_SIZE];
+
+	/* for the policy (jam_rules), no J on a tile loop: with j and k of
+	 * 256, T(1,2,32,32) makes tile loops of 8 values that step by 32,
+	 * so that a group of J's copies holds one value and the jam would
+	 * change nothing; J on loop i and on the point loop of j stay */
+	pearl_branch_state_init(&st);
+	CHECK(tiled_mask(ctx, 64, 256, 256, "T(1,2,32,32)", &st, m) == 0);
+	CHECK(!m[encoded("J(0,4)")] && !m[encoded("J(1,4)")] &&
+	      !m[encoded("J(2,4)")] && !m[encoded("J(3,4)")] &&
+	      !m[encoded("J(1,6)")]);
+	st.jam_rules = 1;
+	CHECK(tiled_mask(ctx, 64, 256, 256, "T(1,2,32,32)", &st, m) == 0);
+	CHECK(!m[encoded("J(0,4)")] && m[encoded("J(1,4)")] &&
+	      m[encoded("J(2,4)")] && !m[encoded("J(3,4)")] &&
+	      m[encoded("J(1,6)")]);
+	/* after T(0,1,32,32) J(2,4) on 82 x 82 x 2, the outer loop of J's
+	 * copies spans 21 groups of 4 but runs 8 per tile of 32: one
+	 * execution of tile loop 0 runs 3 x 3 x 8 x 32 x 2 x 4 = 18432
+	 * innermost iterations (the loop's whole range would count 48384) */
+	pearl_branch_state_init(&st);
+	st.min_parallel_work = 18432;
+	CHECK(tiled_mask(ctx, 82, 82, 2, "T(0,1,32,32) J(2,4)", &st, m) == 0);
+	CHECK(!m[12]);
+	st.min_parallel_work = 18433;
+	CHECK(tiled_mask(ctx, 82, 82, 2, "T(0,1,32,32) J(2,4)", &st, m) == 0);
+	CHECK(m[12]);
+}
+
 static void test_agent(pearl_ctx *ctx)
 {
 	float prefs[PEARL_ACTION_SPACE_SIZE] = { 0 };
@@ -482,6 +494,7 @@ int main(void)
 	test_matmul_graph(ctx);
 	test_action_space();
 	test_masks(ctx);
+	test_tiled_masks(ctx);
 	test_agent(ctx);
 	pearl_ctx_free(ctx);
 	return check_done("test_agent");
