@@ -46,6 +46,7 @@ struct pearl_mlir_options {
 	int max_branch_steps;             /* actions per branch */
 	long min_parallel_work;           /* pearl_agent_options' */
 	int uniform_parallel;             /* pearl_agent_options' */
+	int fill_parallel;                /* pearl_agent_options' */
 	int copies;                       /* pearl_agent_options' */
 	/* The policy (kept; shared by every thread), or NULL when it could
 	 * not be loaded: then `policy_error` says why, and regions that

@@ -23,6 +23,7 @@ void pearl_agent_options_init(struct pearl_agent_options *opts)
 	opts->beam_width = 4;
 	opts->beam_top_k = 3;
 	opts->uniform_parallel = 1;
+	opts->fill_parallel = 1;
 }
 
 void pearl_branch_state_init(struct pearl_branch_state *state)
@@ -584,7 +585,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 	double start;
 	int explain;
 
-	if (opts->uniform_parallel) {
+	if (opts->uniform_parallel || opts->fill_parallel) {
 		initial = pearl_sched_copy(sched);
 		if (!initial) {
 			memset(trace, 0, sizeof(*trace));
@@ -600,7 +601,7 @@ pearl_stat pearl_agent_run(pearl_sched *sched, const pearl_policy *policy,
 		explain = pearl_sched_get_explain(sched);
 		pearl_sched_set_explain(sched, 0);
 		pearl_sched_set_explain(initial, 0);
-		stat = agent_uniform_parallel(initial, sched, opts, trace);
+		stat = agent_parallel_rules(initial, sched, opts, trace);
 		pearl_sched_set_explain(sched, explain);
 		trace->seconds_legality += pearl_now() - start;
 		trace->seconds += pearl_now() - start;

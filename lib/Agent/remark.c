@@ -3,7 +3,7 @@
 #include "pearl/agent.h"
 
 /* The critic's value of the episode's first state (its first step not
- * added by the rule of uniform parallelism). */
+ * added by a rule). */
 static double first_value(const struct pearl_agent_trace *trace)
 {
 	int i;
@@ -36,8 +36,8 @@ void pearl_agent_format_remark(pearl_str *out,
 			 "choices masked, value %.3f; decided in %.2f ms: "
 			 "graphs %.2f, network %.2f, legality %.2f)",
 			 trace->n_branches, trace->n_branches == 1 ? "" : "es",
-			 trace->n_steps - trace->n_uniform_added +
-			     trace->n_uniform_dropped,
+			 trace->n_steps - trace->n_uniform_added -
+			     trace->n_fill_added + trace->n_uniform_dropped,
 			 trace->n_illegal, first_value(trace),
 			 trace->seconds * 1e3, trace->seconds_graph * 1e3,
 			 trace->seconds_policy * 1e3,
@@ -51,6 +51,9 @@ void pearl_agent_format_remark(pearl_str *out,
 				     ? ", which is kept" : "");
 	if (trace->beam_timed_out)
 		pearl_str_append(out, " (the beam stopped at its time limit)");
+	if (trace->n_fill_added)
+		pearl_str_printf(out, "; parallel fill: %d P added to nests "
+				 "left serial", trace->n_fill_added);
 	if (trace->n_uniform_loops)
 		pearl_str_printf(out, "; uniform parallelism: %d sequential "
 				 "loop%s made uniform (%d P added, %d P of "

@@ -1,7 +1,13 @@
-/* The agent's rule of uniform parallelism (pearl/agent.h,
- * uniform_parallel.h).
+/* The agent's rules of parallelism after the episode (pearl/agent.h,
+ * uniform_parallel.h): parallel fill, then uniform parallelism.
  *
- * Why: inside a time loop, a nest that runs in parallel leaves its data in
+ * Parallel fill: each branch with no parallel loop gets P on its
+ * outermost loop that the action space has, the work mask allows and the
+ * dependences permit (the first that applies), branch by branch; a P on a
+ * loop that other branches share makes them parallel too. The changed
+ * episode is replayed from the schedule before it, as below.
+ *
+ * Uniform parallelism. Why: inside a time loop, a nest that runs in parallel leaves its data in
  * the caches of all threads, and a serial nest beside it reads it from
  * the other cores' caches, every step. On a 2-core machine, PolyBench's
  * fdtd-2d at MEDIUM (pearl-env, three repetitions each) ran at 0.40-0.53x
@@ -223,10 +229,11 @@ static int episode_copy(struct episode *e, const struct episode *from)
 	return episode_init(e, from->steps, from->n);
 }
 
-/* Inserts the rule's action `id` on branch b before the branch's first
- * step of the unrolling phase or later (its N at the latest; after its
- * last step if it has none). Returns 0, or -1 if memory is exhausted. */
-static int episode_insert(struct episode *e, int b, int id)
+/* Inserts action `id` of rule `rule` (a pearl_agent_rule) on branch b
+ * before the branch's first step of the unrolling phase or later (its N
+ * at the latest; after its last step if it has none). Returns 0, or -1 if
+ * memory is exhausted. */
+static int episode_insert(struct episode *e, int b, int id, int rule)
 {
 	struct pearl_agent_step step = { 0 };
 	int i;
@@ -244,14 +251,14 @@ static int episode_insert(struct episode *e, int b, int id)
 	step.branch = b;
 	step.action = id;
 	step.prob = 1;
-	step.rule = 1;
+	step.rule = rule;
 	e->steps[i] = step;
 	e->n++;
 	return 0;
 }
 
 /* Removes the P steps of the branches whose role is role_parallel;
- * returns how many. */
+ * returns how many of them the policy chose (not a rule). */
 static int episode_drop_parallel(struct episode *e, const enum role *role)
 {
 	int i, k = 0, dropped = 0;
@@ -263,7 +270,7 @@ static int episode_drop_parallel(struct episode *e, const enum role *role)
 		    pearl_action_space_phase(s->action) ==
 			pearl_phase_parallel &&
 		    role[s->branch] == role_parallel) {
-			++dropped;
+			dropped += s->rule == pearl_agent_rule_none;
 			continue;
 		}
 		e->steps[k++] = *s;
@@ -357,7 +364,8 @@ static int parallelize_serial(pearl_sched *sched,
 				pearl_ctx_clear_error(ctx);
 				continue;
 			}
-			if (episode_insert(e, b, id) < 0) {
+			if (episode_insert(e, b, id,
+					   pearl_agent_rule_uniform) < 0) {
 				no_memory(sched);
 				goto out;
 			}
@@ -399,7 +407,7 @@ static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 	struct episode changed = { 0 };
 	pearl_sched *fresh = NULL;
 	pearl_loop_tree *tree;
-	int node, r, rc = -1, failed = 0, added = 0, dropped = 0;
+	int node, r, rc = -1, failed = 0, dropped = 0;
 
 	if (!br || !role) {
 		no_memory(sched);
@@ -430,9 +438,7 @@ static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 			       br, n, min, role, &changed);
 	if (r < 0)
 		goto out;
-	if (r) {
-		added = changed.n - e->n;
-	} else {
+	if (!r) {
 		/* not uniform with all parallel: all serial */
 		episode_clear(&changed);
 		if (episode_copy(&changed, e) < 0) {
@@ -461,7 +467,6 @@ static int uniform_round(pearl_sched *initial, pearl_sched *sched,
 	episode_clear(e);
 	*e = changed;
 	changed = (struct episode){ 0 };
-	trace->n_uniform_added += added;
 	trace->n_uniform_dropped += dropped;
 	trace->n_uniform_loops++;
 	rc = 1;
@@ -474,28 +479,149 @@ out:
 	return rc;
 }
 
-pearl_stat agent_uniform_parallel(pearl_sched *initial, pearl_sched *sched,
-				  const struct pearl_agent_options *opts,
-				  struct pearl_agent_trace *trace)
+/* The rule of parallel fill (pearl/agent.h): P on the outermost loop of
+ * each serial branch of `sched` (kept; its state replaced by the new
+ * schedule's) that the action space has, the work mask allows and the
+ * dependences permit, with the episode `e` (rewritten) replayed from
+ * `initial`. Returns 1 if it added one, 0 if not (none allowed, or the
+ * changed episode does not replay), -1 on error. */
+static int fill_serial_branches(pearl_sched *initial, pearl_sched *sched,
+				struct episode *e, long min, int n)
+{
+	pearl_ctx *ctx =
+	    pearl_program_get_ctx(pearl_sched_get_program(sched));
+	struct branch *br = malloc(n * sizeof(*br));
+	struct pearl_graph *graph = NULL;
+	struct episode changed = { 0 };
+	pearl_sched *work = NULL, *fresh = NULL;
+	int b, l, r, rc = -1, failed = 0, added = 0, serial = 0, stale = 1;
+
+	if (!br) {
+		no_memory(sched);
+		goto out;
+	}
+	if (read_branches(sched, NULL, br, n) < 0)
+		goto out;
+	for (b = 0; b < n; ++b)
+		serial |= br[b].n > 0 && br[b].first_parallel < 0;
+	rc = 0;
+	if (!serial)
+		goto out; /* most schedules: no graph to build */
+	rc = -1;
+	graph = pearl_graph_build(sched, 0);
+	if (!graph)
+		goto out;
+	work = pearl_sched_copy(sched);
+	if (!work || episode_copy(&changed, e) < 0) {
+		no_memory(sched);
+		goto out;
+	}
+	for (b = 0; b < n; ++b) {
+		/* a P added on a loop this branch shares counts (read
+		 * again from `work`) */
+		r = stale ? read_branches(work, graph, br, n) : 0;
+		if (r != 0) {
+			rc = r < 0 ? -1 : 0;
+			goto out;
+		}
+		stale = 0;
+		if (br[b].first_parallel >= 0)
+			continue;
+		for (l = 0; l < br[b].n; ++l) {
+			struct pearl_action a = { .kind =
+						      pearl_action_parallel,
+						  .level = { l },
+						  .n_level = 1 };
+			int id = pearl_action_space_encode(&a);
+
+			if (id < 0 || agent_too_little_work(br[b].extent,
+							    br[b].n, l, min))
+				continue;
+			if (pearl_sched_apply(work, b, &a) != pearl_stat_ok) {
+				pearl_ctx_clear_error(ctx);
+				continue;
+			}
+			if (episode_insert(&changed, b, id,
+					   pearl_agent_rule_fill) < 0) {
+				no_memory(sched);
+				goto out;
+			}
+			++added;
+			stale = 1;
+			break;
+		}
+	}
+	rc = 0;
+	if (!added)
+		goto out;
+	rc = -1;
+	fresh = replay(initial, &changed, &failed);
+	if (failed)
+		goto out;
+	rc = 0;
+	if (!fresh)
+		goto out; /* the changed episode does not replay: kept */
+	pearl_sched_swap(sched, fresh);
+	episode_clear(e);
+	*e = changed;
+	changed = (struct episode){ 0 };
+	rc = 1;
+out:
+	pearl_sched_free(fresh);
+	pearl_sched_free(work);
+	pearl_graph_free(graph);
+	episode_clear(&changed);
+	free(br);
+	return rc;
+}
+
+/* The rules' steps of trace's episode counted in trace. */
+static void count_rule_steps(struct pearl_agent_trace *trace)
+{
+	int i;
+
+	trace->n_uniform_added = 0;
+	trace->n_fill_added = 0;
+	for (i = 0; i < trace->n_steps; ++i) {
+		trace->n_uniform_added +=
+		    trace->steps[i].rule == pearl_agent_rule_uniform;
+		trace->n_fill_added +=
+		    trace->steps[i].rule == pearl_agent_rule_fill;
+	}
+}
+
+pearl_stat agent_parallel_rules(pearl_sched *initial, pearl_sched *sched,
+				const struct pearl_agent_options *opts,
+				struct pearl_agent_trace *trace)
 {
 	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(sched));
 	struct episode e = { 0 };
-	int n = pearl_sched_n_branch(sched), round, r = 1;
+	long min = opts->min_parallel_work;
+	int n = pearl_sched_n_branch(sched), round, r = 0, changed = 0;
+	int uniform = opts->uniform_parallel && n >= 2;
 
 	if (n < 0)
 		return pearl_stat_error;
-	if (n < 2)
+	if (!opts->fill_parallel && !uniform)
 		return pearl_stat_ok;
 	if (episode_from_trace(&e, trace) < 0)
 		return pearl_ctx_error(ctx, "out of memory");
-	for (round = 0; round < MAX_ROUNDS && r == 1; ++round)
-		r = uniform_round(initial, sched, &e, opts->min_parallel_work,
-				  n, trace);
-	if (r >= 0 && trace->n_uniform_loops > 0) {
+	if (opts->fill_parallel) {
+		r = fill_serial_branches(initial, sched, &e, min, n);
+		changed = r == 1;
+	}
+	for (round = 0; uniform && r >= 0 && round < MAX_ROUNDS; ++round) {
+		r = uniform_round(initial, sched, &e, min, n, trace);
+		if (r != 1)
+			break;
+		changed = 1;
+	}
+	if (r >= 0 && changed) {
 		free(trace->steps);
 		trace->steps = e.steps;
 		trace->n_steps = e.n;
 		e.steps = NULL;
+		count_rule_steps(trace);
 	}
 	episode_clear(&e);
 	return r < 0 ? pearl_stat_error : pearl_stat_ok;

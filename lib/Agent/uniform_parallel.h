@@ -1,21 +1,24 @@
-/* The rule against sequential loops that mix parallel and serial nests
- * (uniform_parallel.c): pearl_agent_run's last step when
- * opts->uniform_parallel is set. */
+/* The agent's rules of parallelism after the episode (uniform_parallel.c):
+ * parallel fill, then the rule against sequential loops that mix parallel
+ * and serial nests; pearl_agent_run's last step when opts->fill_parallel
+ * or opts->uniform_parallel is set. */
 #ifndef PEARL_AGENT_UNIFORM_PARALLEL_H
 #define PEARL_AGENT_UNIFORM_PARALLEL_H
 
 #include "pearl/agent.h"
 
-/* Makes every sequential loop of the episode's schedule `sched` (kept,
- * transformed) uniform, as pearl/agent.h's rule says, starting from
- * `initial` (kept: the schedule before the episode, not changed), and
- * rewrites trace->steps to the episode that now makes `sched`. If a
- * changed episode does not replay, the schedule and the trace stay the
- * episode's. pearl_stat_error only if memory is exhausted or isl fails,
- * with a message in the program's context. */
-pearl_stat agent_uniform_parallel(pearl_sched *initial, pearl_sched *sched,
-				  const struct pearl_agent_options *opts,
-				  struct pearl_agent_trace *trace);
+/* Applies to the episode's schedule `sched` (kept, transformed) the rule
+ * of parallel fill (if opts->fill_parallel) and then makes every
+ * sequential loop uniform (if opts->uniform_parallel), as pearl/agent.h's
+ * rules say, starting from `initial` (kept: the schedule before the
+ * episode, not changed), and rewrites trace->steps to the episode that
+ * now makes `sched` (its counts of the rules' steps too). If a changed
+ * episode does not replay, the schedule and the trace stay as they were
+ * before that change. pearl_stat_error only if memory is exhausted or isl
+ * fails, with a message in the program's context. */
+pearl_stat agent_parallel_rules(pearl_sched *initial, pearl_sched *sched,
+				const struct pearl_agent_options *opts,
+				struct pearl_agent_trace *trace);
 
 /* Whether one execution of the loop at `level` runs fewer than `min`
  * innermost iterations: the product of extent[level..n_extent) (unknown,

@@ -122,6 +122,12 @@ cl::opt<bool> PearlUniformParallel(
     cl::desc("Pearl: after the agent's episode, make every sequential loop "
              "run its nests all in parallel (split alike) or all serially "
              "(false: the episode as the policy chose it)"));
+cl::opt<bool> PearlFillParallel(
+    "pearl-fill-parallel", cl::init(true),
+    cl::desc("Pearl: after the agent's episode, run in parallel the "
+             "outermost loop of each nest the policy left serial that the "
+             "dependences and -pearl-min-parallel-work allow (false: the "
+             "episode as the policy chose it)"));
 cl::opt<unsigned> PearlMaxOperations(
     "pearl-isl-max-operations", cl::init(20000000),
     cl::desc("Pearl: isl operations allowed per Scop (0: unbounded)"));
@@ -752,7 +758,8 @@ public:
                                      static_cast<int>(PearlBeamWidth),
                                      static_cast<int>(PearlBeamTopK),
                                      PearlBeamSeconds,
-                                     PearlUniformParallel ? 1 : 0};
+                                     PearlUniformParallel ? 1 : 0,
+                                     PearlFillParallel ? 1 : 0};
     struct pearl_llvm_decision D;
     pearl_llvm_decision_init(&D);
     pearl_stat St = pearl_stat_error;

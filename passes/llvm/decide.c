@@ -116,6 +116,7 @@ static pearl_stat decide_policy(pearl_ctx *ctx, pearl_sched *sched,
 		opts.max_branch_steps = req->max_branch_steps;
 	opts.min_parallel_work = req->min_parallel_work;
 	opts.uniform_parallel = req->uniform_parallel;
+	opts.fill_parallel = req->fill_parallel;
 	if (req->critic) {
 		opts.critic = req->critic;
 		opts.beam_width = req->beam_width;

@@ -35,6 +35,7 @@ struct pearl_llvm_request {
 	int beam_width, beam_top_k;
 	double beam_seconds;
 	int uniform_parallel;         /* agent: pearl_agent_options' */
+	int fill_parallel;            /* agent: pearl_agent_options' */
 };
 
 /* What was decided; every pointer is owned by the decision. */

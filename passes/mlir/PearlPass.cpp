@@ -211,6 +211,13 @@ struct PearlSchedulePass
                      "run its nests all in parallel (split alike) or all "
                      "serially (false: the episode as the policy chose it)"),
       llvm::cl::init(true)};
+  Option<bool> fillParallel{
+      *this, "fill-parallel",
+      llvm::cl::desc("After the agent's episode, run in parallel the "
+                     "outermost loop of each nest the policy left serial "
+                     "that the dependences and min-parallel-work allow "
+                     "(false: the episode as the policy chose it)"),
+      llvm::cl::init(true)};
   Option<bool> copies{
       *this, "copies",
       llvm::cl::desc("Let the policy choose K (copies of the data a loop "
@@ -310,6 +317,7 @@ struct PearlSchedulePass
     opts.max_branch_steps = static_cast<int>(maxBranchSteps);
     opts.min_parallel_work = static_cast<long>(minParallelWork);
     opts.uniform_parallel = uniformParallel;
+    opts.fill_parallel = fillParallel;
     opts.copies = copies;
     opts.policy = nullptr;
     opts.policy_error = nullptr;

@@ -143,6 +143,7 @@ static int apply_policy(pearl_ctx *ctx, pearl_sched *sched,
 	agent_opts.max_branch_steps = opts->max_branch_steps;
 	agent_opts.min_parallel_work = opts->min_parallel_work;
 	agent_opts.uniform_parallel = opts->uniform_parallel;
+	agent_opts.fill_parallel = opts->fill_parallel;
 	agent_opts.copies = opts->copies;
 	if (!agent_opts.sample && opts->critic) {
 		agent_opts.critic = opts->critic;

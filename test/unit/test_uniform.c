@@ -1,6 +1,6 @@
-/* The agent's rule of uniform parallelism (lib/Agent/uniform_parallel.c):
+/* The agent's rules of parallelism (lib/Agent/uniform_parallel.c):
  * episodes given in Pearl's notation, as the policy could have chosen
- * them, and what the rule makes of them. */
+ * them, and what the rules make of them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,13 +50,13 @@ static pearl_program *time_loop(pearl_ctx *ctx, int ni, int in_place)
 }
 
 /* The episode `text` as the agent would have run it (every branch ends
- * with N) on a copy of `initial`, then the rule; returns the episode the
- * rule leaves in Pearl's notation (malloc'd; NULL if the episode does not
- * apply or the rule fails) and its counts in *trace (cleared by the
- * caller). Checks that the schedule is the one the returned episode
- * makes. */
-static char *rule(pearl_sched *initial, const char *text,
-		  struct pearl_agent_trace *trace)
+ * with N) on a copy of `initial`, then the rules (parallel fill only if
+ * `fill`); returns the episode the rules leave in Pearl's notation
+ * (malloc'd; NULL if the episode does not apply or a rule fails) and its
+ * counts in *trace (cleared by the caller). Checks that the schedule is
+ * the one the returned episode makes. */
+static char *rules(pearl_sched *initial, const char *text, int fill,
+		   struct pearl_agent_trace *trace)
 {
 	pearl_ctx *ctx =
 	    pearl_program_get_ctx(pearl_sched_get_program(initial));
@@ -70,6 +70,7 @@ static char *rule(pearl_sched *initial, const char *text,
 
 	memset(trace, 0, sizeof(*trace));
 	pearl_agent_options_init(&opts);
+	opts.fill_parallel = fill;
 	trace->steps = calloc(n + nb + 1, sizeof(*trace->steps));
 	if (n < 0 || !s || !trace->steps)
 		goto out;
@@ -92,7 +93,7 @@ static char *rule(pearl_sched *initial, const char *text,
 		step->branch = b;
 		step->action = PEARL_ACTION_NEXT;
 	}
-	if (agent_uniform_parallel(initial, s, &opts, trace) != pearl_stat_ok)
+	if (agent_parallel_rules(initial, s, &opts, trace) != pearl_stat_ok)
 		goto out;
 	m = pearl_agent_trace_actions(trace, &out);
 	if (m < 0)
@@ -112,6 +113,13 @@ out:
 	free(out);
 	free(a);
 	return result;
+}
+
+/* The rule of uniform parallelism alone. */
+static char *rule(pearl_sched *initial, const char *text,
+		  struct pearl_agent_trace *trace)
+{
+	return rules(initial, text, 0, trace);
 }
 
 static void test_rule(pearl_ctx *ctx)
@@ -199,11 +207,77 @@ static void test_rule(pearl_ctx *ctx)
 	pearl_program_free(prog);
 }
 
+/* Parallel fill, then uniform parallelism (the defaults). */
+static void test_fill(pearl_ctx *ctx)
+{
+	pearl_program *prog = time_loop(ctx, 200, 0);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	pearl_sched *initial = pearl_sched_alloc(prog, deps);
+	struct pearl_agent_trace trace;
+	char *got;
+
+	/* both nests left serial: each gets P on its rows (t carries the
+	 * stencil's dependence), before its unrolling */
+	got = rules(initial, "N U(4)", 1, &trace);
+	CHECK_STR(got, "P(1) N P(1) U(4)");
+	CHECK(trace.n_fill_added == 2 && trace.n_uniform_added == 0 &&
+	      trace.n_uniform_loops == 0);
+	CHECK(trace.n_steps == 5 && trace.steps[0].rule == pearl_agent_rule_fill &&
+	      trace.steps[2].rule == pearl_agent_rule_fill &&
+	      trace.steps[3].rule == pearl_agent_rule_none);
+	/* the rows of a tiling: its tile loop; a branch the policy ran in
+	 * parallel is left as it is */
+	got = (free(got), pearl_agent_trace_clear(&trace),
+	       rules(initial, "T(1,2,32,32) N P(1)", 1, &trace));
+	CHECK_STR(got, "T(1,2,32,32) P(1) N P(1)");
+	CHECK(trace.n_fill_added == 1);
+	/* all parallel already: nothing to fill */
+	got = (free(got), pearl_agent_trace_clear(&trace),
+	       rules(initial, "P(1) N P(1)", 1, &trace));
+	CHECK_STR(got, "P(1) N P(1)");
+	CHECK(trace.n_fill_added == 0);
+	free(got);
+	pearl_agent_trace_clear(&trace);
+	pearl_sched_free(initial);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+
+	/* 19 x 128 iterations per step, below min_parallel_work: left
+	 * serial */
+	prog = time_loop(ctx, 20, 0);
+	deps = pearl_deps_compute(prog);
+	initial = pearl_sched_alloc(prog, deps);
+	got = rules(initial, "N", 1, &trace);
+	CHECK_STR(got, "");
+	CHECK(trace.n_fill_added == 0);
+	free(got);
+	pearl_agent_trace_clear(&trace);
+	pearl_sched_free(initial);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+
+	/* the second nest cannot run in parallel: the first one's P, added
+	 * by the fill, goes again with the rule of uniform parallelism */
+	prog = time_loop(ctx, 200, 1);
+	deps = pearl_deps_compute(prog);
+	initial = pearl_sched_alloc(prog, deps);
+	got = rules(initial, "U(4) N", 1, &trace);
+	CHECK_STR(got, "U(4)");
+	CHECK(trace.n_fill_added == 0 && trace.n_uniform_loops == 1 &&
+	      trace.n_uniform_dropped == 0);
+	free(got);
+	pearl_agent_trace_clear(&trace);
+	pearl_sched_free(initial);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+}
+
 int main(void)
 {
 	pearl_ctx *ctx = pearl_ctx_alloc();
 
 	test_rule(ctx);
+	test_fill(ctx);
 	pearl_ctx_free(ctx);
 	return check_done("test_uniform");
 }

@@ -102,6 +102,10 @@ static void usage(FILE *out)
 		"parallelism\n"
 		"                      (1, the default; 0: the episode as the "
 		"policy chose it)\n"
+		"  --fill-parallel B   with --agent: the rule of parallel fill "
+		"(1, the\n"
+		"                      default; 0: nests the policy left serial "
+		"stay so)\n"
 		"  --copies B          with --agent: 1 lets the policy choose "
 		"K (copies); 0,\n"
 		"                      the default as in pearl-schedule, masks "
@@ -180,6 +184,7 @@ struct args {
 	int beam_width, beam_top_k;
 	double beam_seconds;
 	int uniform_parallel; /* pearl_agent_options' */
+	int fill_parallel;    /* pearl_agent_options' */
 	int copies;           /* pearl_agent_options' */
 };
 
@@ -239,6 +244,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 				      HUGE_VAL),
 	    PEARL_OPTION_U64("seed", &a->seed),
 	    PEARL_OPTION_INT("uniform-parallel", &a->uniform_parallel, 0, 1),
+	    PEARL_OPTION_INT("fill-parallel", &a->fill_parallel, 0, 1),
 	    PEARL_OPTION_INT("copies", &a->copies, 0, 1),
 	    PEARL_OPTION_STRING("function", &a->function),
 	    PEARL_OPTION_INT("region", &a->region, 0, INT_MAX),
@@ -272,6 +278,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->size = 64;
 	a->beam_width = 4;
 	a->uniform_parallel = 1;
+	a->fill_parallel = 1;
 	a->beam_top_k = 3;
 	a->schedules = calloc(argc + 1, sizeof(*a->schedules));
 	a->files = calloc(argc + 1, sizeof(*a->files));
@@ -331,6 +338,7 @@ static char *agent_schedule(pearl_env_program *p, const struct args *a,
 	opts.beam_top_k = a->beam_top_k;
 	opts.beam_seconds = a->beam_seconds;
 	opts.uniform_parallel = a->uniform_parallel;
+	opts.fill_parallel = a->fill_parallel;
 	opts.copies = a->copies;
 	return pearl_env_program_agent_schedule(p, a->policy, &opts, err,
 						err_size);

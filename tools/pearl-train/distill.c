@@ -99,6 +99,7 @@ int distill_rollout(pearl_env_program *p, const pearl_policy *actor,
 	o.observe_user = &r;
 	o.critic = NULL;
 	o.uniform_parallel = 0; /* only the decisions are recorded */
+	o.fill_parallel = 0;
 	if (pearl_agent_run(sched, actor, &o, &trace) != pearl_stat_ok) {
 		snprintf(err, err_size, "distill: %s: %s",
 			 pearl_env_program_name(p),

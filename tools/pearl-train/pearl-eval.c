@@ -435,6 +435,7 @@ static int run_columns(pearl_env *env, pearl_env_program *p, int index,
 
 		pearl_agent_options_init(&ao);
 		ao.uniform_parallel = !c->as_chosen;
+		ao.fill_parallel = !c->as_chosen;
 		if (c->kind == COL_POLICY) {
 			if (episode_run(env, p, c->policy, &ao,
 					EPISODE_REWARD_FINAL, NULL,

@@ -211,6 +211,8 @@ static void usage(FILE *f)
 "  --uniform-parallel B  the agent's rule of uniform parallelism in its\n"
 "                        episodes and evaluations (1, the default, as\n"
 "                        pearl-schedule; 0: the schedules as the policy chose)\n"
+"  --fill-parallel B     the agent's rule of parallel fill, likewise (1, the\n"
+"                        default, as pearl-schedule)\n"
 "  --copies B            1 lets the agent choose K (copies) in its episodes\n"
 "                        and evaluations; 0, the default as in\n"
 "                        pearl-schedule, masks K for it (imitation targets\n"
@@ -424,6 +426,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			      &o->agent.min_parallel_work, 0, LONG_MAX),
 	    PEARL_OPTION_INT("uniform-parallel", &o->agent.uniform_parallel, 0,
 			     1),
+	    PEARL_OPTION_INT("fill-parallel", &o->agent.fill_parallel, 0, 1),
 	    PEARL_OPTION_INT("copies", &o->agent.copies, 0, 1),
 	    PEARL_OPTION_U64("seed", &o->seed),
 	    {.short_name = 'v', .kind = pearl_option_flag, .dest = &o->verbose},
