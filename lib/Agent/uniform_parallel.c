@@ -8,12 +8,13 @@
  * share makes them parallel too. A loop around another branch's parallel
  * loop stays sequential: PolyBench's syrk and syr2k at LARGE, where the
  * policy runs the update's j loop in parallel inside the rows, ran at 0.7
- * times the speed with the rows (a triangle) in parallel instead. The changed
- * episode is replayed from the schedule before it, as below.
+ * times the speed with the rows (a triangle) in parallel instead. The
+ * changed episode is replayed from the schedule before it, as below.
  *
- * Uniform parallelism. Why: inside a time loop, a nest that runs in parallel leaves its data in
- * the caches of all threads, and a serial nest beside it reads it from
- * the other cores' caches, every step. On a 2-core machine, PolyBench's
+ * Uniform parallelism. Why: inside a time loop, a nest that runs in
+ * parallel leaves its data in the caches of all threads, and a serial
+ * nest beside it reads it from the other cores' caches, every step. On a
+ * 2-core machine, PolyBench's
  * fdtd-2d at MEDIUM (pearl-env, three repetitions each) ran at 0.40-0.53x
  * of the original with only its last stencil nest in parallel, at
  * 0.84-1.00x with none and at 1.5x with all three over their rows.
@@ -209,7 +210,9 @@ static void episode_clear(struct episode *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* A copy of steps[0..n) into *e; -1 if memory is exhausted. */
+/* A copy of steps[0..n) into *e (steps may be NULL if n is 0: an
+ * episode with no step, which the rule of parallel fill sees on a single
+ * branch); -1 if memory is exhausted. */
 static int episode_init(struct episode *e,
 			const struct pearl_agent_step *steps, int n)
 {
@@ -218,7 +221,8 @@ static int episode_init(struct episode *e,
 	e->steps = malloc(e->cap * sizeof(*e->steps));
 	if (!e->steps)
 		return -1;
-	memcpy(e->steps, steps, n * sizeof(*e->steps));
+	if (n > 0)
+		memcpy(e->steps, steps, n * sizeof(*e->steps));
 	return 0;
 }
 
@@ -499,8 +503,8 @@ static int holds_parallel_loop(const struct branch *br, int n, int b, int l)
 /* The rule of parallel fill (pearl/agent.h): P on the outermost loop of
  * each serial branch of `sched` (kept; its state replaced by the new
  * schedule's) that the action space has, the work mask allows, holds no
- * parallel loop of another branch and the dependences permit, with the episode `e` (rewritten) replayed from
- * `initial`. Returns 1 if it added one, 0 if not (none allowed, or the
+ * parallel loop of another branch and the dependences permit, with the
+ * episode `e` (rewritten) replayed from `initial`. Returns 1 if it added one, 0 if not (none allowed, or the
  * changed episode does not replay), -1 on error. */
 static int fill_serial_branches(pearl_sched *initial, pearl_sched *sched,
 				struct episode *e, long min, int n)
