@@ -504,8 +504,9 @@ static int holds_parallel_loop(const struct branch *br, int n, int b, int l)
  * each serial branch of `sched` (kept; its state replaced by the new
  * schedule's) that the action space has, the work mask allows, holds no
  * parallel loop of another branch and the dependences permit, with the
- * episode `e` (rewritten) replayed from `initial`. Returns 1 if it added one, 0 if not (none allowed, or the
- * changed episode does not replay), -1 on error. */
+ * episode `e` (rewritten) replayed from `initial`. Returns 1 if it added
+ * one, 0 if not (none allowed, or the changed episode does not replay),
+ * -1 on error. */
 static int fill_serial_branches(pearl_sched *initial, pearl_sched *sched,
 				struct episode *e, long min, int n)
 {
