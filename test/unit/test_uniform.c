@@ -122,6 +122,22 @@ static char *rule(pearl_sched *initial, const char *text,
 	return rules(initial, text, 0, trace);
 }
 
+/* rules() on a fresh time_loop(ctx, ni, in_place) (freed before
+ * returning): for the cases that need a program of their own. */
+static char *rules_on(pearl_ctx *ctx, int ni, int in_place, const char *text,
+		      int fill, struct pearl_agent_trace *trace)
+{
+	pearl_program *prog = time_loop(ctx, ni, in_place);
+	pearl_deps *deps = pearl_deps_compute(prog);
+	pearl_sched *initial = pearl_sched_alloc(prog, deps);
+	char *got = rules(initial, text, fill, trace);
+
+	pearl_sched_free(initial);
+	pearl_deps_free(deps);
+	pearl_program_free(prog);
+	return got;
+}
+
 static void test_rule(pearl_ctx *ctx)
 {
 	pearl_program *prog = time_loop(ctx, 200, 0);
@@ -180,31 +196,19 @@ static void test_rule(pearl_ctx *ctx)
 
 	/* nests too small to run in parallel (19 x 128 iterations per
 	 * step): they do not count */
-	prog = time_loop(ctx, 20, 0);
-	deps = pearl_deps_compute(prog);
-	initial = pearl_sched_alloc(prog, deps);
-	got = rule(initial, "N P(1)", &trace);
+	got = rules_on(ctx, 20, 0, "N P(1)", 0, &trace);
 	CHECK_STR(got, "N P(1)");
 	CHECK(trace.n_uniform_loops == 0);
 	free(got);
 	pearl_agent_trace_clear(&trace);
-	pearl_sched_free(initial);
-	pearl_deps_free(deps);
-	pearl_program_free(prog);
 
 	/* the second nest cannot run in parallel: neither does the first */
-	prog = time_loop(ctx, 200, 1);
-	deps = pearl_deps_compute(prog);
-	initial = pearl_sched_alloc(prog, deps);
-	got = rule(initial, "P(1) U(4) N", &trace);
+	got = rules_on(ctx, 200, 1, "P(1) U(4) N", 0, &trace);
 	CHECK_STR(got, "U(4)");
 	CHECK(trace.n_uniform_loops == 1 && trace.n_uniform_dropped == 1 &&
 	      trace.n_uniform_added == 0);
 	free(got);
 	pearl_agent_trace_clear(&trace);
-	pearl_sched_free(initial);
-	pearl_deps_free(deps);
-	pearl_program_free(prog);
 }
 
 /* Parallel fill, then uniform parallelism (the defaults). */
@@ -244,32 +248,20 @@ static void test_fill(pearl_ctx *ctx)
 
 	/* 19 x 128 iterations per step, below min_parallel_work: left
 	 * serial */
-	prog = time_loop(ctx, 20, 0);
-	deps = pearl_deps_compute(prog);
-	initial = pearl_sched_alloc(prog, deps);
-	got = rules(initial, "N", 1, &trace);
+	got = rules_on(ctx, 20, 0, "N", 1, &trace);
 	CHECK_STR(got, "");
 	CHECK(trace.n_fill_added == 0);
 	free(got);
 	pearl_agent_trace_clear(&trace);
-	pearl_sched_free(initial);
-	pearl_deps_free(deps);
-	pearl_program_free(prog);
 
 	/* the second nest cannot run in parallel: the first one's P, added
 	 * by the fill, goes again with the rule of uniform parallelism */
-	prog = time_loop(ctx, 200, 1);
-	deps = pearl_deps_compute(prog);
-	initial = pearl_sched_alloc(prog, deps);
-	got = rules(initial, "U(4) N", 1, &trace);
+	got = rules_on(ctx, 200, 1, "U(4) N", 1, &trace);
 	CHECK_STR(got, "U(4)");
 	CHECK(trace.n_fill_added == 0 && trace.n_uniform_loops == 1 &&
 	      trace.n_uniform_dropped == 0);
 	free(got);
 	pearl_agent_trace_clear(&trace);
-	pearl_sched_free(initial);
-	pearl_deps_free(deps);
-	pearl_program_free(prog);
 }
 
 int main(void)
