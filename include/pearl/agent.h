@@ -52,35 +52,32 @@
  *     fraction of the legality checks.
  * N is never masked. A branch that reaches the step cap gets N.
  *
- * After the episode (greedy, sampled or the critic's beam), two rules.
- * First the rule of parallel fill (opts->fill_parallel, on by default):
- * each branch the policy left with no parallel loop gets P on its
- * outermost loop that the action space has, the work mask allows (at
- * least min_parallel_work innermost iterations per execution), holds no
- * other branch's parallel loop and the dependences permit, if there is
- * one. The policy leaves out parallel
- * loops that pay: in the memos of its training, 4,055 measured schedules
- * without P(0) on a branch have a twin with it, which took 0.74 of the
- * time in geomean; in pearl-bench at MEDIUM the rule moved PolyBench-30
- * from 1.87x to 2.01x (Polly 1.55x in the same run; adi 1.0x -> 1.7x,
- * gesummv 5.0x -> 8.3x, covariance 4.7x -> 6.1x). A loop around another
- * branch's parallel loop stays sequential (syrk and syr2k at LARGE: 0.7
- * times the speed with their rows in parallel around the update's j
- * loop). Then the rule of uniform parallelism (opts->uniform_parallel,
- * on by default): a sequential loop must not run some of its nests in
- * parallel and others serially, counting the nests that do at least
- * min_parallel_work innermost iterations per execution of the loop.
- * Inside a time loop such
- * a mix moves each step's data between the cores (PolyBench fdtd-2d:
- * about 0.45x with one of three stencils parallel, 1.5x with all three).
- * The rule parallelizes the serial nests where the dependences allow (P
- * on their loops below the sequential one that the action space has) if
- * all the parallel loops then split their iterations among the threads
- * alike, and otherwise runs all the loop's nests serially (drops their
- * P). It judges the P the fill added as the policy's. The episode's
- * steps say what the rules changed (step.rule), and the schedule is the
- * changed episode replayed (lib/Agent/uniform_parallel.c). Training
- * observes the policy's decisions only.
+ * After the episode (greedy, sampled or the critic's beam), two rules. First
+ * the rule of parallel fill (opts->fill_parallel, on by default): each branch
+ * the policy left with no parallel loop gets P on its outermost loop that the
+ * action space has, the work mask allows (at least min_parallel_work innermost
+ * iterations per execution), holds no other branch's parallel loop and the
+ * dependences permit, if there is one. The policy leaves out parallel loops
+ * that pay: in the memos of its training, 4,055 measured schedules without P(0)
+ * on a branch have a twin with it, which took 0.74 of the time in geomean; in
+ * pearl-bench at MEDIUM the rule moved PolyBench-30 from 1.87x to 2.01x (Polly
+ * 1.55x in the same run; adi 1.0x -> 1.7x, gesummv 5.0x -> 8.3x, covariance
+ * 4.7x -> 6.1x). A loop around another branch's parallel loop stays sequential
+ * (syrk and syr2k at LARGE: 0.7 times the speed with their rows in parallel
+ * around the update's j loop). Then the rule of uniform parallelism
+ * (opts->uniform_parallel, on by default): a sequential loop must not run some
+ * of its nests in parallel and others serially, counting the nests that do at
+ * least min_parallel_work innermost iterations per execution of the loop.
+ * Inside a time loop such a mix moves each step's data between the cores
+ * (PolyBench fdtd-2d: about 0.45x with one of three stencils parallel, 1.5x
+ * with all three). The rule parallelizes the serial nests where the dependences
+ * allow (P on their loops below the sequential one that the action space has)
+ * if all the parallel loops then split their iterations among the threads
+ * alike, and otherwise runs all the loop's nests serially (drops their P). It
+ * judges the P the fill added as the policy's. The episode's steps say what the
+ * rules changed (step.rule), and the schedule is the changed episode replayed
+ * (lib/Agent/uniform_parallel.c). Training observes the policy's decisions
+ * only.
  */
 #ifndef PEARL_AGENT_H
 #define PEARL_AGENT_H

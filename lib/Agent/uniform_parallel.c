@@ -11,17 +11,15 @@
  * times the speed with the rows (a triangle) in parallel instead. The
  * changed episode is replayed from the schedule before it, as below.
  *
- * Uniform parallelism. Why: inside a time loop, a nest that runs in
- * parallel leaves its data in the caches of all threads, and a serial
- * nest beside it reads it from the other cores' caches, every step. On a
- * 2-core machine, PolyBench's
- * fdtd-2d at MEDIUM (pearl-env, three repetitions each) ran at 0.40-0.53x
- * of the original with only its last stencil nest in parallel, at
- * 0.84-1.00x with none and at 1.5x with all three over their rows.
- * Spinning workers (KMP_BLOCKTIME=infinite, OMP_WAIT_POLICY=active) did
- * not change the mixed cases much. Parallel nests that split their rows
- * differently cost less: all three in parallel, one of them by tiles of
- * 32 rows, 0.80-0.96x.
+ * Uniform parallelism. Why: inside a time loop, a nest that runs in parallel
+ * leaves its data in the caches of all threads, and a serial nest beside it
+ * reads it from the other cores' caches, every step. On a 2-core machine,
+ * PolyBench's fdtd-2d at MEDIUM (pearl-env, three repetitions each) ran at
+ * 0.40-0.53x of the original with only its last stencil nest in parallel, at
+ * 0.84-1.00x with none and at 1.5x with all three over their rows. Spinning
+ * workers (KMP_BLOCKTIME=infinite, OMP_WAIT_POLICY=active) did not change the
+ * mixed cases much. Parallel nests that split their rows differently cost less:
+ * all three in parallel, one of them by tiles of 32 rows, 0.80-0.96x.
  *
  * What: a sequential loop L (no loop around it runs in parallel) mixes if
  * among the branches through it that do enough work below it (one
@@ -323,6 +321,55 @@ static pearl_sched *replay(pearl_sched *initial, const struct episode *e,
 	return s;
 }
 
+/* Whether loop `l` of branch b holds a parallel loop of another branch
+ * of br[0..n) (that loop is shared with it). */
+static int holds_parallel_loop(const struct branch *br, int n, int b, int l)
+{
+	int c;
+
+	for (c = 0; c < n; ++c)
+		if (c != b && br[c].n > l && br[c].loop[l] == br[b].loop[l] &&
+		    br[c].first_parallel > l)
+			return 1;
+	return 0;
+}
+
+/* Tries P on the loops of branch b of `work` (br[0..n) are its branches)
+ * from level `first` on, outermost first: the first that the action space
+ * has, the work mask allows, holds no other branch's parallel loop
+ * (unless `around_parallel`) and the dependences permit is applied to
+ * `work` and inserted into `e` as a step of rule `rule`. Returns 1 if one
+ * was, 0 if none, -1 if memory is exhausted (message in the context). */
+static int parallelize_branch(pearl_sched *work, const struct branch *br,
+			      int n, int b, int first, long min,
+			      int around_parallel, int rule, struct episode *e)
+{
+	pearl_ctx *ctx = pearl_program_get_ctx(pearl_sched_get_program(work));
+	int l;
+
+	for (l = first; l < br[b].n; ++l) {
+		struct pearl_action a = { .kind = pearl_action_parallel,
+					  .level = { l },
+					  .n_level = 1 };
+		int id = pearl_action_space_encode(&a);
+
+		if (id < 0 ||
+		    agent_too_little_work(br[b].extent, br[b].n, l, min) ||
+		    (!around_parallel && holds_parallel_loop(br, n, b, l)))
+			continue;
+		if (pearl_sched_apply(work, b, &a) != pearl_stat_ok) {
+			pearl_ctx_clear_error(ctx);
+			continue;
+		}
+		if (episode_insert(e, b, id, rule) < 0) {
+			no_memory(work);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* Tries to parallelize the serial branches (role_serial in role[0..n),
  * which it changes) under the loop `node` at depth d of `sched` (kept;
  * `graph` is its graph), on a copy: for each, P on its loops below d that
@@ -334,8 +381,6 @@ static int parallelize_serial(pearl_sched *sched,
 			      int d, const struct branch *br0, int n, long min,
 			      enum role *role, struct episode *e)
 {
-	pearl_ctx *ctx =
-	    pearl_program_get_ctx(pearl_sched_get_program(sched));
 	pearl_sched *work = pearl_sched_copy(sched);
 	struct branch *br = malloc(n * sizeof(*br));
 	unsigned char *tried = calloc(n, 1);
@@ -348,7 +393,6 @@ static int parallelize_serial(pearl_sched *sched,
 	memcpy(br, br0, n * sizeof(*br));
 	for (;;) {
 		pearl_loop_tree *tree;
-		int l;
 
 		for (b = 0; b < n; ++b)
 			if (role[b] == role_serial && !tried[b])
@@ -358,27 +402,9 @@ static int parallelize_serial(pearl_sched *sched,
 			break;
 		}
 		tried[b] = 1;
-		for (l = d + 1; l < br[b].n; ++l) {
-			struct pearl_action a = { .kind =
-						      pearl_action_parallel,
-						  .level = { l },
-						  .n_level = 1 };
-			int id = pearl_action_space_encode(&a);
-
-			if (id < 0 || agent_too_little_work(br[b].extent,
-							    br[b].n, l, min))
-				continue;
-			if (pearl_sched_apply(work, b, &a) != pearl_stat_ok) {
-				pearl_ctx_clear_error(ctx);
-				continue;
-			}
-			if (episode_insert(e, b, id,
-					   pearl_agent_rule_uniform) < 0) {
-				no_memory(sched);
-				goto out;
-			}
-			break;
-		}
+		if (parallelize_branch(work, br, n, b, d + 1, min, 1,
+				       pearl_agent_rule_uniform, e) < 0)
+			goto out;
 		/* the other branches of a nest it parallelized are no
 		 * longer serial either */
 		r = read_branches(work, graph, br, n);
@@ -487,19 +513,6 @@ out:
 	return rc;
 }
 
-/* Whether loop `l` of branch b holds a parallel loop of another branch
- * of br[0..n) (that loop is shared with it). */
-static int holds_parallel_loop(const struct branch *br, int n, int b, int l)
-{
-	int c;
-
-	for (c = 0; c < n; ++c)
-		if (c != b && br[c].n > l && br[c].loop[l] == br[b].loop[l] &&
-		    br[c].first_parallel > l)
-			return 1;
-	return 0;
-}
-
 /* The rule of parallel fill (pearl/agent.h): P on the outermost loop of
  * each serial branch of `sched` (kept; its state replaced by the new
  * schedule's) that the action space has, the work mask allows, holds no
@@ -510,13 +523,11 @@ static int holds_parallel_loop(const struct branch *br, int n, int b, int l)
 static int fill_serial_branches(pearl_sched *initial, pearl_sched *sched,
 				struct episode *e, long min, int n)
 {
-	pearl_ctx *ctx =
-	    pearl_program_get_ctx(pearl_sched_get_program(sched));
 	struct branch *br = malloc(n * sizeof(*br));
 	struct pearl_graph *graph = NULL;
 	struct episode changed = { 0 };
 	pearl_sched *work = NULL, *fresh = NULL;
-	int b, l, r, rc = -1, failed = 0, added = 0, serial = 0, stale = 1;
+	int b, r, rc = -1, failed = 0, added = 0, serial = 0, stale = 1;
 
 	if (!br) {
 		no_memory(sched);
@@ -549,31 +560,12 @@ static int fill_serial_branches(pearl_sched *initial, pearl_sched *sched,
 		stale = 0;
 		if (br[b].first_parallel >= 0)
 			continue;
-		for (l = 0; l < br[b].n; ++l) {
-			struct pearl_action a = { .kind =
-						      pearl_action_parallel,
-						  .level = { l },
-						  .n_level = 1 };
-			int id = pearl_action_space_encode(&a);
-
-			if (id < 0 ||
-			    agent_too_little_work(br[b].extent, br[b].n, l,
-						  min) ||
-			    holds_parallel_loop(br, n, b, l))
-				continue;
-			if (pearl_sched_apply(work, b, &a) != pearl_stat_ok) {
-				pearl_ctx_clear_error(ctx);
-				continue;
-			}
-			if (episode_insert(&changed, b, id,
-					   pearl_agent_rule_fill) < 0) {
-				no_memory(sched);
-				goto out;
-			}
-			++added;
-			stale = 1;
-			break;
-		}
+		r = parallelize_branch(work, br, n, b, 0, min, 0,
+				       pearl_agent_rule_fill, &changed);
+		if (r < 0)
+			goto out;
+		added += r;
+		stale = r;
 	}
 	rc = 0;
 	if (!added)
